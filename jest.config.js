@@ -1,0 +1,11 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  transform: {
+    // Type checking is `npm run typecheck`; tests only transpile.
+    '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }],
+  },
+  setupFiles: ['<rootDir>/test/support/env.ts'],
+  testTimeout: 30000,
+};

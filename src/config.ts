@@ -1,0 +1,104 @@
+// Reads and validates the environment once. Every setting and its default is documented in the
+// README's configuration table and in ../shared/spec/decisions.md section 2.
+
+export interface Config {
+  nodeEnv: string;
+  isProduction: boolean;
+  port: number;
+  /** A postgresql:// URL selects a PostgreSQL server; unset means embedded PGlite. */
+  databaseUrl: string | undefined;
+  /** PostgreSQL schema to use (tests isolate each file in its own schema). Default `public`. */
+  databaseSchema: string;
+  /** PGlite data folder, or `memory://` for an in-memory database. */
+  pgliteDataDir: string;
+  redisUrl: string | undefined;
+  dashboardJwtSecret: string;
+  isDashboardSecretDefault: boolean;
+  publicBaseUrl: string;
+  legacyHosts: string[];
+  shortLinkBaseUrl: string;
+  keyEnv: 'live' | 'test';
+  trustProxy: boolean;
+  rateLimitMax: number;
+  rateLimitWindowSeconds: number;
+  logLevel: string;
+}
+
+const DEVELOPMENT_JWT_SECRET = 'development-only-dashboard-secret-do-not-use-in-production';
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) {
+    throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  return ['1', 'true', 'yes', 'on'].includes((env[name] ?? '').toLowerCase());
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((item) => item.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+function withoutTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const isProduction = nodeEnv === 'production';
+  const port = integer(env, 'PORT', 4000, 0);
+
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgresql:// URL');
+  }
+  const databaseSchema = env.DATABASE_SCHEMA || 'public';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    throw new ConfigError('DATABASE_SCHEMA must be a lower-case SQL identifier');
+  }
+
+  const secret = env.DASHBOARD_JWT_SECRET;
+  if (!secret && isProduction) {
+    throw new ConfigError('DASHBOARD_JWT_SECRET is required when NODE_ENV=production');
+  }
+  if (secret !== undefined && secret.length < 32) {
+    throw new ConfigError('DASHBOARD_JWT_SECRET must be at least 32 characters');
+  }
+
+  const publicBaseUrl = withoutTrailingSlash(env.PUBLIC_BASE_URL || `http://localhost:${port}`);
+  const keyEnv = env.KEY_ENV || (isProduction ? 'live' : 'test');
+  if (keyEnv !== 'live' && keyEnv !== 'test') {
+    throw new ConfigError('KEY_ENV must be "live" or "test"');
+  }
+
+  return {
+    nodeEnv,
+    isProduction,
+    port,
+    databaseUrl,
+    databaseSchema,
+    pgliteDataDir: env.PGLITE_DATA_DIR || './data/pglite',
+    redisUrl: env.REDIS_URL || undefined,
+    dashboardJwtSecret: secret ?? DEVELOPMENT_JWT_SECRET,
+    isDashboardSecretDefault: secret === undefined,
+    publicBaseUrl,
+    legacyHosts: list(env.LEGACY_HOSTS),
+    shortLinkBaseUrl: withoutTrailingSlash(env.SHORT_LINK_BASE_URL || `${publicBaseUrl}/s`),
+    keyEnv,
+    trustProxy: flag(env, 'TRUST_PROXY'),
+    rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 60),
+    rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW_S', 60),
+    logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+  };
+}
+
+export const config = loadConfig();

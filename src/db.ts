@@ -1,0 +1,81 @@
+// The one PrismaClient, on embedded PGlite (default) or a PostgreSQL server (DATABASE_URL).
+// Both run the same schema and migrations; the query engine is WASM, never a native binary.
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { config } from './config';
+import { PrismaClient } from './generated/prisma/client';
+
+/** One connection for scripts that need plain multi-statement SQL (the migration applier). */
+export interface SqlConnection {
+  exec(sql: string): Promise<void>;
+  query<Row>(sql: string, params?: unknown[]): Promise<Row[]>;
+}
+
+interface Backend {
+  prisma: PrismaClient;
+  withConnection<T>(work: (connection: SqlConnection) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+function pgliteBackend(dataDir: string): Backend {
+  if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
+  const pglite = new PGlite(dataDir);
+  const connection: SqlConnection = {
+    exec: async (sql) => {
+      await pglite.exec(sql);
+    },
+    query: async <Row>(sql: string, params?: unknown[]) =>
+      (await pglite.query<Row>(sql, params)).rows,
+  };
+  return {
+    prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) }),
+    // PGlite is a single connection: callers are already serialised.
+    withConnection: (work) => work(connection),
+    close: () => pglite.close(),
+  };
+}
+
+function postgresBackend(connectionString: string, schema: string): Backend {
+  const pool = new pg.Pool({
+    connectionString,
+    options: `-c search_path="${schema}"`,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+  });
+  // An idle client that loses its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  return {
+    prisma: new PrismaClient({ adapter: new PrismaPg(pool, { schema }) }),
+    async withConnection(work) {
+      const client = await pool.connect();
+      try {
+        return await work({
+          exec: async (sql) => {
+            await client.query(sql);
+          },
+          query: async <Row>(sql: string, params?: unknown[]) =>
+            (await client.query(sql, params)).rows as Row[],
+        });
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+const backend = config.databaseUrl
+  ? postgresBackend(config.databaseUrl, config.databaseSchema)
+  : pgliteBackend(config.pgliteDataDir);
+
+export const prisma = backend.prisma;
+export const withSqlConnection = backend.withConnection;
+export const isEmbeddedDatabase = !config.databaseUrl;
+
+export async function closeDatabase(): Promise<void> {
+  await prisma.$disconnect();
+  await backend.close();
+}
