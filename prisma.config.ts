@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { defineConfig } from 'prisma/config';
 import { PGlite } from '@electric-sql/pglite';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 
 // The datasource's `url = env("DATABASE_URL")` must resolve or the CLI falls back to the native
@@ -15,7 +16,8 @@ export default defineConfig({
   experimental: { adapter: true },
   engine: 'js',
   // A throw-away in-memory database: `migrate dev` diffs the committed history against the schema.
+  // The cast: the adapter is typed against older driver-adapter-utils (see src/db.ts).
   async adapter() {
-    return new PrismaPGlite(new PGlite());
+    return new PrismaPGlite(new PGlite()) as unknown as SqlMigrationAwareDriverAdapterFactory;
   },
 });

@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { config } from './config';
@@ -20,6 +21,15 @@ interface Backend {
   close(): Promise<void>;
 }
 
+/**
+ * pglite-prisma-adapter 0.6 is typed against @prisma/driver-adapter-utils 6.10, whose `argTypes`
+ * shape changed by 6.19; the adapter never reads `argTypes` (PGlite infers parameter types), so
+ * only the declared types differ.
+ */
+export function pgliteAdapter(pglite: PGlite): SqlDriverAdapterFactory {
+  return new PrismaPGlite(pglite) as unknown as SqlDriverAdapterFactory;
+}
+
 function pgliteBackend(dataDir: string): Backend {
   if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
   const pglite = new PGlite(dataDir);
@@ -31,7 +41,7 @@ function pgliteBackend(dataDir: string): Backend {
       (await pglite.query<Row>(sql, params)).rows,
   };
   return {
-    prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) }),
+    prisma: new PrismaClient({ adapter: pgliteAdapter(pglite) }),
     // PGlite is a single connection: callers are already serialised.
     withConnection: (work) => work(connection),
     close: () => pglite.close(),

@@ -1,0 +1,78 @@
+// API key formats (decisions.md section 3). v2: `svc_{env}_{prefix}_{secret}`, where the secret's
+// last 6 characters are a CRC32 checksum of everything before them, so a mistyped or random key is
+// refused without any lookup. v1 (legacy): 32 alphanumeric characters, affiliate keys only.
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+export type KeyEnv = 'live' | 'test';
+
+export type ParsedApiKey =
+  | { version: 'v2'; env: KeyEnv; prefix: string; secret: string }
+  | { version: 'v1'; key: string };
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const PREFIX_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const PREFIX_LENGTH = 8;
+const SECRET_LENGTH = 32;
+const CHECKSUM_LENGTH = 6;
+
+const V2_KEY = /^svc_(live|test)_([a-z0-9]{8})_([A-Za-z0-9]{32})$/;
+const V1_KEY = /^[A-Za-z0-9]{32}$/;
+
+function randomString(alphabet: string, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i += 1) out += alphabet[randomInt(alphabet.length)];
+  return out;
+}
+
+export function toBase62(value: number, width: number): string {
+  let out = '';
+  let rest = value;
+  do {
+    out = BASE62[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  } while (rest > 0);
+  return out.padStart(width, '0');
+}
+
+export function keyChecksum(body: string): string {
+  return toBase62(crc32(body), CHECKSUM_LENGTH);
+}
+
+export interface NewApiKey {
+  apiKey: string;
+  prefix: string;
+  secret: string;
+}
+
+/** A new v2 key; rotation passes the key's existing prefix to keep its public identity. */
+export function generateApiKey(
+  env: KeyEnv,
+  prefix = randomString(PREFIX_ALPHABET, PREFIX_LENGTH),
+): NewApiKey {
+  const body = `svc_${env}_${prefix}_${randomString(BASE62, SECRET_LENGTH - CHECKSUM_LENGTH)}`;
+  const apiKey = body + keyChecksum(body);
+  return { apiKey, prefix, secret: apiKey.slice(-SECRET_LENGTH) };
+}
+
+/** Parses a presented key; null when it is malformed or its checksum does not match. */
+export function parseApiKey(raw: string): ParsedApiKey | null {
+  const v2 = V2_KEY.exec(raw);
+  if (v2) {
+    const body = raw.slice(0, -CHECKSUM_LENGTH);
+    if (keyChecksum(body) !== raw.slice(-CHECKSUM_LENGTH)) return null;
+    return { version: 'v2', env: v2[1] as KeyEnv, prefix: v2[2]!, secret: v2[3]! };
+  }
+  return V1_KEY.test(raw) ? { version: 'v1', key: raw } : null;
+}
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** Compares two SHA-256 hex digests in constant time. */
+export function hashesEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}

@@ -1,0 +1,34 @@
+// The contract's error bodies: `{ success: false, message, code }`; 404s also carry `error` and
+// `statusCode`, so clients of either documented shape can read them. A 500 never shows its cause.
+import { GraphQLError } from 'graphql';
+import { logger } from '../logger';
+import { ApiError, isErrorCode } from '../schema/errors';
+
+export function errorResponse(error: ApiError, headers?: HeadersInit): Response {
+  const body = {
+    success: false,
+    message: error.message,
+    code: error.code,
+    ...(error.status === 404 && { error: 'Not Found', statusCode: 404 }),
+  };
+  return Response.json(body, { status: error.status, headers });
+}
+
+/** The ApiError a failed execution stands for. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof GraphQLError) {
+    if (error.originalError instanceof ApiError) return error.originalError;
+    const code = error.extensions?.code;
+    if (isErrorCode(code)) return new ApiError(code, error.message);
+    // A GraphQL error of its own (argument coercion, validation) is the request's fault.
+    if (!error.originalError) return new ApiError('BAD_REQUEST', error.message);
+  }
+  logger.error({ err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'unexpected error');
+  return new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error');
+}
+
+/** Sofa's error handler: the first error decides the answer. */
+export function restErrorHandler(errors: ReadonlyArray<unknown>): Response {
+  return errorResponse(toApiError(errors[0]));
+}

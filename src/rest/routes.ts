@@ -1,0 +1,73 @@
+// The one route table: each documented REST path and the GraphQL root field that answers it.
+// Sofa mounts exactly these fields (src/rest/facade.ts); nothing else gets a REST route.
+import type { KeyType } from '../auth/scopes';
+
+export type HttpMethod = 'GET' | 'POST';
+
+export interface RestRoute {
+  method: HttpMethod;
+  /** Contract path; `:name` binds the field argument of that name. */
+  path: string;
+  /** `Query.field` or `Mutation.field`. */
+  field: `${'Query' | 'Mutation'}.${string}`;
+  responseStatus?: 200 | 201;
+}
+
+export const ROUTES: RestRoute[] = [
+  { method: 'GET', path: '/api/partner/organizations', field: 'Query.partnerOrganizations' },
+  { method: 'GET', path: '/api/partner/brands', field: 'Query.partnerBrands' },
+  { method: 'GET', path: '/api/partner/brands/:brandId', field: 'Query.partnerBrand' },
+  { method: 'GET', path: '/api/partner/campaigns', field: 'Query.partnerCampaigns' },
+  { method: 'GET', path: '/api/partner/campaigns/:campaignId', field: 'Query.partnerCampaign' },
+];
+
+/** The surfaces and the key type each one takes (contract, Authentication 3). */
+export const SURFACES: { prefix: string; keyType: KeyType }[] = [
+  { prefix: '/affiliate/', keyType: 'affiliate' },
+  { prefix: '/api/partner/', keyType: 'partner' },
+];
+
+export function surfaceOf(pathname: string) {
+  return SURFACES.find((surface) => pathname.startsWith(surface.prefix));
+}
+
+export type RouteLookup =
+  | { kind: 'found'; route: RestRoute; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allow: HttpMethod[] }
+  | { kind: 'not-found' };
+
+interface CompiledRoute {
+  route: RestRoute;
+  pattern: RegExp;
+  paramNames: string[];
+}
+
+function compile(route: RestRoute): CompiledRoute {
+  const paramNames: string[] = [];
+  const source = route.path.replace(/:(\w+)/g, (_match, name: string) => {
+    paramNames.push(name);
+    return '([^/]+)';
+  });
+  return { route, pattern: new RegExp(`^${source}$`), paramNames };
+}
+
+const COMPILED = ROUTES.map(compile);
+
+/** The route for a method and path, with its path parameters still percent-encoded. */
+export function lookupRoute(method: string, pathname: string): RouteLookup {
+  const matches = COMPILED.flatMap((compiled) => {
+    const found = compiled.pattern.exec(pathname);
+    return found ? [{ compiled, values: found.slice(1) }] : [];
+  });
+  const match = matches.find(({ compiled }) => compiled.route.method === method);
+  if (match) {
+    const params = Object.fromEntries(
+      match.compiled.paramNames.map((name, index) => [name, match.values[index]!]),
+    );
+    return { kind: 'found', route: match.compiled.route, params };
+  }
+  if (matches.length) {
+    return { kind: 'method-not-allowed', allow: matches.map(({ compiled }) => compiled.route.method) };
+  }
+  return { kind: 'not-found' };
+}

@@ -1,0 +1,113 @@
+// Brands (= organizations) of the catalog. The partner view carries no affiliate context.
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { prisma } from '../db';
+import type { Prisma } from '../generated/prisma/client';
+import { metaPageOf, singleOf } from '../rest/envelopes';
+import { builder, keyAuth } from './builder';
+import { NotFoundError } from './errors';
+import { pageArgs, pageInfo, resolvePage, type PageRule } from './pagination';
+import { isUuid } from './scalars';
+import { dateRange, visibleOrganization } from './visibility';
+
+const PARTNER_BRANDS_PAGE: PageRule = { defaultLimit: 20, maxLimit: 20, aboveMax: 'clamp' };
+
+export const PartnerBrand = builder.prismaObject('Organization', {
+  variant: 'PartnerBrand',
+  description: 'A visible brand of the partner catalog: no channels, short URLs, commission or favorite',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    slug: t.exposeString('slug'),
+    description: t.exposeString('description', { nullable: true }),
+    logoUrl: t.exposeString('logoUrl', { nullable: true }),
+    websiteUrl: t.exposeString('websiteUrl', { nullable: true }),
+    categories: t.exposeStringList('categories'),
+    isExclusive: t.exposeBoolean('isExclusive'),
+    isHighlight: t.exposeBoolean('isHighlight'),
+    isPublic: t.exposeBoolean('isPublic'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+/** Filters shared by the partner and affiliate brand lists. */
+export const brandFilterArgs = builder.args((t) => ({
+  search: t.string({ description: 'Part of the brand name, any case' }),
+  categories: t.stringList({ description: 'Brands in any of these categories' }),
+  isExclusive: t.boolean(),
+  isHighlight: t.boolean(),
+  isPublic: t.boolean(),
+  startAt: t.field({ type: 'DateTime', description: 'Created at or after' }),
+  endAt: t.field({ type: 'DateTime', description: 'Created at or before' }),
+}));
+
+export interface BrandFilter {
+  search?: string | null;
+  categories?: string[] | null;
+  isExclusive?: boolean | null;
+  isHighlight?: boolean | null;
+  isPublic?: boolean | null;
+  startAt?: Date | null;
+  endAt?: Date | null;
+}
+
+export function visibleBrandWhere(filter: BrandFilter): Prisma.OrganizationWhereInput {
+  const where: Prisma.OrganizationWhereInput = { ...visibleOrganization };
+  if (filter.search) where.name = { contains: filter.search, mode: 'insensitive' };
+  if (filter.categories?.length) where.categories = { hasSome: filter.categories };
+  for (const trait of ['isExclusive', 'isHighlight', 'isPublic'] as const) {
+    const value = filter[trait];
+    if (value !== null && value !== undefined) where[trait] = value;
+  }
+  const createdAt = dateRange(filter.startAt, filter.endAt);
+  if (createdAt) where.createdAt = createdAt;
+  return where;
+}
+
+export const BRAND_ORDER = [{ name: 'asc' }, { id: 'asc' }] satisfies Prisma.OrganizationOrderByWithRelationInput[];
+
+/** The visible brand with this id; a non-UUID id cannot exist, so it is not found either. */
+export function visibleBrandById(brandId: string): Prisma.OrganizationWhereInput {
+  if (!isUuid(brandId)) throw new NotFoundError(`Brand ${brandId} not found`);
+  return { id: brandId.toLowerCase(), ...visibleOrganization };
+}
+
+const PartnerBrandPage = metaPageOf('PartnerBrandPage', PartnerBrand);
+const PartnerBrandResult = singleOf('PartnerBrandResult', PartnerBrand);
+
+builder.queryFields((t) => ({
+  partnerBrands: t.field({
+    type: PartnerBrandPage,
+    description: 'GET /api/partner/brands: visible catalog brands, by name',
+    authScopes: keyAuth('partner', 'brands:read'),
+    args: { ...pageArgs(PARTNER_BRANDS_PAGE), ...brandFilterArgs },
+    resolve: async (_root, args, context, info) => {
+      const page = resolvePage(args, PARTNER_BRANDS_PAGE);
+      const where = visibleBrandWhere(args);
+      const [total, data] = await Promise.all([
+        prisma.organization.count({ where }),
+        prisma.organization.findMany({
+          ...queryFromInfo({ context, info, path: ['data'] }),
+          where,
+          orderBy: BRAND_ORDER,
+          skip: page.skip,
+          take: page.limit,
+        }),
+      ]);
+      return { data, meta: pageInfo(total, page) };
+    },
+  }),
+  partnerBrand: t.field({
+    type: PartnerBrandResult,
+    description: 'GET /api/partner/brands/{brandId}: one visible catalog brand',
+    authScopes: keyAuth('partner', 'brands:read'),
+    args: { brandId: t.arg.id({ required: true }) },
+    resolve: async (_root, args, context, info) => {
+      const data = await prisma.organization.findFirst({
+        ...queryFromInfo({ context, info, path: ['data'] }),
+        where: visibleBrandById(String(args.brandId)),
+      });
+      if (!data) throw new NotFoundError(`Brand ${args.brandId} not found`);
+      return { data };
+    },
+  }),
+}));

@@ -1,0 +1,68 @@
+// The schema builder: plugins, context and auth scopes. It defines no types; each resource file
+// under src/schema does.
+import SchemaBuilder from '@pothos/core';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
+import type { ApiScope, KeyType } from '../auth/scopes';
+import { config } from '../config';
+import { prisma } from '../db';
+import type PrismaTypes from '../generated/pothos-types';
+import { getDatamodel } from '../generated/pothos-types';
+import type { Context } from './context';
+import { ForbiddenError, UnauthorizedError } from './errors';
+
+export interface AuthScopes {
+  /** The request carries a valid API key of this type. */
+  apiKey: KeyType;
+  /** The API key holds this scope (checked after `apiKey`). */
+  keyScope: ApiScope;
+  /** The request carries a valid dashboard JWT. */
+  dashboardUser: boolean;
+}
+
+/** Names of the scopes a scope-auth failure tree says were not met. */
+export function failedScopes(failure: AuthFailure): string[] {
+  if ('failures' in failure) return failure.failures.flatMap(failedScopes);
+  return 'scope' in failure ? [failure.scope] : [];
+}
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  PrismaTypes: PrismaTypes;
+  AuthScopes: AuthScopes;
+  DefaultFieldNullability: false;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    UUID: { Input: string; Output: string };
+  };
+}>({
+  plugins: [ScopeAuthPlugin, PrismaPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    authScopes: (context) => ({
+      apiKey: (type) => context.apiKey?.type === type,
+      keyScope: (scope) => context.apiKey?.scopes.has(scope) ?? false,
+      dashboardUser: context.dashboardUserId !== null,
+    }),
+    // $all checks scopes in declaration order and stops at the first failure, so `apiKey` (401)
+    // is always listed before `keyScope` (403); see keyAuth().
+    unauthorizedError: (_parent, _context, _info, result) => {
+      const failed = failedScopes(result.failure);
+      if (failed.includes('dashboardUser')) {
+        return new UnauthorizedError('A valid dashboard token (x-api-token) is required');
+      }
+      return failed.includes('apiKey') ? new UnauthorizedError() : new ForbiddenError();
+    },
+  },
+  prisma: {
+    client: prisma,
+    dmmf: getDatamodel(),
+    filterConnectionTotalCount: true,
+    onUnusedQuery: config.isProduction ? null : 'warn',
+  },
+});
+
+/** The auth rule of an API-key route: a key of this type, holding this scope. */
+export function keyAuth(type: KeyType, scope: ApiScope): { $all: Partial<AuthScopes> } {
+  return { $all: { apiKey: type, keyScope: scope } };
+}

@@ -1,0 +1,196 @@
+// Campaigns (offers and coupons). The partner view has no short URL, no commission and no
+// PersonalCoupon code.
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { prisma } from '../db';
+import { CampaignType, OfferType, type Prisma } from '../generated/prisma/client';
+import { metaPageOf, singleOf } from '../rest/envelopes';
+import { builder, keyAuth } from './builder';
+import { NotFoundError } from './errors';
+import { pageArgs, pageInfo, resolvePage, type PageRule } from './pagination';
+import { isUuid } from './scalars';
+import { dateRange, visibleOrganization } from './visibility';
+
+export const CAMPAIGNS_PAGE: PageRule = { defaultLimit: 10, maxLimit: 20, aboveMax: 'clamp' };
+
+export const CAMPAIGN_STATUSES = ['onTime', 'expired', 'scheduled'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+builder.enumType(CampaignType, { name: 'CampaignType' });
+builder.enumType(OfferType, { name: 'OfferType' });
+const CampaignStatusEnum = builder.enumType('CampaignStatus', {
+  description: 'onTime: inside its period; expired: period.endAt has passed; scheduled: period.startAt is ahead',
+  values: CAMPAIGN_STATUSES,
+});
+
+/** A campaign's status at `now`, computed from its period. */
+export function campaignStatus(period: { startAt: Date; endAt: Date }, now: Date): CampaignStatus {
+  if (now < period.startAt) return 'scheduled';
+  if (now > period.endAt) return 'expired';
+  return 'onTime';
+}
+
+const STATUS_WHERE: Record<CampaignStatus, (now: Date) => Prisma.CampaignWhereInput> = {
+  scheduled: (now) => ({ startAt: { gt: now } }),
+  expired: (now) => ({ endAt: { lt: now } }),
+  onTime: (now) => ({ startAt: { lte: now }, endAt: { gte: now } }),
+};
+
+export interface CampaignFilter {
+  types?: CampaignType[] | null;
+  offerType?: OfferType[] | null;
+  organizationId?: string | null;
+  organizationIds?: string[] | null;
+  name?: string | null;
+  status?: CampaignStatus[] | null;
+  categories?: string[] | null;
+  isHighlight?: boolean | null;
+  startAt?: Date | null;
+  endAt?: Date | null;
+}
+
+/** Campaigns of visible brands matching the filter; every filter narrows the list (AND). */
+export function campaignWhere(filter: CampaignFilter, now: Date): Prisma.CampaignWhereInput {
+  const and: Prisma.CampaignWhereInput[] = [{ organization: visibleOrganization }];
+  // offerType narrows offers; alone, it asks for offers of those types only.
+  const types = filter.types?.length ? filter.types : filter.offerType?.length ? ['Offer' as const] : [];
+  if (types.length) and.push({ type: { in: types } });
+  if (filter.offerType?.length) {
+    and.push({ OR: [{ type: { not: 'Offer' } }, { offerType: { in: filter.offerType } }] });
+  }
+  if (filter.organizationId) and.push({ organizationId: filter.organizationId });
+  if (filter.organizationIds?.length) and.push({ organizationId: { in: filter.organizationIds } });
+  if (filter.name) and.push({ name: { contains: filter.name, mode: 'insensitive' } });
+  if (filter.status?.length) and.push({ OR: filter.status.map((status) => STATUS_WHERE[status](now)) });
+  if (filter.categories?.length) and.push({ categories: { hasSome: filter.categories } });
+  if (typeof filter.isHighlight === 'boolean') and.push({ isHighlight: filter.isHighlight });
+  // The period filter keeps campaigns whose period overlaps [startAt, endAt].
+  const range = dateRange(filter.startAt, filter.endAt);
+  if (range?.lte) and.push({ startAt: { lte: range.lte } });
+  if (range?.gte) and.push({ endAt: { gte: range.gte } });
+  return { AND: and };
+}
+
+export const CAMPAIGN_ORDER = [
+  { createdAt: 'desc' },
+  { id: 'desc' },
+] satisfies Prisma.CampaignOrderByWithRelationInput[];
+
+export function campaignById(campaignId: string): Prisma.CampaignWhereInput {
+  if (!isUuid(campaignId)) throw new NotFoundError(`Campaign ${campaignId} not found`);
+  return { id: campaignId.toLowerCase(), organization: visibleOrganization };
+}
+
+export const campaignFilterArgs = builder.args((t) => ({
+  types: t.field({ type: [CampaignType], description: 'Campaign types' }),
+  offerType: t.field({
+    type: [OfferType],
+    description: 'Offer types; narrows offers only. Omitted: all offers',
+  }),
+  organizationId: t.field({ type: 'UUID', description: 'One brand' }),
+  organizationIds: t.field({ type: ['UUID'], description: 'Several brands' }),
+  name: t.string({ description: 'Part of the campaign name, any case' }),
+  status: t.field({ type: [CampaignStatusEnum], description: 'Statuses at request time' }),
+  categories: t.stringList({ description: 'Campaigns in any of these categories' }),
+  isHighlight: t.boolean(),
+  startAt: t.field({ type: 'DateTime', description: 'Period overlapping from' }),
+  endAt: t.field({ type: 'DateTime', description: 'Period overlapping until' }),
+}));
+
+const CampaignPeriod = builder.objectRef<{ startAt: Date; endAt: Date }>('CampaignPeriod').implement({
+  fields: (t) => ({
+    startAt: t.expose('startAt', { type: 'DateTime' }),
+    endAt: t.expose('endAt', { type: 'DateTime' }),
+  }),
+});
+
+const CampaignOrganization = builder.prismaObject('Organization', {
+  variant: 'CampaignOrganization',
+  description: 'The brand a campaign belongs to',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    logoUrl: t.exposeString('logoUrl', { nullable: true }),
+  }),
+});
+
+/** Fields every view of a campaign shares. */
+export const CampaignFields = builder.prismaInterface('Campaign', {
+  name: 'Campaign',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description', { nullable: true }),
+    type: t.expose('type', { type: CampaignType }),
+    offerType: t.expose('offerType', { type: OfferType, nullable: true }),
+    url: t.exposeString('url'),
+    organizationId: t.exposeID('organizationId'),
+    organization: t.relation('organization', { type: CampaignOrganization }),
+    categories: t.exposeStringList('categories'),
+    period: t.field({
+      type: CampaignPeriod,
+      select: { startAt: true, endAt: true },
+      resolve: ({ startAt, endAt }) => ({ startAt, endAt }),
+    }),
+    status: t.field({
+      type: CampaignStatusEnum,
+      select: { startAt: true, endAt: true },
+      resolve: (campaign) => campaignStatus(campaign, new Date()),
+    }),
+    isHighlight: t.exposeBoolean('isHighlight'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const PartnerCampaign = builder.prismaObject('Campaign', {
+  variant: 'PartnerCampaign',
+  interfaces: [CampaignFields],
+  description: 'A campaign of the partner catalog; a PersonalCoupon appears without its code',
+  fields: (t) => ({
+    code: t.string({
+      nullable: true,
+      select: { type: true, code: true },
+      resolve: (campaign) => (campaign.type === 'PersonalCoupon' ? null : campaign.code),
+    }),
+  }),
+});
+
+const PartnerCampaignPage = metaPageOf('PartnerCampaignPage', PartnerCampaign);
+const PartnerCampaignResult = singleOf('PartnerCampaignResult', PartnerCampaign);
+
+builder.queryFields((t) => ({
+  partnerCampaigns: t.field({
+    type: PartnerCampaignPage,
+    description: 'GET /api/partner/campaigns: campaigns of visible brands, newest first',
+    authScopes: keyAuth('partner', 'campaigns:read'),
+    args: { ...pageArgs(CAMPAIGNS_PAGE), ...campaignFilterArgs },
+    resolve: async (_root, args, context, info) => {
+      const page = resolvePage(args, CAMPAIGNS_PAGE);
+      const where = campaignWhere(args, new Date());
+      const [total, data] = await Promise.all([
+        prisma.campaign.count({ where }),
+        prisma.campaign.findMany({
+          ...queryFromInfo({ context, info, path: ['data'] }),
+          where,
+          orderBy: CAMPAIGN_ORDER,
+          skip: page.skip,
+          take: page.limit,
+        }),
+      ]);
+      return { data, meta: pageInfo(total, page) };
+    },
+  }),
+  partnerCampaign: t.field({
+    type: PartnerCampaignResult,
+    description: 'GET /api/partner/campaigns/{campaignId}: one campaign of a visible brand',
+    authScopes: keyAuth('partner', 'campaigns:read'),
+    args: { campaignId: t.arg.id({ required: true }) },
+    resolve: async (_root, args, context, info) => {
+      const data = await prisma.campaign.findFirst({
+        ...queryFromInfo({ context, info, path: ['data'] }),
+        where: campaignById(String(args.campaignId)),
+      });
+      if (!data) throw new NotFoundError(`Campaign ${args.campaignId} not found`);
+      return { data };
+    },
+  }),
+}));

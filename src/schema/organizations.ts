@@ -1,0 +1,54 @@
+// GET /api/partner/organizations: a light directory of visible organizations.
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { prisma } from '../db';
+import { metaPageOf } from '../rest/envelopes';
+import { builder, keyAuth } from './builder';
+import { pageArgs, pageInfo, resolvePage, type PageRule } from './pagination';
+import { visibleOrganization } from './visibility';
+
+const ORGANIZATIONS_PAGE: PageRule = { defaultLimit: 20, maxLimit: 100, aboveMax: 'clamp' };
+
+const PartnerOrganization = builder.prismaObject('Organization', {
+  variant: 'PartnerOrganization',
+  description: 'A visible organization of the partner catalog directory',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    slug: t.exposeString('slug'),
+    logoUrl: t.exposeString('logoUrl', { nullable: true }),
+    websiteUrl: t.exposeString('websiteUrl', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const PartnerOrganizationPage = metaPageOf('PartnerOrganizationPage', PartnerOrganization);
+
+builder.queryField('partnerOrganizations', (t) =>
+  t.field({
+    type: PartnerOrganizationPage,
+    description: 'GET /api/partner/organizations: visible organizations, by name',
+    authScopes: keyAuth('partner', 'organizations:read'),
+    args: {
+      ...pageArgs(ORGANIZATIONS_PAGE),
+      search: t.arg.string({ description: 'Part of the organization name, any case' }),
+    },
+    resolve: async (_root, args, context, info) => {
+      const page = resolvePage(args, ORGANIZATIONS_PAGE);
+      const where = {
+        ...visibleOrganization,
+        ...(args.search && { name: { contains: args.search, mode: 'insensitive' as const } }),
+      };
+      const [total, data] = await Promise.all([
+        prisma.organization.count({ where }),
+        prisma.organization.findMany({
+          ...queryFromInfo({ context, info, path: ['data'] }),
+          where,
+          orderBy: [{ name: 'asc' }, { id: 'asc' }],
+          skip: page.skip,
+          take: page.limit,
+        }),
+      ]);
+      return { data, meta: pageInfo(total, page) };
+    },
+  }),
+);

@@ -1,0 +1,20 @@
+// Catalog visibility (contract, Brand): a brand is visible when network onboarding is completed,
+// approval is approved, and it is active and visible.
+import type { Prisma } from '../generated/prisma/client';
+import { BadRequestError } from './errors';
+
+export const visibleOrganization = {
+  onboardingStatus: 'COMPLETED',
+  approvalStatus: 'APPROVED',
+  isActive: true,
+  isVisible: true,
+} as const satisfies Prisma.OrganizationWhereInput;
+
+/** A `{ gte, lte }` filter for a `startAt`/`endAt` pair; refuses a range that ends before it starts. */
+export function dateRange(startAt?: Date | null, endAt?: Date | null) {
+  if (startAt && endAt && startAt > endAt) {
+    throw new BadRequestError('startAt must not be after endAt');
+  }
+  if (!startAt && !endAt) return undefined;
+  return { ...(startAt && { gte: startAt }), ...(endAt && { lte: endAt }) };
+}

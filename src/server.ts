@@ -1,0 +1,60 @@
+// Starts the listener: migrates, loads the demo data into an empty embedded database, serves,
+// and shuts down gracefully on SIGTERM/SIGINT.
+import { createServer } from 'node:http';
+import { DEMO, seedDemoData } from '../prisma/seed/demo';
+import { createApp } from './app';
+import { config } from './config';
+import { closeDatabase, isEmbeddedDatabase, prisma } from './db';
+import { logger } from './logger';
+import { applyMigrations } from './migrations';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function prepareDatabase(): Promise<void> {
+  const applied = await applyMigrations();
+  if (applied.length) logger.info({ applied }, 'migrations applied');
+  if (isEmbeddedDatabase && (await prisma.user.count()) === 0) {
+    await seedDemoData(prisma);
+    logger.info('demo data loaded into the empty embedded database');
+  }
+}
+
+async function main(): Promise<void> {
+  if (config.isDashboardSecretDefault) {
+    logger.warn('DASHBOARD_JWT_SECRET is not set: using the development secret. Never do this in production.');
+  }
+  await prepareDatabase();
+  const server = createServer(createApp());
+  server.listen(config.port, () => {
+    const base = `http://localhost:${config.port}`;
+    console.log(
+      [
+        `Affiliate network API listening on ${base}`,
+        `  GraphiQL:        ${base}/graphql`,
+        `  Dashboard token: npm run token -- ${DEMO.users.affiliate}   (any user id; demo ids in README)`,
+        `  Try:             curl -H 'x-api-key: ${DEMO.keys.partner}' ${base}/api/partner/brands`,
+      ].join('\n'),
+    );
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+    server.close(async () => {
+      clearTimeout(force);
+      await closeDatabase();
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  logger.fatal({ err: error }, 'failed to start');
+  process.exit(1);
+});

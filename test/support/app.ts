@@ -1,0 +1,60 @@
+// The real app on the real database, driven through `app.fetch` (no port).
+import { createApp } from '../../src/app';
+import { config } from '../../src/config';
+import { closeDatabase, withSqlConnection } from '../../src/db';
+import { applyMigrations } from '../../src/migrations';
+
+export const app = createApp();
+
+/** Migrates this file's database before its tests and drops it after them. */
+export function useTestDatabase(): void {
+  beforeAll(async () => {
+    await applyMigrations();
+  });
+  afterAll(async () => {
+    if (config.databaseUrl) {
+      await withSqlConnection((connection) =>
+        connection.exec(`DROP SCHEMA "${config.databaseSchema}" CASCADE`),
+      );
+    }
+    await closeDatabase();
+  });
+}
+
+export interface CallOptions {
+  method?: string;
+  key?: string;
+  token?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
+}
+
+/** Calls the app like an HTTP client would and reads the JSON answer. */
+export async function call(path: string, options: CallOptions = {}): Promise<CallResult> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== undefined) headers['x-api-key'] = options.key;
+  if (options.token !== undefined) headers['x-api-token'] = options.token;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await app.fetch(`http://api.test${path}`, {
+    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+}
+
+/** Runs a GraphQL operation over HTTP. */
+export function graphql(
+  query: string,
+  variables: Record<string, unknown> = {},
+  options: Omit<CallOptions, 'body' | 'method'> = {},
+): Promise<CallResult> {
+  return call('/graphql', { ...options, method: 'POST', body: { query, variables } });
+}

@@ -1,0 +1,13 @@
+// Runs before each test file, in its own module registry: every file gets a fresh database
+// (an in-memory PGlite, or its own PostgreSQL schema when DATABASE_URL is set).
+import { randomBytes } from 'node:crypto';
+
+process.env.NODE_ENV = 'test';
+process.env.LOG_LEVEL ??= 'silent';
+process.env.DASHBOARD_JWT_SECRET = 'test-dashboard-secret-0123456789abcdef';
+process.env.PUBLIC_BASE_URL = 'https://api.test';
+if (process.env.DATABASE_URL) {
+  process.env.DATABASE_SCHEMA = `test_${randomBytes(6).toString('hex')}`;
+} else {
+  process.env.PGLITE_DATA_DIR = 'memory://';
+}
