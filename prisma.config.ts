@@ -8,16 +8,17 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 
 // The datasource's `url = env("DATABASE_URL")` must resolve or the CLI falls back to the native
 // engine and tries to download it; the embedded default has no URL, so give it a placeholder.
-process.env.DATABASE_URL ??= 'postgresql://embedded@localhost/pglite';
+process.env.DATABASE_URL ||= 'postgresql://embedded@localhost/pglite';
 
 export default defineConfig({
   schema: path.join('prisma', 'schema.prisma'),
   migrations: { path: path.join('prisma', 'migrations') },
   experimental: { adapter: true },
   engine: 'js',
-  // A throw-away in-memory database: `migrate dev` diffs the committed history against the schema.
+  // `migrate dev` authors migrations against a throw-away in-memory database; PGLITE_DATA_DIR
+  // points the CLI at a real data folder instead (`prisma migrate status` on the embedded database).
   // The cast: the adapter is typed against older driver-adapter-utils (see src/db.ts).
   async adapter() {
-    return new PrismaPGlite(new PGlite()) as unknown as SqlMigrationAwareDriverAdapterFactory;
+    return new PrismaPGlite(new PGlite(process.env.PGLITE_DATA_DIR)) as unknown as SqlMigrationAwareDriverAdapterFactory;
   },
 });

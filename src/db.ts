@@ -33,6 +33,7 @@ export function pgliteAdapter(pglite: PGlite): SqlDriverAdapterFactory {
 function pgliteBackend(dataDir: string): Backend {
   if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
   const pglite = new PGlite(dataDir);
+  let previousTurn: Promise<unknown> = Promise.resolve();
   const connection: SqlConnection = {
     exec: async (sql) => {
       await pglite.exec(sql);
@@ -42,8 +43,12 @@ function pgliteBackend(dataDir: string): Backend {
   };
   return {
     prisma: new PrismaClient({ adapter: pgliteAdapter(pglite) }),
-    // PGlite is a single connection: callers are already serialised.
-    withConnection: (work) => work(connection),
+    // PGlite is one session: scripts using it take turns, so their transactions never interleave.
+    withConnection(work) {
+      const turn = previousTurn.then(() => work(connection));
+      previousTurn = turn.catch(() => undefined);
+      return turn;
+    },
     close: () => pglite.close(),
   };
 }

@@ -7,10 +7,12 @@ import { applyMigrations } from '../../src/migrations';
 export const app = createApp();
 
 /** Migrates this file's database before its tests and drops it after them. */
-export function useTestDatabase(): void {
-  beforeAll(async () => {
-    await applyMigrations();
-  });
+export function useTestDatabase({ migrate = true } = {}): void {
+  if (migrate) {
+    beforeAll(async () => {
+      await applyMigrations();
+    });
+  }
   afterAll(async () => {
     if (config.databaseUrl) {
       await withSqlConnection((connection) =>

@@ -1,0 +1,224 @@
+// Key management over GraphQL (dashboard JWT in x-api-token) and the keys it issues.
+import { SignJWT } from 'jose';
+import { signDashboardToken } from '../src/auth/dashboardToken';
+import { parseApiKey } from '../src/auth/keyFormat';
+import { SCOPES_BY_KEY_TYPE } from '../src/auth/scopes';
+import { prisma } from '../src/db';
+import { call, graphql, useTestDatabase } from './support/app';
+import { createApiKey, createLegacyKey, createUser } from './support/factories';
+
+useTestDatabase();
+
+const KEY_FIELDS = 'id name type version prefix scopes createdAt lastUsedAt expiresAt revokedAt';
+const CREATE = `mutation ($input: CreateApiKeyInput!) {
+  createApiKey(input: $input) { apiKey key { ${KEY_FIELDS} } } }`;
+const ROTATE = `mutation ($id: ID!) { rotateApiKey(id: $id) { apiKey key { ${KEY_FIELDS} } } }`;
+const REVOKE = `mutation ($id: ID!) { revokeApiKey(id: $id) { ${KEY_FIELDS} } }`;
+const LIST = `{ listApiKeys { ${KEY_FIELDS} } }`;
+
+async function dashboardFor(role: 'AFFILIATE' | 'PARTNER') {
+  const user = await createUser(role);
+  return { user, token: await signDashboardToken(user.id) };
+}
+
+async function createKey(token: string, input: Record<string, unknown> = { name: 'CI' }) {
+  const { body } = await graphql(CREATE, { input }, { token });
+  return body;
+}
+
+describe('createApiKey', () => {
+  test('issues a v2 affiliate key with every affiliate scope, shown once', async () => {
+    const { user, token } = await dashboardFor('AFFILIATE');
+    const body = await createKey(token, { name: '  Storefront  ' });
+    const { apiKey, key } = body.data.createApiKey;
+    const parsed = parseApiKey(apiKey);
+    expect(parsed).toMatchObject({ version: 'v2', env: 'test' });
+    expect(key).toEqual({
+      id: expect.any(String),
+      name: 'Storefront',
+      type: 'affiliate',
+      version: 'v2',
+      prefix: parsed!.version === 'v2' ? parsed!.prefix : null,
+      scopes: [...SCOPES_BY_KEY_TYPE.affiliate],
+      createdAt: expect.any(String),
+      lastUsedAt: null,
+      expiresAt: null,
+      revokedAt: null,
+    });
+    const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } });
+    expect(row.ownerId).toBe(user.id);
+    expect(JSON.stringify(row)).not.toContain(apiKey.slice(-32));
+  });
+
+  test('the new key works on its surface at once', async () => {
+    const { token } = await dashboardFor('PARTNER');
+    const { apiKey, key } = (await createKey(token)).data.createApiKey;
+    expect(key.type).toBe('partner');
+    expect((await call('/api/partner/organizations', { key: apiKey })).status).toBe(200);
+  });
+
+  test('scopes narrow the key', async () => {
+    const { token } = await dashboardFor('PARTNER');
+    const { apiKey, key } = (await createKey(token, { name: 'dir', scopes: ['organizations:read'] }))
+      .data.createApiKey;
+    expect(key.scopes).toEqual(['organizations:read']);
+    expect((await call('/api/partner/brands', { key: apiKey })).status).toBe(403);
+  });
+
+  test.each([
+    [{ name: 'x', scopes: ['orders:read'] }, 'orders:read'],
+    [{ name: 'x', scopes: ['nonsense'] }, 'nonsense'],
+    [{ name: 'x', scopes: [] }, 'scopes'],
+    [{ name: '   ' }, 'name'],
+    [{ name: 'x'.repeat(101) }, 'name'],
+    [{ name: 'x', expiresAt: '2020-01-01T00:00:00Z' }, 'expiresAt'],
+    [{ name: 'x', expiresAt: 'tomorrow' }, 'tomorrow'],
+  ])('refuses %j with BAD_REQUEST', async (input, word) => {
+    const { token } = await dashboardFor('PARTNER');
+    const body = await createKey(token, input);
+    expect(body.data ?? null).toBeNull();
+    expect(body.errors[0].message).toContain(word);
+    expect(await prisma.apiKey.count({ where: { name: 'x' } })).toBe(0);
+  });
+
+  test('an expiresAt in the future is kept and honoured', async () => {
+    const { token } = await dashboardFor('AFFILIATE');
+    const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+    const { key } = (await createKey(token, { name: 'temp', expiresAt })).data.createApiKey;
+    expect(key.expiresAt).toBe(expiresAt);
+  });
+});
+
+describe('dashboard authentication', () => {
+  test.each([
+    ['no token', undefined],
+    ['garbage', 'not-a-jwt'],
+  ])('%s is UNAUTHORIZED', async (_case, token) => {
+    const { status, body } = await graphql(LIST, {}, token === undefined ? {} : { token });
+    expect(status).toBe(200);
+    expect(body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+  });
+
+  test('a token signed with another secret is UNAUTHORIZED', async () => {
+    const forged = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject((await createUser()).id)
+      .sign(new TextEncoder().encode('another-secret-another-secret-another'));
+    expect((await graphql(LIST, {}, { token: forged })).body.errors[0].extensions.code).toBe(
+      'UNAUTHORIZED',
+    );
+  });
+
+  test('an expired token is UNAUTHORIZED', async () => {
+    const token = await signDashboardToken((await createUser()).id, '-1s');
+    expect((await graphql(LIST, {}, { token })).body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+  });
+
+  test('a valid token for an unknown user is UNAUTHORIZED, not a crash', async () => {
+    const token = await signDashboardToken('00000000-0000-4000-8000-000000000000');
+    const { body } = await graphql(LIST, {}, { token });
+    expect(body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+    const notUuid = await signDashboardToken('admin');
+    expect((await graphql(LIST, {}, { token: notUuid })).body.errors[0].extensions.code).toBe(
+      'UNAUTHORIZED',
+    );
+  });
+
+  test('an API key does not open key management', async () => {
+    const { apiKey } = await createApiKey('affiliate');
+    const { body } = await graphql(LIST, {}, { key: apiKey });
+    expect(body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+  });
+});
+
+describe('listApiKeys', () => {
+  test('lists only the user’s own keys, newest first, without secrets', async () => {
+    const { user, token } = await dashboardFor('AFFILIATE');
+    const first = (await createKey(token, { name: 'first' })).data.createApiKey;
+    const second = (await createKey(token, { name: 'second' })).data.createApiKey;
+    await createApiKey('affiliate'); // someone else's
+    const { body } = await graphql(LIST, {}, { token });
+    expect(body.data.listApiKeys.map((key: { name: string }) => key.name)).toEqual(['second', 'first']);
+    const text = JSON.stringify(body);
+    expect(text).not.toContain(first.apiKey);
+    expect(text).not.toContain(second.apiKey);
+    expect(await prisma.apiKey.count({ where: { ownerId: user.id } })).toBe(2);
+  });
+});
+
+describe('rotateApiKey', () => {
+  test('returns a new secret, keeps id, name, scopes and prefix; the old secret stops working', async () => {
+    const { token } = await dashboardFor('PARTNER');
+    const created = (await createKey(token, { name: 'rot', scopes: ['organizations:read'] })).data
+      .createApiKey;
+    const { body } = await graphql(ROTATE, { id: created.key.id }, { token });
+    const rotated = body.data.rotateApiKey;
+    expect(rotated.apiKey).not.toBe(created.apiKey);
+    expect(rotated.key).toMatchObject({
+      id: created.key.id,
+      name: 'rot',
+      scopes: ['organizations:read'],
+      prefix: created.key.prefix,
+      version: 'v2',
+    });
+    expect((await call('/api/partner/organizations', { key: created.apiKey })).status).toBe(401);
+    expect((await call('/api/partner/organizations', { key: rotated.apiKey })).status).toBe(200);
+  });
+
+  test('a legacy v1 key comes back as a v2 key', async () => {
+    const user = await createUser('AFFILIATE');
+    const token = await signDashboardToken(user.id);
+    const legacy = await createLegacyKey(user.id);
+    const { body } = await graphql(ROTATE, { id: legacy.row.id }, { token });
+    const rotated = body.data.rotateApiKey;
+    expect(rotated.key.version).toBe('v2');
+    expect(parseApiKey(rotated.apiKey)?.version).toBe('v2');
+    const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: legacy.row.id } });
+    expect(row.prefix).toBe(rotated.key.prefix);
+  });
+
+  test('another user’s key is NOT_FOUND and unchanged', async () => {
+    const { token } = await dashboardFor('PARTNER');
+    const other = await createApiKey('partner');
+    const { body } = await graphql(ROTATE, { id: other.row.id }, { token });
+    expect(body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: other.row.id } });
+    expect(row.secretHash).toBe(other.row.secretHash);
+  });
+
+  test('a revoked key cannot be rotated', async () => {
+    const { token } = await dashboardFor('PARTNER');
+    const created = (await createKey(token)).data.createApiKey;
+    await graphql(REVOKE, { id: created.key.id }, { token });
+    const { body } = await graphql(ROTATE, { id: created.key.id }, { token });
+    expect(body.errors[0].extensions.code).toBe('BAD_REQUEST');
+  });
+
+  test('an unknown or malformed id is NOT_FOUND', async () => {
+    const { token } = await dashboardFor('PARTNER');
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'nope']) {
+      expect((await graphql(ROTATE, { id }, { token })).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    }
+  });
+});
+
+describe('revokeApiKey', () => {
+  test('revokes at once, and revoking again changes nothing', async () => {
+    const { token } = await dashboardFor('PARTNER');
+    const created = (await createKey(token)).data.createApiKey;
+    expect((await call('/api/partner/organizations', { key: created.apiKey })).status).toBe(200);
+    const first = (await graphql(REVOKE, { id: created.key.id }, { token })).body.data.revokeApiKey;
+    expect(first.revokedAt).toEqual(expect.any(String));
+    const again = (await graphql(REVOKE, { id: created.key.id }, { token })).body.data.revokeApiKey;
+    expect(again.revokedAt).toBe(first.revokedAt);
+    expect((await call('/api/partner/organizations', { key: created.apiKey })).status).toBe(401);
+  });
+
+  test('another user’s key is NOT_FOUND and stays valid', async () => {
+    const { token } = await dashboardFor('PARTNER');
+    const other = await createApiKey('partner');
+    const { body } = await graphql(REVOKE, { id: other.row.id }, { token });
+    expect(body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect((await call('/api/partner/organizations', { key: other.apiKey })).status).toBe(200);
+  });
+});
