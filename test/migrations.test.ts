@@ -49,3 +49,22 @@ onPglite('`prisma migrate status` agrees with the applier on an embedded databas
     rmSync(dataDir, { recursive: true, force: true });
   }
 }, 60_000);
+
+onPglite('the committed migrations produce exactly prisma/schema.prisma (no drift)', () => {
+  const root = path.join(__dirname, '..');
+  // --exit-code: 0 when the migration history and the schema agree, 2 when they differ.
+  execFileSync(
+    'npx',
+    [
+      'prisma',
+      'migrate',
+      'diff',
+      '--from-migrations',
+      'prisma/migrations',
+      '--to-schema-datamodel',
+      'prisma/schema.prisma',
+      '--exit-code',
+    ],
+    { cwd: root, stdio: 'pipe' },
+  );
+}, 60_000);
