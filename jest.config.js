@@ -4,8 +4,9 @@ module.exports = {
   roots: ['<rootDir>/test'],
   transform: {
     // Type checking is `npm run typecheck`; tests only transpile.
-    '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }],
+    '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
   },
   setupFiles: ['<rootDir>/test/support/env.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/lifecycle.ts'],
   testTimeout: 30000,
 };

@@ -51,6 +51,8 @@ export default defineConfig({
   // `migrate dev` authors migrations against a throw-away in-memory database; PGLITE_DATA_DIR
   // points the CLI at a real data folder instead (`prisma migrate status` on the embedded database).
   async adapter() {
-    return new PGliteForMigrate(new PGlite(process.env.PGLITE_DATA_DIR)) as unknown as SqlMigrationAwareDriverAdapterFactory;
+    return new PGliteForMigrate(
+      new PGlite(process.env.PGLITE_DATA_DIR),
+    ) as unknown as SqlMigrationAwareDriverAdapterFactory;
   },
 });

@@ -66,7 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('DATABASE_SCHEMA must be a lower-case SQL identifier');
   }
 
-  const secret = env.DASHBOARD_JWT_SECRET;
+  const secret = env.DASHBOARD_JWT_SECRET || undefined;
   if (!secret && isProduction) {
     throw new ConfigError('DASHBOARD_JWT_SECRET is required when NODE_ENV=production');
   }

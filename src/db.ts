@@ -49,7 +49,11 @@ function pgliteBackend(dataDir: string): Backend {
       previousTurn = turn.catch(() => undefined);
       return turn;
     },
-    close: () => pglite.close(),
+    // PGlite starts at import and finishes asynchronously; close it only once it is up.
+    close: async () => {
+      await pglite.waitReady;
+      await pglite.close();
+    },
   };
 }
 
@@ -90,7 +94,10 @@ export const prisma = backend.prisma;
 export const withSqlConnection = backend.withConnection;
 export const isEmbeddedDatabase = !config.databaseUrl;
 
-export async function closeDatabase(): Promise<void> {
-  await prisma.$disconnect();
-  await backend.close();
+let closing: Promise<void> | undefined;
+
+/** Closes the client and the database connection; later calls wait for the first. */
+export function closeDatabase(): Promise<void> {
+  closing ??= prisma.$disconnect().then(() => backend.close());
+  return closing;
 }

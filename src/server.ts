@@ -21,7 +21,9 @@ async function prepareDatabase(): Promise<void> {
 
 async function main(): Promise<void> {
   if (config.isDashboardSecretDefault) {
-    logger.warn('DASHBOARD_JWT_SECRET is not set: using the development secret. Never do this in production.');
+    logger.warn(
+      'DASHBOARD_JWT_SECRET is not set: using the development secret. Never do this in production.',
+    );
   }
   await prepareDatabase();
   const server = createServer(createApp());

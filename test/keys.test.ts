@@ -59,8 +59,9 @@ describe('createApiKey', () => {
 
   test('scopes narrow the key', async () => {
     const { token } = await dashboardFor('PARTNER');
-    const { apiKey, key } = (await createKey(token, { name: 'dir', scopes: ['organizations:read'] }))
-      .data.createApiKey;
+    const { apiKey, key } = (
+      await createKey(token, { name: 'dir', scopes: ['organizations:read'] })
+    ).data.createApiKey;
     expect(key.scopes).toEqual(['organizations:read']);
     expect((await call('/api/partner/brands', { key: apiKey })).status).toBe(403);
   });
@@ -111,7 +112,9 @@ describe('dashboard authentication', () => {
 
   test('an expired token is UNAUTHORIZED', async () => {
     const token = await signDashboardToken((await createUser()).id, '-1s');
-    expect((await graphql(LIST, {}, { token })).body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+    expect((await graphql(LIST, {}, { token })).body.errors[0].extensions.code).toBe(
+      'UNAUTHORIZED',
+    );
   });
 
   test('a valid token for an unknown user is UNAUTHORIZED, not a crash', async () => {
@@ -138,7 +141,10 @@ describe('listApiKeys', () => {
     const second = (await createKey(token, { name: 'second' })).data.createApiKey;
     await createApiKey('affiliate'); // someone else's
     const { body } = await graphql(LIST, {}, { token });
-    expect(body.data.listApiKeys.map((key: { name: string }) => key.name)).toEqual(['second', 'first']);
+    expect(body.data.listApiKeys.map((key: { name: string }) => key.name)).toEqual([
+      'second',
+      'first',
+    ]);
     const text = JSON.stringify(body);
     expect(text).not.toContain(first.apiKey);
     expect(text).not.toContain(second.apiKey);
@@ -197,7 +203,9 @@ describe('rotateApiKey', () => {
   test('an unknown or malformed id is NOT_FOUND', async () => {
     const { token } = await dashboardFor('PARTNER');
     for (const id of ['00000000-0000-4000-8000-000000000000', 'nope']) {
-      expect((await graphql(ROTATE, { id }, { token })).body.errors[0].extensions.code).toBe('NOT_FOUND');
+      expect((await graphql(ROTATE, { id }, { token })).body.errors[0].extensions.code).toBe(
+        'NOT_FOUND',
+      );
     }
   });
 });

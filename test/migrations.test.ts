@@ -36,35 +36,47 @@ test('a second run applies nothing', async () => {
 
 const onPglite = config.databaseUrl ? test.skip : test;
 
-onPglite('`prisma migrate status` agrees with the applier on an embedded database', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'pglite-'));
-  const { DATABASE_URL: _unused, ...inherited } = process.env;
-  const env = { ...inherited, PGLITE_DATA_DIR: dataDir };
-  const root = path.join(__dirname, '..');
-  try {
-    execFileSync('npx', ['tsx', 'scripts/migrate.ts'], { cwd: root, env, stdio: 'pipe' });
-    const status = execFileSync('npx', ['prisma', 'migrate', 'status'], { cwd: root, env, stdio: 'pipe' });
-    expect(status.toString()).toContain('Database schema is up to date');
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}, 60_000);
+onPglite(
+  '`prisma migrate status` agrees with the applier on an embedded database',
+  () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'pglite-'));
+    const { DATABASE_URL: _unused, ...inherited } = process.env;
+    const env = { ...inherited, PGLITE_DATA_DIR: dataDir };
+    const root = path.join(__dirname, '..');
+    try {
+      execFileSync('npx', ['tsx', 'scripts/migrate.ts'], { cwd: root, env, stdio: 'pipe' });
+      const status = execFileSync('npx', ['prisma', 'migrate', 'status'], {
+        cwd: root,
+        env,
+        stdio: 'pipe',
+      });
+      expect(status.toString()).toContain('Database schema is up to date');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+  60_000,
+);
 
-onPglite('the committed migrations produce exactly prisma/schema.prisma (no drift)', () => {
-  const root = path.join(__dirname, '..');
-  // --exit-code: 0 when the migration history and the schema agree, 2 when they differ.
-  execFileSync(
-    'npx',
-    [
-      'prisma',
-      'migrate',
-      'diff',
-      '--from-migrations',
-      'prisma/migrations',
-      '--to-schema-datamodel',
-      'prisma/schema.prisma',
-      '--exit-code',
-    ],
-    { cwd: root, stdio: 'pipe' },
-  );
-}, 60_000);
+onPglite(
+  'the committed migrations produce exactly prisma/schema.prisma (no drift)',
+  () => {
+    const root = path.join(__dirname, '..');
+    // --exit-code: 0 when the migration history and the schema agree, 2 when they differ.
+    execFileSync(
+      'npx',
+      [
+        'prisma',
+        'migrate',
+        'diff',
+        '--from-migrations',
+        'prisma/migrations',
+        '--to-schema-datamodel',
+        'prisma/schema.prisma',
+        '--exit-code',
+      ],
+      { cwd: root, stdio: 'pipe' },
+    );
+  },
+  60_000,
+);

@@ -14,7 +14,8 @@ const campaigns: Record<string, { id: string }> = {};
 beforeAll(async () => {
   ({ apiKey: partnerKey } = await createApiKey('partner'));
   // 23 visible brands so the 20-per-page lists have a second page.
-  for (let i = 0; i < 20; i += 1) await createBrand({ name: `Filler ${String(i).padStart(2, '0')}` });
+  for (let i = 0; i < 20; i += 1)
+    await createBrand({ name: `Filler ${String(i).padStart(2, '0')}` });
   brands.shoes = await createBrand({
     name: 'Aurora Shoes',
     categories: ['fashion'],
@@ -29,8 +30,14 @@ beforeAll(async () => {
     createdAt: new Date('2025-06-01T00:00:00Z'),
   });
   brands.books = await createBrand({ name: 'Chapter Books', categories: ['books'] });
-  hidden.onboardingPending = await createBrand({ name: 'Hidden Onboarding', onboardingStatus: 'PENDING' });
-  hidden.approvalPending = await createBrand({ name: 'Hidden Approval', approvalStatus: 'PENDING' });
+  hidden.onboardingPending = await createBrand({
+    name: 'Hidden Onboarding',
+    onboardingStatus: 'PENDING',
+  });
+  hidden.approvalPending = await createBrand({
+    name: 'Hidden Approval',
+    approvalStatus: 'PENDING',
+  });
   hidden.rejected = await createBrand({ name: 'Hidden Rejected', approvalStatus: 'REJECTED' });
   hidden.inactive = await createBrand({ name: 'Hidden Inactive', isActive: false });
   hidden.invisible = await createBrand({ name: 'Hidden Invisible', isVisible: false });
@@ -108,15 +115,20 @@ describe('GET /api/partner/brands', () => {
     ]);
   });
 
-  test.each(Object.keys({ onboardingPending: 1, approvalPending: 1, rejected: 1, inactive: 1, invisible: 1 }))(
-    'hides a brand that is %s',
-    async (reason) => {
-      const { body } = await get('/api/partner/brands?search=hidden');
-      expect(body.data).toEqual([]);
-      const one = await get(`/api/partner/brands/${hidden[reason]!.id}`);
-      expect(one.status).toBe(404);
-    },
-  );
+  test.each(
+    Object.keys({
+      onboardingPending: 1,
+      approvalPending: 1,
+      rejected: 1,
+      inactive: 1,
+      invisible: 1,
+    }),
+  )('hides a brand that is %s', async (reason) => {
+    const { body } = await get('/api/partner/brands?search=hidden');
+    expect(body.data).toEqual([]);
+    const one = await get(`/api/partner/brands/${hidden[reason]!.id}`);
+    expect(one.status).toBe(404);
+  });
 
   test('search matches part of the name in any case', async () => {
     expect(ids((await get('/api/partner/brands?search=GADG')).body)).toEqual([brands.gadgets!.id]);
@@ -153,7 +165,9 @@ describe('GET /api/partner/brands', () => {
   });
 
   test('filters combine', async () => {
-    const { body } = await get('/api/partner/brands?categories=fashion,electronics&isHighlight=false');
+    const { body } = await get(
+      '/api/partner/brands?categories=fashion,electronics&isHighlight=false',
+    );
     expect(ids(body)).toEqual([brands.gadgets!.id]);
   });
 
@@ -178,7 +192,11 @@ describe('GET /api/partner/brands', () => {
   ])('answers 400 naming the parameter for %s', async (query, parameter) => {
     const { status, body } = await get(`/api/partner/brands?${query}`);
     expect(status).toBe(400);
-    expect(body).toEqual({ success: false, code: 'BAD_REQUEST', message: expect.stringContaining(parameter) });
+    expect(body).toEqual({
+      success: false,
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining(parameter),
+    });
   });
 });
 
@@ -186,7 +204,9 @@ describe('GET /api/partner/brands/{brandId}', () => {
   test('answers { data: brand }', async () => {
     const { status, body } = await get(`/api/partner/brands/${brands.gadgets!.id}`);
     expect(status).toBe(200);
-    expect(body).toEqual({ data: expect.objectContaining({ id: brands.gadgets!.id, name: 'Beta Gadgets' }) });
+    expect(body).toEqual({
+      data: expect.objectContaining({ id: brands.gadgets!.id, name: 'Beta Gadgets' }),
+    });
     expect(body.data).not.toHaveProperty('isFavorite');
     expect(body.data).not.toHaveProperty('commission');
   });
@@ -253,7 +273,9 @@ describe('GET /api/partner/campaigns', () => {
   });
 
   test('campaigns of hidden brands are neither listed nor found', async () => {
-    expect(ids((await get('/api/partner/campaigns?limit=20')).body)).not.toContain(campaigns.hidden!.id);
+    expect(ids((await get('/api/partner/campaigns?limit=20')).body)).not.toContain(
+      campaigns.hidden!.id,
+    );
     expect((await get(`/api/partner/campaigns/${campaigns.hidden!.id}`)).status).toBe(404);
   });
 
@@ -408,9 +430,31 @@ describe('GraphQL answers what REST answers', () => {
   test('partnerBrands', async () => {
     const rest = await get('/api/partner/brands?categories=fashion');
     const { body } = await graphql(
-      `query { partnerBrands(categories: ["fashion"]) {
-        data { id name slug description logoUrl websiteUrl categories isExclusive isHighlight isPublic createdAt }
-        meta { total page limit totalPages } } }`,
+      `
+        query {
+          partnerBrands(categories: ["fashion"]) {
+            data {
+              id
+              name
+              slug
+              description
+              logoUrl
+              websiteUrl
+              categories
+              isExclusive
+              isHighlight
+              isPublic
+              createdAt
+            }
+            meta {
+              total
+              page
+              limit
+              totalPages
+            }
+          }
+        }
+      `,
       {},
       { key: partnerKey },
     );

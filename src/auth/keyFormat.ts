@@ -7,8 +7,7 @@ import { crc32 } from 'node:zlib';
 export type KeyEnv = 'live' | 'test';
 
 export type ParsedApiKey =
-  | { version: 'v2'; env: KeyEnv; prefix: string; secret: string }
-  | { version: 'v1'; key: string };
+  { version: 'v2'; env: KeyEnv; prefix: string; secret: string } | { version: 'v1'; key: string };
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const PREFIX_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -70,9 +69,10 @@ export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
-/** Compares two SHA-256 hex digests in constant time. */
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** Compares two SHA-256 hex digests in constant time; anything else is never equal. */
 export function hashesEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
+  if (!SHA256_HEX.test(a) || !SHA256_HEX.test(b)) return false;
+  return timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
 }

@@ -10,6 +10,8 @@ export interface VerifiedKey {
   type: KeyType;
   version: 'v1' | 'v2';
   ownerId: string;
+  /** The owner, when it is an affiliate whose account still exists: "the affiliate" of the key. */
+  affiliateId: string | null;
   scopes: ReadonlySet<ApiScope>;
 }
 
@@ -24,6 +26,7 @@ const keyColumns = {
   previousSecretExpiresAt: true,
   expiresAt: true,
   revokedAt: true,
+  owner: { select: { role: true, deletedAt: true } },
 } as const;
 
 // Compared against when no key has the presented prefix, so that an unknown prefix costs the same
@@ -61,13 +64,19 @@ export function isUsable(stored: StoredKey, now: Date): boolean {
 }
 
 /** The key a request presents, or null when it is missing, malformed, unknown, revoked or expired. */
-export async function verifyApiKey(raw: string | null, now = new Date()): Promise<VerifiedKey | null> {
+export async function verifyApiKey(
+  raw: string | null,
+  now = new Date(),
+): Promise<VerifiedKey | null> {
   const parsed = raw ? parseApiKey(raw) : null;
   if (!parsed) return null;
 
   let stored;
   if (parsed.version === 'v2') {
-    stored = await prisma.apiKey.findUnique({ where: { prefix: parsed.prefix }, select: keyColumns });
+    stored = await prisma.apiKey.findUnique({
+      where: { prefix: parsed.prefix },
+      select: keyColumns,
+    });
     const presentedHash = sha256Hex(parsed.secret);
     const matches = secretMatches(stored ?? absentKey, presentedHash, now);
     if (!stored || !matches || stored.version !== 'v2') return null;
@@ -86,6 +95,8 @@ export async function verifyApiKey(raw: string | null, now = new Date()): Promis
     type: stored.type,
     version: stored.version,
     ownerId: stored.ownerId,
+    affiliateId:
+      stored.owner.role === 'AFFILIATE' && stored.owner.deletedAt === null ? stored.ownerId : null,
     scopes: new Set(stored.scopes as ApiScope[]),
   };
 }

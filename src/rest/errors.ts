@@ -24,7 +24,10 @@ export function toApiError(error: unknown): ApiError {
     // A GraphQL error of its own (argument coercion, validation) is the request's fault.
     if (!error.originalError) return new ApiError('BAD_REQUEST', error.message);
   }
-  logger.error({ err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'unexpected error');
+  logger.error(
+    { err: error instanceof GraphQLError ? (error.originalError ?? error) : error },
+    'unexpected error',
+  );
   return new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error');
 }
 

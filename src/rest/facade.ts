@@ -125,9 +125,12 @@ export function useRestFacade(): Plugin<Context> {
       }
       if (found.kind === 'method-not-allowed') {
         endResponse(
-          errorResponse(new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here`), {
-            Allow: found.allow.join(', '),
-          }),
+          errorResponse(
+            new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here`),
+            {
+              Allow: found.allow.join(', '),
+            },
+          ),
         );
         return;
       }

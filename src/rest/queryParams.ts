@@ -20,7 +20,8 @@ function parseScalar(name: string, type: GraphQLInputType, raw: string): unknown
   const named = getNamedType(type);
   if (isEnumType(named)) {
     const allowed = named.getValues().map((value) => value.name);
-    if (!allowed.includes(raw)) throw new BadRequestError(`${name} must be one of: ${allowed.join(', ')}`);
+    if (!allowed.includes(raw))
+      throw new BadRequestError(`${name} must be one of: ${allowed.join(', ')}`);
     return raw;
   }
   switch (named.name) {
@@ -32,7 +33,8 @@ function parseScalar(name: string, type: GraphQLInputType, raw: string): unknown
       return value;
     }
     case 'Boolean':
-      if (raw !== 'true' && raw !== 'false') throw new BadRequestError(`${name} must be true or false`);
+      if (raw !== 'true' && raw !== 'false')
+        throw new BadRequestError(`${name} must be true or false`);
       return raw === 'true';
     case 'DateTime':
       if (!parseDateTime(raw)) throw new BadRequestError(`${name} must be an ISO 8601 date-time`);
@@ -65,8 +67,12 @@ export function variablesFromQuery(
     const raws = query.getAll(arg.name);
     const type = getNullableType(arg.type);
     if (isListType(type)) {
-      const items = raws.flatMap((raw) => raw.split(',')).map((item) => item.trim()).filter(Boolean);
-      if (items.length) variables[arg.name] = items.map((item) => parseScalar(arg.name, type, item));
+      const items = raws
+        .flatMap((raw) => raw.split(','))
+        .map((item) => item.trim())
+        .filter(Boolean);
+      if (items.length)
+        variables[arg.name] = items.map((item) => parseScalar(arg.name, type, item));
     } else if (raws.length > 1) {
       throw new BadRequestError(`${arg.name} must be given once`);
     } else if (raws[0]) {

@@ -67,7 +67,10 @@ export function lookupRoute(method: string, pathname: string): RouteLookup {
     return { kind: 'found', route: match.compiled.route, params };
   }
   if (matches.length) {
-    return { kind: 'method-not-allowed', allow: matches.map(({ compiled }) => compiled.route.method) };
+    return {
+      kind: 'method-not-allowed',
+      allow: matches.map(({ compiled }) => compiled.route.method),
+    };
   }
   return { kind: 'not-found' };
 }

@@ -36,10 +36,13 @@ const ApiKeyWithSecret = builder
   .implement({
     description: 'A key and its full secret, answered only once',
     fields: (t) => ({
-      apiKey: t.exposeString('apiKey', { description: 'The full key; store it now, it is not shown again' }),
+      apiKey: t.exposeString('apiKey', {
+        description: 'The full key; store it now, it is not shown again',
+      }),
       key: t.prismaField({
         type: 'ApiKey',
-        resolve: (query, parent) => prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: parent.key.id } }),
+        resolve: (query, parent) =>
+          prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: parent.key.id } }),
       }),
     }),
   });
@@ -74,7 +77,8 @@ function keyName(name: string): string {
 }
 
 async function dashboardUser(userId: string | null) {
-  const user = userId && isUuid(userId) ? await prisma.user.findUnique({ where: { id: userId } }) : null;
+  const user =
+    userId && isUuid(userId) ? await prisma.user.findUnique({ where: { id: userId } }) : null;
   if (!user) throw new UnauthorizedError('The dashboard token names no known user');
   return user;
 }
@@ -107,7 +111,8 @@ builder.queryField('listApiKeys', (t) =>
 builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: ApiKeyWithSecret,
-    description: "Creates a key of the user's type (affiliate or partner); the secret is shown once",
+    description:
+      "Creates a key of the user's type (affiliate or partner); the secret is shown once",
     authScopes: { dashboardUser: true },
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
     resolve: async (_root, { input }, context) => {

@@ -13,7 +13,8 @@ const PARTNER_BRANDS_PAGE: PageRule = { defaultLimit: 20, maxLimit: 20, aboveMax
 
 export const PartnerBrand = builder.prismaObject('Organization', {
   variant: 'PartnerBrand',
-  description: 'A visible brand of the partner catalog: no channels, short URLs, commission or favorite',
+  description:
+    'A visible brand of the partner catalog: no channels, short URLs, commission or favorite',
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
@@ -63,7 +64,10 @@ export function visibleBrandWhere(filter: BrandFilter): Prisma.OrganizationWhere
   return where;
 }
 
-export const BRAND_ORDER = [{ name: 'asc' }, { id: 'asc' }] satisfies Prisma.OrganizationOrderByWithRelationInput[];
+export const BRAND_ORDER = [
+  { name: 'asc' },
+  { id: 'asc' },
+] satisfies Prisma.OrganizationOrderByWithRelationInput[];
 
 /** The visible brand with this id; a non-UUID id cannot exist, so it is not found either. */
 export function visibleBrandById(brandId: string): Prisma.OrganizationWhereInput {

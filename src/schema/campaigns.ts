@@ -18,7 +18,8 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 builder.enumType(CampaignType, { name: 'CampaignType' });
 builder.enumType(OfferType, { name: 'OfferType' });
 const CampaignStatusEnum = builder.enumType('CampaignStatus', {
-  description: 'onTime: inside its period; expired: period.endAt has passed; scheduled: period.startAt is ahead',
+  description:
+    'onTime: inside its period; expired: period.endAt has passed; scheduled: period.startAt is ahead',
   values: CAMPAIGN_STATUSES,
 });
 
@@ -52,7 +53,11 @@ export interface CampaignFilter {
 export function campaignWhere(filter: CampaignFilter, now: Date): Prisma.CampaignWhereInput {
   const and: Prisma.CampaignWhereInput[] = [{ organization: visibleOrganization }];
   // offerType narrows offers; alone, it asks for offers of those types only.
-  const types = filter.types?.length ? filter.types : filter.offerType?.length ? ['Offer' as const] : [];
+  const types = filter.types?.length
+    ? filter.types
+    : filter.offerType?.length
+      ? ['Offer' as const]
+      : [];
   if (types.length) and.push({ type: { in: types } });
   if (filter.offerType?.length) {
     and.push({ OR: [{ type: { not: 'Offer' } }, { offerType: { in: filter.offerType } }] });
@@ -60,7 +65,8 @@ export function campaignWhere(filter: CampaignFilter, now: Date): Prisma.Campaig
   if (filter.organizationId) and.push({ organizationId: filter.organizationId });
   if (filter.organizationIds?.length) and.push({ organizationId: { in: filter.organizationIds } });
   if (filter.name) and.push({ name: { contains: filter.name, mode: 'insensitive' } });
-  if (filter.status?.length) and.push({ OR: filter.status.map((status) => STATUS_WHERE[status](now)) });
+  if (filter.status?.length)
+    and.push({ OR: filter.status.map((status) => STATUS_WHERE[status](now)) });
   if (filter.categories?.length) and.push({ categories: { hasSome: filter.categories } });
   if (typeof filter.isHighlight === 'boolean') and.push({ isHighlight: filter.isHighlight });
   // The period filter keeps campaigns whose period overlaps [startAt, endAt].
@@ -96,12 +102,14 @@ export const campaignFilterArgs = builder.args((t) => ({
   endAt: t.field({ type: 'DateTime', description: 'Period overlapping until' }),
 }));
 
-const CampaignPeriod = builder.objectRef<{ startAt: Date; endAt: Date }>('CampaignPeriod').implement({
-  fields: (t) => ({
-    startAt: t.expose('startAt', { type: 'DateTime' }),
-    endAt: t.expose('endAt', { type: 'DateTime' }),
-  }),
-});
+const CampaignPeriod = builder
+  .objectRef<{ startAt: Date; endAt: Date }>('CampaignPeriod')
+  .implement({
+    fields: (t) => ({
+      startAt: t.expose('startAt', { type: 'DateTime' }),
+      endAt: t.expose('endAt', { type: 'DateTime' }),
+    }),
+  });
 
 const CampaignOrganization = builder.prismaObject('Organization', {
   variant: 'CampaignOrganization',

@@ -1,13 +1,23 @@
 import { builder } from './builder';
 import { BadRequestError } from './errors';
 
-// ISO 8601 date-time (a date alone means midnight UTC); an offset other than Z is honoured.
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+// ISO 8601 date-time. A date alone is midnight UTC, and so is a time without an offset: the
+// server's own time zone never changes what a request means.
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function parseDateTime(value: unknown): Date | null {
-  if (typeof value !== 'string' || !ISO_8601.test(value)) return null;
-  const date = new Date(value);
+  const parts = typeof value === 'string' ? ISO_8601.exec(value) : null;
+  if (!parts) return null;
+  const [, year, month, day, hour = '00', minute = '00', second = '00', offset] = parts;
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return null;
+  // Date rolls 2026-02-30 over into March: a real date reads back the same day.
+  const calendarDay = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  if (calendarDay.getUTCMonth() !== Number(month) - 1 || calendarDay.getUTCDate() !== Number(day)) {
+    return null;
+  }
+  const date = new Date(offset || !parts[4] ? (value as string) : `${value as string}Z`);
   return Number.isNaN(date.getTime()) ? null : date;
 }
 

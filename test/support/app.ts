@@ -1,26 +1,12 @@
 // The real app on the real database, driven through `app.fetch` (no port).
 import { createApp } from '../../src/app';
-import { config } from '../../src/config';
-import { closeDatabase, withSqlConnection } from '../../src/db';
 import { applyMigrations } from '../../src/migrations';
 
 export const app = createApp();
 
-/** Migrates this file's database before its tests and drops it after them. */
+/** Migrates this file's database before its tests (test/support/lifecycle.ts drops it after). */
 export function useTestDatabase({ migrate = true } = {}): void {
-  if (migrate) {
-    beforeAll(async () => {
-      await applyMigrations();
-    });
-  }
-  afterAll(async () => {
-    if (config.databaseUrl) {
-      await withSqlConnection((connection) =>
-        connection.exec(`DROP SCHEMA "${config.databaseSchema}" CASCADE`),
-      );
-    }
-    await closeDatabase();
-  });
+  if (migrate) beforeAll(() => applyMigrations());
 }
 
 export interface CallOptions {
@@ -49,7 +35,11 @@ export async function call(path: string, options: CallOptions = {}): Promise<Cal
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? JSON.parse(text) : null,
+  };
 }
 
 /** Runs a GraphQL operation over HTTP. */

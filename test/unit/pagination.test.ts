@@ -1,0 +1,129 @@
+// page/limit rules, decisions.md section 6: page >= 1 and limit >= 1 else 400; above the max,
+// most lists clamp silently and products answer 400.
+import { BadRequestError } from '../../src/schema/errors';
+import { pageInfo, resolvePage, type PageRule } from '../../src/schema/pagination';
+
+const CLAMPED: PageRule = { defaultLimit: 10, maxLimit: 20, aboveMax: 'clamp' };
+const STRICT: PageRule = { defaultLimit: 20, maxLimit: 100, aboveMax: 'reject' };
+
+function refusal(run: () => unknown): BadRequestError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(BadRequestError);
+    return error as BadRequestError;
+  }
+  throw new Error('accepted');
+}
+
+describe('resolvePage', () => {
+  test('no page and no limit: page 1 with the default limit', () => {
+    expect(resolvePage({}, CLAMPED)).toEqual({ page: 1, limit: 10, skip: 0 });
+  });
+
+  test('null page and limit (GraphQL nulls) take the defaults too', () => {
+    expect(resolvePage({ page: null, limit: null }, STRICT)).toEqual({
+      page: 1,
+      limit: 20,
+      skip: 0,
+    });
+  });
+
+  test('skips the rows of the earlier pages', () => {
+    expect(resolvePage({ page: 3, limit: 15 }, CLAMPED)).toEqual({ page: 3, limit: 15, skip: 30 });
+  });
+
+  test('a limit equal to the max is kept', () => {
+    expect(resolvePage({ limit: 20 }, CLAMPED)).toEqual({ page: 1, limit: 20, skip: 0 });
+  });
+
+  test('a limit above the max of a clamping rule is clamped silently', () => {
+    expect(resolvePage({ limit: 21 }, CLAMPED)).toEqual({ page: 1, limit: 20, skip: 0 });
+    expect(resolvePage({ limit: 1000 }, CLAMPED)).toEqual({ page: 1, limit: 20, skip: 0 });
+  });
+
+  test('skip uses the clamped limit', () => {
+    expect(resolvePage({ page: 2, limit: 50 }, CLAMPED)).toEqual({ page: 2, limit: 20, skip: 20 });
+  });
+
+  test('a limit of 1 is accepted', () => {
+    expect(resolvePage({ limit: 1 }, STRICT)).toEqual({ page: 1, limit: 1, skip: 0 });
+  });
+
+  test('a limit equal to the max of a rejecting rule is accepted', () => {
+    expect(resolvePage({ limit: 100 }, STRICT)).toEqual({ page: 1, limit: 100, skip: 0 });
+  });
+
+  test('a limit above the max of a rejecting rule answers 400 naming the range', () => {
+    const error = refusal(() => resolvePage({ limit: 101 }, STRICT));
+    expect(error.message).toBe('limit must be between 1 and 100');
+    expect(error.status).toBe(400);
+  });
+
+  test('limit=0 of a rejecting rule answers 400 naming the range', () => {
+    expect(refusal(() => resolvePage({ limit: 0 }, STRICT)).message).toBe(
+      'limit must be between 1 and 100',
+    );
+  });
+
+  test('limit=0 of a clamping rule answers 400', () => {
+    expect(refusal(() => resolvePage({ limit: 0 }, CLAMPED)).message).toBe(
+      'limit must be an integer >= 1',
+    );
+  });
+
+  test('a negative limit answers 400', () => {
+    expect(refusal(() => resolvePage({ limit: -5 }, CLAMPED)).message).toBe(
+      'limit must be an integer >= 1',
+    );
+  });
+
+  test('page=0 answers 400', () => {
+    expect(refusal(() => resolvePage({ page: 0 }, CLAMPED)).message).toBe(
+      'page must be an integer >= 1',
+    );
+  });
+
+  test('a negative page answers 400', () => {
+    expect(refusal(() => resolvePage({ page: -1 }, STRICT)).message).toBe(
+      'page must be an integer >= 1',
+    );
+  });
+
+  test('a page beyond the last one is allowed (it is simply empty)', () => {
+    expect(resolvePage({ page: 1000, limit: 10 }, CLAMPED)).toEqual({
+      page: 1000,
+      limit: 10,
+      skip: 9990,
+    });
+  });
+});
+
+describe('pageInfo', () => {
+  const firstPage = { page: 1, limit: 10, skip: 0 };
+
+  test('no rows: zero pages', () => {
+    expect(pageInfo(0, firstPage)).toEqual({ total: 0, page: 1, limit: 10, totalPages: 0 });
+  });
+
+  test('one row: one page', () => {
+    expect(pageInfo(1, firstPage)).toEqual({ total: 1, page: 1, limit: 10, totalPages: 1 });
+  });
+
+  test('exactly one full page: one page', () => {
+    expect(pageInfo(10, firstPage)).toEqual({ total: 10, page: 1, limit: 10, totalPages: 1 });
+  });
+
+  test('one row past a full page: a second page', () => {
+    expect(pageInfo(11, firstPage)).toEqual({ total: 11, page: 1, limit: 10, totalPages: 2 });
+  });
+
+  test('reports the requested page and the effective limit', () => {
+    expect(pageInfo(45, { page: 3, limit: 20, skip: 40 })).toEqual({
+      total: 45,
+      page: 3,
+      limit: 20,
+      totalPages: 3,
+    });
+  });
+});

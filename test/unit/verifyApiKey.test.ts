@@ -1,0 +1,109 @@
+// The pure rules of key verification: which secret a stored key accepts, and whether it is usable.
+import { sha256Hex } from '../../src/auth/keyFormat';
+import { isUsable, secretMatches } from '../../src/auth/verifyApiKey';
+
+type StoredKey = Parameters<typeof secretMatches>[0];
+
+const NOW = new Date('2026-06-01T12:00:00.000Z');
+const CURRENT = sha256Hex('current-secret');
+const PREVIOUS = sha256Hex('previous-secret');
+const OTHER = sha256Hex('some-other-secret');
+
+function stored(overrides: Partial<StoredKey> = {}): StoredKey {
+  return {
+    secretHash: CURRENT,
+    previousSecretHash: null,
+    previousSecretExpiresAt: null,
+    expiresAt: null,
+    revokedAt: null,
+    ...overrides,
+  };
+}
+
+function secondsFromNow(seconds: number): Date {
+  return new Date(NOW.getTime() + seconds * 1000);
+}
+
+describe('secretMatches', () => {
+  test('accepts the current secret', () => {
+    expect(secretMatches(stored(), CURRENT, NOW)).toBe(true);
+  });
+
+  test('refuses any other secret', () => {
+    expect(secretMatches(stored(), OTHER, NOW)).toBe(false);
+  });
+
+  test('accepts the previous secret while its grace period runs', () => {
+    const key = stored({
+      previousSecretHash: PREVIOUS,
+      previousSecretExpiresAt: secondsFromNow(60),
+    });
+    expect(secretMatches(key, PREVIOUS, NOW)).toBe(true);
+  });
+
+  test('still accepts the current secret during the grace period', () => {
+    const key = stored({
+      previousSecretHash: PREVIOUS,
+      previousSecretExpiresAt: secondsFromNow(60),
+    });
+    expect(secretMatches(key, CURRENT, NOW)).toBe(true);
+  });
+
+  test('refuses the previous secret at the instant its grace period ends', () => {
+    const key = stored({ previousSecretHash: PREVIOUS, previousSecretExpiresAt: NOW });
+    expect(secretMatches(key, PREVIOUS, NOW)).toBe(false);
+  });
+
+  test('refuses the previous secret after its grace period', () => {
+    const key = stored({
+      previousSecretHash: PREVIOUS,
+      previousSecretExpiresAt: secondsFromNow(-1),
+    });
+    expect(secretMatches(key, PREVIOUS, NOW)).toBe(false);
+  });
+
+  test('refuses the previous secret when it has no expiry recorded', () => {
+    const key = stored({ previousSecretHash: PREVIOUS, previousSecretExpiresAt: null });
+    expect(secretMatches(key, PREVIOUS, NOW)).toBe(false);
+  });
+
+  test('refuses an unrelated secret during the grace period', () => {
+    const key = stored({
+      previousSecretHash: PREVIOUS,
+      previousSecretExpiresAt: secondsFromNow(60),
+    });
+    expect(secretMatches(key, OTHER, NOW)).toBe(false);
+  });
+});
+
+describe('isUsable', () => {
+  test('a key neither revoked nor expiring is usable', () => {
+    expect(isUsable(stored(), NOW)).toBe(true);
+  });
+
+  test('a revoked key is not usable', () => {
+    expect(isUsable(stored({ revokedAt: secondsFromNow(-1) }), NOW)).toBe(false);
+  });
+
+  test('a key revoked with a future timestamp is not usable either', () => {
+    expect(isUsable(stored({ revokedAt: secondsFromNow(60) }), NOW)).toBe(false);
+  });
+
+  test('a key is usable until just before it expires', () => {
+    expect(isUsable(stored({ expiresAt: new Date(NOW.getTime() + 1) }), NOW)).toBe(true);
+  });
+
+  test('a key is not usable at the instant it expires', () => {
+    expect(isUsable(stored({ expiresAt: NOW }), NOW)).toBe(false);
+  });
+
+  test('a key is not usable after it expired', () => {
+    expect(isUsable(stored({ expiresAt: secondsFromNow(-1) }), NOW)).toBe(false);
+  });
+
+  test('a revoked key is not usable even before its expiry', () => {
+    expect(
+      isUsable(stored({ revokedAt: secondsFromNow(-1), expiresAt: secondsFromNow(3600) }), NOW),
+    ).toBe(false);
+  });
+});
