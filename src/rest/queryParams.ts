@@ -14,6 +14,7 @@ import { isUuid, parseDateTime } from '../schema/scalars';
 
 const MAX_STRING_LENGTH = 500;
 const INT32 = /^[+-]?\d{1,10}$/;
+const DECIMAL = /^[+-]?\d{1,12}(\.\d{1,6})?$/;
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 function parseScalar(name: string, type: GraphQLInputType, raw: string): unknown {
@@ -32,6 +33,9 @@ function parseScalar(name: string, type: GraphQLInputType, raw: string): unknown
       }
       return value;
     }
+    case 'Float':
+      if (!DECIMAL.test(raw)) throw new BadRequestError(`${name} must be a decimal number`);
+      return Number(raw);
     case 'Boolean':
       if (raw !== 'true' && raw !== 'false')
         throw new BadRequestError(`${name} must be true or false`);

@@ -19,6 +19,9 @@ export const ROUTES: RestRoute[] = [
   { method: 'GET', path: '/api/partner/brands/:brandId', field: 'Query.partnerBrand' },
   { method: 'GET', path: '/api/partner/campaigns', field: 'Query.partnerCampaigns' },
   { method: 'GET', path: '/api/partner/campaigns/:campaignId', field: 'Query.partnerCampaign' },
+  // affiliate: brands and channels
+  // affiliate: campaigns
+  // affiliate: orders and products
 ];
 
 /** The surfaces and the key type each one takes (contract, Authentication 3). */

@@ -5,6 +5,9 @@ import './apiKeys';
 import './organizations';
 import './brands';
 import './campaigns';
+// affiliate: brands and channels
+// affiliate: campaigns
+// affiliate: orders and products
 
 builder.queryType({});
 builder.mutationType({});
