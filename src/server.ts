@@ -1,6 +1,7 @@
 // Starts the listener: migrates, loads the demo data into an empty embedded database, serves,
 // and shuts down gracefully on SIGTERM/SIGINT.
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { DEMO, seedDemoData } from '../prisma/seed/demo';
 import { createApp } from './app';
 import { config } from './config';
@@ -28,7 +29,8 @@ async function main(): Promise<void> {
   await prepareDatabase();
   const server = createServer(createApp());
   server.listen(config.port, () => {
-    const base = `http://localhost:${config.port}`;
+    const { port } = server.address() as AddressInfo;
+    const base = `http://localhost:${port}`;
     console.log(
       [
         `Affiliate network API listening on ${base}`,
