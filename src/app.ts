@@ -1,9 +1,17 @@
-// createApp(): the yoga instance with its plugins. The server (src/server.ts) gives it a port;
-// tests call `app.fetch()` directly.
-import { createYoga } from 'graphql-yoga';
+// createApp(): the HTTP edge (src/http/edge.ts: request id, health, quota, payload limit, deadline,
+// legacy-host headers, access log) around the yoga instance with its plugins. The server
+// (src/server.ts) gives it a port; tests call `app.fetch()` directly.
+import { useRateLimiter } from '@envelop/rate-limiter';
+import { createServerAdapter } from '@whatwg-node/server';
+import { createYoga, useExecutionCancellation } from 'graphql-yoga';
 import { apiKeyOf, dashboardUserOf } from './auth/requestAuth';
+import { config } from './config';
+import { createEdge, type EdgeSettings } from './http/edge';
+import { createRedisClient, type RedisClient } from './limits/redis';
 import { logger } from './logger';
+import { ApiError } from './schema/errors';
 import { useRestFacade } from './rest/facade';
+import { useShortLinkRedirect } from './rest/redirect';
 import type { Context } from './schema/context';
 import { schema } from './schema';
 
@@ -17,7 +25,61 @@ query PartnerBrands {
 }
 `;
 
-export function createApp() {
+/** The contract's payload limit: 1 MB, counted as 1 MiB. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export function edgeSettingsFromConfig(): EdgeSettings {
+  return {
+    max: config.rateLimitMax,
+    windowSeconds: config.rateLimitWindowSeconds,
+    failedAuthMax: 30,
+    failedAuthWindowSeconds: 60,
+    trustProxy: config.trustProxy,
+    maxBodyBytes: MAX_BODY_BYTES,
+    requestTimeoutMs: config.requestTimeoutMs,
+    legacyHosts: config.legacyHosts,
+    sunset: config.legacySunset,
+    publicBaseUrl: config.publicBaseUrl,
+  };
+}
+
+export interface AppOptions {
+  /** Overrides of the configured limits (tests lower them). */
+  settings?: Partial<EdgeSettings>;
+  /** The Redis shared with other replicas; default: a client for REDIS_URL, or none. */
+  redis?: RedisClient | null;
+}
+
+export function createApp(options: AppOptions = {}) {
+  const redis =
+    options.redis !== undefined
+      ? options.redis
+      : config.redisUrl
+        ? createRedisClient(config.redisUrl)
+        : null;
+  const yoga = createYogaServer();
+  const edge = createEdge(yoga, { ...edgeSettingsFromConfig(), ...options.settings }, redis);
+  return createServerAdapter<Record<string, unknown>>(edge.handle);
+}
+
+/** Key management per dashboard user: each of these mutations at most 10 times a minute. */
+export const KEY_MANAGEMENT_LIMIT = { max: 10, window: '1m' };
+
+function useKeyManagementLimit() {
+  return useRateLimiter({
+    // Unauthenticated calls share one bucket; scope-auth refuses them anyway.
+    identifyFn: (context) => (context as Context).dashboardUserId ?? 'anonymous',
+    configByField: ['createApiKey', 'rotateApiKey', 'revokeApiKey'].map((field) => ({
+      type: 'Mutation',
+      field,
+      ...KEY_MANAGEMENT_LIMIT,
+    })),
+    transformError: (message) =>
+      new ApiError('TOO_MANY_REQUESTS', message || 'Too many key-management calls: retry later'),
+  });
+}
+
+function createYogaServer() {
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -34,7 +96,15 @@ export function createApp() {
       apiKey: await apiKeyOf(request),
       dashboardUserId: await dashboardUserOf(request),
     }),
-    plugins: [useRestFacade()],
+    // The edge enforces the payload limit for every route before yoga reads a byte.
+    maxRequestBodySize: false,
+    // At the deadline the request's signal fires: no further resolvers start.
+    plugins: [
+      useExecutionCancellation(),
+      useKeyManagementLimit(),
+      useRestFacade(),
+      useShortLinkRedirect(),
+    ],
   });
 }
 

@@ -21,6 +21,10 @@ export interface Config {
   trustProxy: boolean;
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
+  /** A request still running after this long is answered 504 REQUEST_TIMEOUT. */
+  requestTimeoutMs: number;
+  /** The Sunset date announced on legacy hosts. */
+  legacySunset: Date;
   logLevel: string;
 }
 
@@ -46,6 +50,18 @@ function list(raw: string | undefined): string[] {
     .split(',')
     .map((item) => item.trim().toLowerCase())
     .filter(Boolean);
+}
+
+// Announced on LEGACY_HOSTS until the operator sets the real retirement date.
+const DEFAULT_LEGACY_SUNSET = '2027-06-30T23:59:59Z';
+
+function date(env: NodeJS.ProcessEnv, name: string, fallback: string): Date {
+  const raw = env[name] || fallback;
+  const parsed = new Date(raw);
+  if (Number.isNaN(parsed.getTime())) {
+    throw new ConfigError(`${name} must be a date (ISO 8601 or HTTP date), got "${raw}"`);
+  }
+  return parsed;
 }
 
 function withoutTrailingSlash(url: string): string {
@@ -97,6 +113,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: flag(env, 'TRUST_PROXY'),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 60),
     rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW_S', 60),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000),
+    legacySunset: date(env, 'LEGACY_SUNSET', DEFAULT_LEGACY_SUNSET),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
   };
 }

@@ -9,35 +9,39 @@ import { config } from '../src/config';
 
 const onPglite = config.databaseUrl ? test.skip : test;
 
-onPglite('starts on an empty data folder, serves the demo data, exits 0 on SIGTERM', async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'pglite-start-'));
-  const { DATABASE_URL: _unused, ...inherited } = process.env;
-  // Node itself, not an npx/tsx wrapper, so the signal reaches the server.
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: path.join(__dirname, '..'),
-    env: { ...inherited, PGLITE_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' },
-  });
-  try {
-    const base = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      server.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const found = /listening on (http:\/\/localhost:\d+)/.exec(output);
-        if (found) resolve(found[1]!);
+onPglite(
+  'starts on an empty data folder, serves the demo data, exits 0 on SIGTERM',
+  async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'pglite-start-'));
+    const { DATABASE_URL: _unused, ...inherited } = process.env;
+    // Node itself, not an npx/tsx wrapper, so the signal reaches the server.
+    const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: path.join(__dirname, '..'),
+      env: { ...inherited, PGLITE_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' },
+    });
+    try {
+      const base = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        server.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const found = /listening on (http:\/\/localhost:\d+)/.exec(output);
+          if (found) resolve(found[1]!);
+        });
+        server.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
       });
-      server.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-    });
-    const response = await fetch(`${base}/api/partner/brands?limit=1`, {
-      headers: { 'x-api-key': DEMO.keys.partner },
-    });
-    expect(response.status).toBe(200);
-    expect((await response.json()).meta.total).toBe(DEMO.brands.visibleCount);
+      const response = await fetch(`${base}/api/partner/brands?limit=1`, {
+        headers: { 'x-api-key': DEMO.keys.partner },
+      });
+      expect(response.status).toBe(200);
+      expect((await response.json()).meta.total).toBe(DEMO.brands.visibleCount);
 
-    const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
-    server.kill('SIGTERM');
-    expect(await exited).toBe(0);
-  } finally {
-    server.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}, 60_000);
+      const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
+      server.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      server.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+  60_000,
+);

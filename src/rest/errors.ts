@@ -1,15 +1,22 @@
 // The contract's error bodies: `{ success: false, message, code }`; 404s also carry `error` and
 // `statusCode`, so clients of either documented shape can read them. A 500 never shows its cause.
+// Every error body names the request (`requestId`, also in the X-Request-Id header) for support.
 import { GraphQLError } from 'graphql';
+import { currentRequestId } from '../http/requestId';
 import { logger } from '../logger';
 import { ApiError, isErrorCode } from '../schema/errors';
 
-export function errorResponse(error: ApiError, headers?: HeadersInit): Response {
+export function errorResponse(
+  error: ApiError,
+  headers?: HeadersInit,
+  requestId = currentRequestId(),
+): Response {
   const body = {
     success: false,
     message: error.message,
     code: error.code,
     ...(error.status === 404 && { error: 'Not Found', statusCode: 404 }),
+    ...(requestId !== undefined && { requestId }),
   };
   return Response.json(body, { status: error.status, headers });
 }

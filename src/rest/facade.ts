@@ -1,14 +1,23 @@
 // The REST facade: Sofa serves the route table's GraphQL fields at the contract's paths.
 // Before Sofa, the facade answers what Sofa would get wrong: unknown paths and methods (contract
 // error bodies instead of an empty 404), the key type of the surface (401 before any 400), the
-// partner surface's refusal of dashboard credentials, and strict query-string parsing.
+// partner surface's refusal of dashboard credentials, strict query-string and JSON-body parsing,
+// and `Idempotency-Key` replays on POST routes.
 import { filterSchema, pruneSchema } from '@graphql-tools/utils';
 import type { ExecutionArgs, GraphQLSchema } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { useSofa } from 'sofa-api';
 import { apiKeyOf } from '../auth/requestAuth';
+import type { VerifiedKey } from '../auth/verifyApiKey';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  parseIdempotencyKey,
+  runIdempotently,
+} from '../http/idempotency';
 import type { Context } from '../schema/context';
 import { ApiError, BadRequestError, NotFoundError, UnauthorizedError } from '../schema/errors';
+import { parseJsonBody, variablesFromBody } from './body';
 import { errorResponse, restErrorHandler } from './errors';
 import { variablesFromQuery } from './queryParams';
 import { lookupRoute, ROUTES, surfaceOf, type RestRoute } from './routes';
@@ -43,14 +52,23 @@ function decodePathParams(params: Record<string, string>): Record<string, string
   }
 }
 
-/** Checks a REST request up to the point Sofa takes over; returns the field's variables. */
+// A creation route answers its `responseStatus` (201); a resolver that found the thing already
+// there says so here, and the facade answers 200 instead.
+const foundExisting = new WeakSet<object>();
+
+/** Marks this execution's answer as an existing resource: 200 rather than the route's 201. */
+export function answerFoundExisting(context: object): void {
+  foundExisting.add(context);
+}
+
+/** Checks a REST request up to the point Sofa takes over; returns the key and the variables. */
 async function admitRestRequest(
   request: Request,
   url: URL,
   route: RestRoute,
   rawParams: Record<string, string>,
   schema: GraphQLSchema,
-): Promise<Record<string, unknown>> {
+): Promise<{ apiKey: VerifiedKey; variables: Record<string, unknown> }> {
   const surface = surfaceOf(url.pathname)!;
   if (
     surface.keyType === 'partner' &&
@@ -61,11 +79,49 @@ async function admitRestRequest(
     );
   }
   const apiKey = await apiKeyOf(request);
-  if (apiKey?.type !== surface.keyType) throw new UnauthorizedError();
-  return {
-    ...variablesFromQuery(fieldOf(schema, route).args, url.searchParams),
-    ...decodePathParams(rawParams),
-  };
+  if (!apiKey || apiKey.type !== surface.keyType) throw new UnauthorizedError();
+  const { args } = fieldOf(schema, route);
+  // A POST takes its arguments from the body only; its query string is ignored like unknown
+  // parameters are.
+  const variables =
+    route.method === 'POST'
+      ? variablesFromBody(args, parseJsonBody(await request.text()))
+      : variablesFromQuery(args, url.searchParams);
+  return { apiKey, variables: { ...variables, ...decodePathParams(rawParams) } };
+}
+
+/** Answers a POST carrying an Idempotency-Key: once per key and body, replayed after that. */
+async function idempotentResponse(
+  key: string,
+  apiKey: VerifiedKey,
+  route: RestRoute,
+  variables: Record<string, unknown>,
+  respond: () => Promise<Response>,
+): Promise<Response> {
+  const { answer, replayed } = await runIdempotently(
+    {
+      scope: `api-key:${apiKey.id}`,
+      key: parseIdempotencyKey(key),
+      fingerprint: { route: `${route.method} ${route.path}`, variables },
+    },
+    async () => {
+      const response = await respond();
+      return { status: response.status, body: await response.json() };
+    },
+  );
+  return Response.json(answer.body, {
+    status: answer.status,
+    headers: replayed ? { [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : {},
+  });
+}
+
+/** A request the facade let through, as Sofa's context factory finds it. */
+interface Admitted {
+  /** The original request (Sofa sees a copy without query and body). */
+  request: Request;
+  variables: Record<string, unknown>;
+  /** The execution's context, once made. */
+  context?: object;
 }
 
 export function useRestFacade(): Plugin<Context> {
@@ -75,14 +131,33 @@ export function useRestFacade(): Plugin<Context> {
   // Sofa gets a copy of the request without query or body, so its own parsing (qs, coercion)
   // finds nothing to trip on; the copy leads our context factory back to the original request
   // and to the facade's variables.
-  const admittedBySofaRequest = new WeakMap<
-    Request,
-    { request: Request; variables: Record<string, unknown> }
-  >();
+  const admittedBySofaRequest = new WeakMap<Request, Admitted>();
   const executionByContext = new WeakMap<
     object,
     { enveloped: Enveloped; variables: Record<string, unknown> }
   >();
+
+  /** Sofa's answer to an admitted request; 200 when the resolver found what it would create. */
+  async function answerThroughSofa(
+    request: Request,
+    url: URL,
+    serverContext: Record<string, unknown>,
+    variables: Record<string, unknown>,
+  ): Promise<Response> {
+    const sofaRequest = new Request(`${url.origin}${url.pathname}`, {
+      method: request.method,
+      headers: request.headers,
+    });
+    const admitted: Admitted = { request, variables };
+    admittedBySofaRequest.set(sofaRequest, admitted);
+    const response = await sofa.handleRequest(sofaRequest, serverContext);
+    // The route table is Sofa's list of routes too; a miss here would be a bug.
+    if (!response) throw new Error(`Sofa has no route for ${request.method} ${url.pathname}`);
+    if (response.status === 201 && admitted.context && foundExisting.has(admitted.context)) {
+      return new Response(response.body, { status: 200, headers: response.headers });
+    }
+    return response;
+  }
 
   return {
     onYogaInit({ yoga }) {
@@ -100,11 +175,12 @@ export function useRestFacade(): Plugin<Context> {
           ]),
         ),
         async context(serverContext: YogaInitialContext) {
-          const { request, variables } = admittedBySofaRequest.get(serverContext.request)!;
-          const initialContext = { ...serverContext, request };
+          const admitted = admittedBySofaRequest.get(serverContext.request)!;
+          const initialContext = { ...serverContext, request: admitted.request };
           const enveloped = getEnveloped(initialContext);
           const contextValue = await enveloped.contextFactory(initialContext);
-          executionByContext.set(contextValue, { enveloped, variables });
+          executionByContext.set(contextValue, { enveloped, variables: admitted.variables });
+          admitted.context = contextValue;
           return contextValue;
         },
         // The facade's strictly parsed variables replace Sofa's.
@@ -135,14 +211,20 @@ export function useRestFacade(): Plugin<Context> {
         return;
       }
       try {
-        const variables = await admitRestRequest(request, url, found.route, found.params, schema);
-        const sofaRequest = new Request(`${url.origin}${url.pathname}`, {
-          method: request.method,
-          headers: request.headers,
-        });
-        admittedBySofaRequest.set(sofaRequest, { request, variables });
-        const response = await sofa.handleRequest(sofaRequest, serverContext);
-        if (response) endResponse(response);
+        const { apiKey, variables } = await admitRestRequest(
+          request,
+          url,
+          found.route,
+          found.params,
+          schema,
+        );
+        const answer = () => answerThroughSofa(request, url, serverContext, variables);
+        const idempotencyKey = request.headers.get(IDEMPOTENCY_KEY_HEADER);
+        endResponse(
+          found.route.method === 'POST' && idempotencyKey !== null
+            ? await idempotentResponse(idempotencyKey, apiKey, found.route, variables, answer)
+            : await answer(),
+        );
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         endResponse(errorResponse(error));

@@ -20,8 +20,28 @@ export const ROUTES: RestRoute[] = [
   { method: 'GET', path: '/api/partner/campaigns', field: 'Query.partnerCampaigns' },
   { method: 'GET', path: '/api/partner/campaigns/:campaignId', field: 'Query.partnerCampaign' },
   // affiliate: brands and channels
+  { method: 'GET', path: '/affiliate/brands', field: 'Query.affiliateBrands' },
+  { method: 'GET', path: '/affiliate/brands/:brandId', field: 'Query.affiliateBrand' },
+  { method: 'GET', path: '/affiliate/channels', field: 'Query.affiliateChannels' },
+  { method: 'GET', path: '/affiliate/channels/:channelId', field: 'Query.affiliateChannel' },
   // affiliate: campaigns
+  { method: 'GET', path: '/affiliate/campaigns', field: 'Query.affiliateCampaigns' },
+  { method: 'GET', path: '/affiliate/campaigns/:campaignId', field: 'Query.affiliateCampaign' },
+  // Removed (contract, Versioning 4): answers 410 pointing to /affiliate/campaigns?types=Offer.
+  { method: 'GET', path: '/affiliate/offers', field: 'Query.affiliateOffers' },
   // affiliate: orders and products
+  { method: 'GET', path: '/affiliate/orders', field: 'Query.affiliateOrders' },
+  { method: 'GET', path: '/affiliate/orders/:orderId', field: 'Query.affiliateOrder' },
+  { method: 'GET', path: '/affiliate/products', field: 'Query.affiliateProducts' },
+  // affiliate: shortener
+  {
+    method: 'POST',
+    path: '/affiliate/shortener/url',
+    field: 'Mutation.createShortUrl',
+    responseStatus: 201,
+  },
+  { method: 'GET', path: '/affiliate/shortener/urls', field: 'Query.affiliateShortUrls' },
+  { method: 'GET', path: '/affiliate/shortener/urls/:urlCode', field: 'Query.affiliateShortUrl' },
 ];
 
 /** The surfaces and the key type each one takes (contract, Authentication 3). */

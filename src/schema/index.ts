@@ -6,8 +6,14 @@ import './organizations';
 import './brands';
 import './campaigns';
 // affiliate: brands and channels
+import './channels';
+import './affiliateBrands';
 // affiliate: campaigns
 // affiliate: orders and products
+import './orders';
+import './products';
+// affiliate: shortener
+import './shortUrls';
 
 builder.queryType({});
 builder.mutationType({});

@@ -33,6 +33,8 @@ describe('defaults', () => {
       trustProxy: false,
       rateLimitMax: 60,
       rateLimitWindowSeconds: 60,
+      requestTimeoutMs: 60_000,
+      legacySunset: new Date('2027-06-30T23:59:59Z'),
       logLevel: 'info',
     });
   });

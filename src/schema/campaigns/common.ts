@@ -1,14 +1,11 @@
-// Campaigns (offers and coupons). The partner view has no short URL, no commission and no
-// PersonalCoupon code.
-import { queryFromInfo } from '@pothos/plugin-prisma';
-import { prisma } from '../db';
-import { CampaignType, OfferType, type Prisma } from '../generated/prisma/client';
-import { metaPageOf, singleOf } from '../rest/envelopes';
-import { builder, keyAuth } from './builder';
-import { NotFoundError } from './errors';
-import { pageArgs, pageInfo, resolvePage, type PageRule } from './pagination';
-import { isUuid } from './scalars';
-import { dateRange, visibleOrganization } from './visibility';
+// Campaigns (offers and coupons): what the partner and affiliate views share. The enums, the
+// computed status, the list filter and the `Campaign` interface.
+import { CampaignType, OfferType, type Prisma } from '../../generated/prisma/client';
+import { builder } from '../builder';
+import { NotFoundError } from '../errors';
+import type { PageRule } from '../pagination';
+import { isUuid } from '../scalars';
+import { dateRange, visibleOrganization } from '../visibility';
 
 export const CAMPAIGNS_PAGE: PageRule = { defaultLimit: 10, maxLimit: 20, aboveMax: 'clamp' };
 
@@ -148,57 +145,3 @@ export const CampaignFields = builder.prismaInterface('Campaign', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
-
-const PartnerCampaign = builder.prismaObject('Campaign', {
-  variant: 'PartnerCampaign',
-  interfaces: [CampaignFields],
-  description: 'A campaign of the partner catalog; a PersonalCoupon appears without its code',
-  fields: (t) => ({
-    code: t.string({
-      nullable: true,
-      select: { type: true, code: true },
-      resolve: (campaign) => (campaign.type === 'PersonalCoupon' ? null : campaign.code),
-    }),
-  }),
-});
-
-const PartnerCampaignPage = metaPageOf('PartnerCampaignPage', PartnerCampaign);
-const PartnerCampaignResult = singleOf('PartnerCampaignResult', PartnerCampaign);
-
-builder.queryFields((t) => ({
-  partnerCampaigns: t.field({
-    type: PartnerCampaignPage,
-    description: 'GET /api/partner/campaigns: campaigns of visible brands, newest first',
-    authScopes: keyAuth('partner', 'campaigns:read'),
-    args: { ...pageArgs(CAMPAIGNS_PAGE), ...campaignFilterArgs },
-    resolve: async (_root, args, context, info) => {
-      const page = resolvePage(args, CAMPAIGNS_PAGE);
-      const where = campaignWhere(args, new Date());
-      const [total, data] = await Promise.all([
-        prisma.campaign.count({ where }),
-        prisma.campaign.findMany({
-          ...queryFromInfo({ context, info, path: ['data'] }),
-          where,
-          orderBy: CAMPAIGN_ORDER,
-          skip: page.skip,
-          take: page.limit,
-        }),
-      ]);
-      return { data, meta: pageInfo(total, page) };
-    },
-  }),
-  partnerCampaign: t.field({
-    type: PartnerCampaignResult,
-    description: 'GET /api/partner/campaigns/{campaignId}: one campaign of a visible brand',
-    authScopes: keyAuth('partner', 'campaigns:read'),
-    args: { campaignId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, context, info) => {
-      const data = await prisma.campaign.findFirst({
-        ...queryFromInfo({ context, info, path: ['data'] }),
-        where: campaignById(String(args.campaignId)),
-      });
-      if (!data) throw new NotFoundError(`Campaign ${args.campaignId} not found`);
-      return { data };
-    },
-  }),
-}));

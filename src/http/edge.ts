@@ -1,0 +1,161 @@
+// The HTTP edge: what every request goes through before and after the GraphQL server (yoga with
+// the REST facade). It is a handler around yoga rather than yoga plugins because the deadline has
+// to wrap the whole request, and the REST facade answers inside its own `onRequest` hook, which no
+// earlier yoga hook can wrap. Order, for every route, REST and GraphQL alike:
+//   request id -> /healthz, /readyz -> deadline { quota (one count per HTTP request, before any
+//   parsing) -> payload limit -> yoga } -> response headers (request id, quota, deprecation) -> log.
+import { errorResponse } from '../rest/errors';
+import { ApiError } from '../schema/errors';
+import { logger } from '../logger';
+import { checkBody } from '../limits/bodyLimit';
+import { clientIpOf } from '../limits/clientIp';
+import {
+  rateLimitHeaders,
+  RequestQuota,
+  retryAfterSeconds,
+  TooManyRequestsError,
+  type QuotaSettings,
+} from '../limits/rateLimit';
+import type { RedisClient } from '../limits/redis';
+import { withDeadline } from '../limits/timeout';
+import { healthResponse } from './health';
+import { deprecationHeaders, isLegacyHost, type LegacyHostSettings } from './legacyHost';
+import { requestIdOf, runWithRequestId } from './requestId';
+
+export interface EdgeSettings extends QuotaSettings, LegacyHostSettings {
+  trustProxy: boolean;
+  maxBodyBytes: number;
+  requestTimeoutMs: number;
+}
+
+/** What the edge needs of yoga: its request handler and its fetch implementation. */
+export interface Inner {
+  handleRequest(
+    request: Request,
+    serverContext: Record<string, unknown>,
+  ): Promise<Response> | Response;
+  fetchAPI: { Request: typeof Request; TransformStream: typeof TransformStream };
+}
+
+export type EdgeHandler = (
+  request: Request,
+  serverContext: Record<string, unknown>,
+) => Promise<Response>;
+
+/** Adds headers, copying the response when its headers are immutable. */
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  try {
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value);
+    return copy;
+  }
+}
+
+export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisClient | null) {
+  const quota = new RequestQuota(settings, redis);
+  const { Request: InnerRequest, TransformStream: InnerTransformStream } = inner.fetchAPI;
+
+  /** Everything within the deadline; `answerHeaders` collects the quota fields as they are known. */
+  async function admitAndHandle(
+    request: Request,
+    serverContext: Record<string, unknown>,
+    signal: AbortSignal,
+    answerHeaders: Record<string, string>,
+  ): Promise<Response> {
+    const body = checkBody(request, settings.maxBodyBytes, InnerTransformStream);
+    // yoga gets a request whose body is counted and whose signal also fires at the deadline; the
+    // quota authenticates this same request, so the facade finds the key already verified.
+    const forwarded = new InnerRequest(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: body.kind === 'ok' ? body.body : null,
+      signal: AbortSignal.any([request.signal, signal]),
+      duplex: 'half',
+    } as RequestInit);
+
+    const admission = await quota.admit(
+      forwarded,
+      clientIpOf(request, serverContext, settings.trustProxy),
+    );
+    if (admission.kind === 'counted') {
+      Object.assign(answerHeaders, rateLimitHeaders(admission.decision));
+      if (!admission.decision.allowed) {
+        return errorResponse(new TooManyRequestsError(), {
+          'Retry-After': String(retryAfterSeconds(admission.decision)),
+        });
+      }
+    }
+    if (body.kind === 'too-large') return payloadTooLarge(settings.maxBodyBytes);
+
+    try {
+      const response = await inner.handleRequest(forwarded, serverContext);
+      if (!body.exceeded()) return response;
+      await response.body?.cancel().catch(() => undefined);
+    } catch (error) {
+      if (!body.exceeded()) throw error;
+    }
+    // Whoever read the body saw it cut off; the answer is the limit, whatever they made of it.
+    return payloadTooLarge(settings.maxBodyBytes);
+  }
+
+  const handle: EdgeHandler = async (request, serverContext) => {
+    const started = performance.now();
+    const url = new URL(request.url);
+    const requestId = requestIdOf(request);
+    const answerHeaders: Record<string, string> = { 'X-Request-Id': requestId.id };
+    if (isLegacyHost(url, settings.legacyHosts)) {
+      Object.assign(answerHeaders, deprecationHeaders(settings));
+    }
+
+    let response: Response;
+    try {
+      response = await runWithRequestId(requestId, async () => {
+        const health = await healthResponse(url, redis);
+        if (health) return health;
+        const outcome = await withDeadline(settings.requestTimeoutMs, (signal) =>
+          admitAndHandle(request, serverContext, signal, answerHeaders),
+        );
+        if (outcome.kind === 'done') return outcome.value;
+        logger.warn(
+          { requestId: requestId.id, timeoutMs: settings.requestTimeoutMs },
+          'request timed out',
+        );
+        return errorResponse(
+          new ApiError(
+            'REQUEST_TIMEOUT',
+            `The request did not complete within ${settings.requestTimeoutMs / 1000} s`,
+          ),
+        );
+      });
+    } catch (error) {
+      logger.error({ err: error, requestId: requestId.id }, 'unexpected error at the edge');
+      response = errorResponse(
+        new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error'),
+        undefined,
+        requestId.given ? requestId.id : undefined,
+      );
+    }
+    response = withHeaders(response, answerHeaders);
+    logger.info(
+      {
+        requestId: requestId.id,
+        method: request.method,
+        path: url.pathname,
+        status: response.status,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+      },
+      'request',
+    );
+    return response;
+  };
+  return { handle, quota };
+}
+
+function payloadTooLarge(maxBytes: number): Response {
+  return errorResponse(
+    new ApiError('PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${maxBytes} bytes`),
+  );
+}

@@ -1,0 +1,38 @@
+// The 1 MB payload limit, enforced before a body is buffered whole: a declared Content-Length
+// over the limit is refused without reading, and a body without one (chunked) is counted as it
+// streams and cut off at the first byte over the limit.
+
+export type BodyCheck =
+  | { kind: 'too-large' }
+  | { kind: 'ok'; body: ReadableStream<Uint8Array> | null; exceeded: () => boolean };
+
+/** `Streams`: the fetch implementation's TransformStream, matching the request's body stream. */
+export function checkBody(
+  request: Request,
+  maxBytes: number,
+  Streams: typeof TransformStream = TransformStream,
+): BodyCheck {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
+    return { kind: 'too-large' };
+  }
+  const body = request.body;
+  if (!body) return { kind: 'ok', body: null, exceeded: () => false };
+
+  let bytesRead = 0;
+  let over = false;
+  const limited = body.pipeThrough(
+    new Streams<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        bytesRead += chunk.byteLength;
+        if (bytesRead > maxBytes) {
+          over = true;
+          controller.error(new Error('Request body too large'));
+          return;
+        }
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  return { kind: 'ok', body: limited, exceeded: () => over };
+}

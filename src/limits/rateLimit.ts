@@ -1,0 +1,183 @@
+// The request quota (decisions.md section 7): N requests per window per (API key, client IP),
+// counted once per HTTP request before any GraphQL parsing or database work beyond the key check.
+// With Redis, each request is one atomic INCR-with-expiry script in Redis (rate-limiter-flexible),
+// so replicas share one count and a burst cannot slip through a read-then-write gap; the window is
+// fixed and starts at the first request. When Redis fails, each replica limits in its own memory
+// until Redis answers again, and says so once per outage.
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { apiKeyOf } from '../auth/requestAuth';
+import { logger } from '../logger';
+import { ApiError } from '../schema/errors';
+import type { RedisClient } from './redis';
+
+export interface Policy {
+  /** Named in the IETF RateLimit fields. */
+  name: string;
+  max: number;
+  windowSeconds: number;
+}
+
+export interface Decision {
+  allowed: boolean;
+  policy: Policy;
+  remaining: number;
+  msBeforeReset: number;
+}
+
+/** A fixed-window counter in Redis with a per-replica memory fallback. */
+export class FixedWindowLimiter {
+  private readonly shared: RateLimiterRedis | null;
+  private readonly local: RateLimiterMemory;
+  private inOutage = false;
+
+  constructor(
+    readonly policy: Policy,
+    redis: RedisClient | null,
+  ) {
+    const options = {
+      keyPrefix: `rl:${policy.name}`,
+      points: policy.max,
+      duration: policy.windowSeconds,
+    };
+    this.shared = redis ? new RateLimiterRedis({ ...options, storeClient: redis }) : null;
+    this.local = new RateLimiterMemory(options);
+  }
+
+  /** Counts one hit for `key`. */
+  async consume(key: string): Promise<Decision> {
+    return this.settle(key, (limiter) => limiter.consume(key));
+  }
+
+  /** Reads the count for `key` without counting. */
+  async peek(key: string): Promise<Decision> {
+    return this.settle(key, async (limiter) => {
+      const res = await limiter.get(key);
+      // Nothing counted yet: a fresh window.
+      return res ?? new RateLimiterRes(this.policy.max, 0, 0);
+    });
+  }
+
+  private async settle(
+    key: string,
+    run: (limiter: RateLimiterRedis | RateLimiterMemory) => Promise<RateLimiterRes>,
+  ): Promise<Decision> {
+    if (this.shared) {
+      try {
+        const decision = await this.outcome(() => run(this.shared!));
+        if (this.inOutage) {
+          this.inOutage = false;
+          logger.info({ limiter: this.policy.name }, 'Redis is back: limits are shared again');
+        }
+        return decision;
+      } catch (error) {
+        if (!this.inOutage) {
+          this.inOutage = true;
+          logger.warn(
+            { limiter: this.policy.name, err: error },
+            'Redis unreachable: limiting per replica in memory until it returns',
+          );
+        }
+      }
+    }
+    return this.outcome(() => run(this.local));
+  }
+
+  /** A RateLimiterRes rejection is a refusal; any other rejection is a store failure. */
+  private async outcome(attempt: () => Promise<RateLimiterRes>): Promise<Decision> {
+    try {
+      const res = await attempt();
+      return this.decision(true, res);
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) return this.decision(false, rejection);
+      throw rejection;
+    }
+  }
+
+  private decision(allowed: boolean, res: RateLimiterRes): Decision {
+    return {
+      allowed: allowed && res.consumedPoints <= this.policy.max,
+      policy: this.policy,
+      remaining: Math.max(0, res.remainingPoints),
+      msBeforeReset: Math.max(0, res.msBeforeNext),
+    };
+  }
+}
+
+export interface QuotaSettings {
+  max: number;
+  windowSeconds: number;
+  failedAuthMax: number;
+  failedAuthWindowSeconds: number;
+}
+
+export type Admission =
+  /** No API key presented: nothing to count (public routes, dashboard JWT, 401 by the surface). */
+  | { kind: 'unkeyed' }
+  /** A key that does not verify, within the per-IP allowance for failures. */
+  | { kind: 'failed-auth' }
+  | { kind: 'counted'; decision: Decision };
+
+export class RequestQuota {
+  readonly requests: FixedWindowLimiter;
+  readonly failedAuth: FixedWindowLimiter;
+
+  constructor(settings: QuotaSettings, redis: RedisClient | null) {
+    this.requests = new FixedWindowLimiter(
+      { name: 'requests', max: settings.max, windowSeconds: settings.windowSeconds },
+      redis,
+    );
+    this.failedAuth = new FixedWindowLimiter(
+      {
+        name: 'failed-auth',
+        max: settings.failedAuthMax,
+        windowSeconds: settings.failedAuthWindowSeconds,
+      },
+      redis,
+    );
+  }
+
+  /**
+   * Counts the request. An IP that used up its failed authentications is refused before its key
+   * is even looked at, so guessing keys gets no answers; a valid key from that IP waits too.
+   */
+  async admit(request: Request, clientIp: string): Promise<Admission> {
+    if (!request.headers.has('x-api-key')) return { kind: 'unkeyed' };
+    const failures = await this.failedAuth.peek(clientIp);
+    if (failures.remaining === 0 && failures.msBeforeReset > 0) {
+      return { kind: 'counted', decision: { ...failures, allowed: false } };
+    }
+    const apiKey = await apiKeyOf(request);
+    if (!apiKey) {
+      const failure = await this.failedAuth.consume(clientIp);
+      return failure.allowed ? { kind: 'failed-auth' } : { kind: 'counted', decision: failure };
+    }
+    const decision = await this.requests.consume(`${apiKey.id}:${clientIp}`);
+    return { kind: 'counted', decision };
+  }
+}
+
+/** The quota fields every counted response carries. */
+export function rateLimitHeaders(decision: Decision, now = Date.now()): Record<string, string> {
+  const { policy, remaining, msBeforeReset } = decision;
+  const secondsToReset = Math.ceil(msBeforeReset / 1000);
+  return {
+    'X-RateLimit-Limit': String(policy.max),
+    'X-RateLimit-Remaining': String(remaining),
+    'X-RateLimit-Reset': String(Math.ceil((now + msBeforeReset) / 1000)),
+    // draft-ietf-httpapi-ratelimit-headers: structured fields naming the policy.
+    'RateLimit-Policy': `"${policy.name}";q=${policy.max};w=${policy.windowSeconds}`,
+    RateLimit: `"${policy.name}";r=${remaining};t=${secondsToReset}`,
+  };
+}
+
+/** Seconds to wait before the window resets, within 1..window. */
+export function retryAfterSeconds(decision: Decision): number {
+  const seconds = Math.ceil(decision.msBeforeReset / 1000);
+  return Math.min(decision.policy.windowSeconds, Math.max(1, seconds));
+}
+
+export class TooManyRequestsError extends ApiError {
+  constructor() {
+    super('TOO_MANY_REQUESTS', 'Rate limit exceeded: retry after the time in Retry-After');
+  }
+}

@@ -1,0 +1,29 @@
+// The request deadline. At the deadline the answer is a 504 and the request's AbortSignal fires:
+// GraphQL execution (yoga's execution cancellation) starts no further resolvers and the SQL
+// statements not yet sent are never sent. A statement already running in the database is not
+// interrupted by this (Prisma has no per-query cancellation); it finishes and its result is dropped.
+
+export type Deadline<T> = { kind: 'done'; value: T } | { kind: 'timed-out' };
+
+export async function withDeadline<T>(
+  ms: number,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<Deadline<T>> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<Deadline<T>>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: 'timed-out' }), ms);
+  });
+  const running = work(controller.signal).then((value): Deadline<T> => ({ kind: 'done', value }));
+  try {
+    const outcome = await Promise.race([running, expired]);
+    if (outcome.kind === 'timed-out') {
+      controller.abort(new Error('request timed out'));
+      // The abandoned work may still fail later; nobody is waiting for it.
+      running.catch(() => undefined);
+    }
+    return outcome;
+  } finally {
+    clearTimeout(timer);
+  }
+}

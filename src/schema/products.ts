@@ -1,0 +1,209 @@
+// Products of visible brands, for the affiliate to promote. Money in major units of `currency`.
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { prisma } from '../db';
+import type { Prisma } from '../generated/prisma/client';
+import { countedListOf } from '../rest/envelopes';
+import { affiliateIdOf } from './affiliate';
+import { builder, keyAuth } from './builder';
+import { BadRequestError } from './errors';
+import { fromMinor, toMinor } from './money';
+import { pageArgs, resolvePage, type PageRule } from './pagination';
+import { visibleOrganization } from './visibility';
+
+// Contract: products `limit` is 1..100, anything else is a 400 (not clamped).
+export const PRODUCTS_PAGE: PageRule = { defaultLimit: 5, maxLimit: 100, aboveMax: 'reject' };
+
+// Prices are Int (int4) columns: a larger bound matches like the largest storable price, and never
+// reaches the database as a value it would refuse.
+const MAX_STORED_MINOR = 2 ** 31 - 1;
+
+export interface ProductFilter {
+  search?: string | null;
+  organizationId?: string | null;
+  minPrice?: number | null;
+  maxPrice?: number | null;
+  available?: boolean | null;
+  categories?: string[] | null;
+}
+
+/** Products whose effective price (salePrice when set, else price) lies within the bounds. */
+export function effectivePriceWhere(
+  minPrice?: number | null,
+  maxPrice?: number | null,
+): Prisma.ProductWhereInput | undefined {
+  for (const [name, value] of [
+    ['minPrice', minPrice],
+    ['maxPrice', maxPrice],
+  ] as const) {
+    if (typeof value === 'number' && value < 0) throw new BadRequestError(`${name} must be >= 0`);
+  }
+  const hasMin = typeof minPrice === 'number';
+  const hasMax = typeof maxPrice === 'number';
+  if (hasMin && hasMax && minPrice > maxPrice) {
+    throw new BadRequestError('minPrice must not be greater than maxPrice');
+  }
+  if (!hasMin && !hasMax) return undefined;
+  const bounds = {
+    ...(hasMin && { gte: Math.min(toMinor(minPrice), MAX_STORED_MINOR) }),
+    ...(hasMax && { lte: Math.min(toMinor(maxPrice), MAX_STORED_MINOR) }),
+  };
+  return { OR: [{ salePriceMinor: bounds }, { salePriceMinor: null, priceMinor: bounds }] };
+}
+
+/** Products of visible brands matching the filter; every filter narrows the list (AND). */
+export function productWhere(filter: ProductFilter): Prisma.ProductWhereInput {
+  const and: Prisma.ProductWhereInput[] = [{ organization: visibleOrganization }];
+  if (filter.search) {
+    const contains = { contains: filter.search, mode: 'insensitive' as const };
+    and.push({ OR: [{ name: contains }, { sku: contains }] });
+  }
+  if (filter.organizationId) and.push({ organizationId: filter.organizationId });
+  const price = effectivePriceWhere(filter.minPrice, filter.maxPrice);
+  if (price) and.push(price);
+  if (typeof filter.available === 'boolean') and.push({ available: filter.available });
+  if (filter.categories?.length) and.push({ categories: { hasSome: filter.categories } });
+  return { AND: and };
+}
+
+export const PRODUCT_ORDER = [
+  { createdAt: 'desc' },
+  { id: 'desc' },
+] satisfies Prisma.ProductOrderByWithRelationInput[];
+
+export interface NameValue {
+  name: string;
+  value: string;
+}
+
+function isJsonObject(value: Prisma.JsonValue): value is Prisma.JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function textOf(value: Prisma.JsonValue | undefined): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return null;
+}
+
+/** `[{ name, value }]` from the specifications column; malformed entries are left out. */
+export function specificationsOf(json: Prisma.JsonValue): NameValue[] {
+  if (!Array.isArray(json)) return [];
+  return json.flatMap((entry) => {
+    if (!isJsonObject(entry) || typeof entry.name !== 'string') return [];
+    const value = textOf(entry.value);
+    return value === null ? [] : [{ name: entry.name, value }];
+  });
+}
+
+/** `{ color: "red" }` -> `[{ name: "color", value: "red" }]`; non-scalar values are left out. */
+export function attributesOf(json: Prisma.JsonValue): NameValue[] {
+  if (!isJsonObject(json)) return [];
+  return Object.entries(json).flatMap(([name, raw]) => {
+    const value = textOf(raw);
+    return value === null ? [] : [{ name, value }];
+  });
+}
+
+const ProductProperty = builder.objectRef<NameValue>('ProductProperty').implement({
+  description: 'A named text value of a product: a specification or a variant attribute',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    value: t.exposeString('value'),
+  }),
+});
+
+const ProductOrganization = builder.prismaObject('Organization', {
+  variant: 'ProductOrganization',
+  description: 'The brand selling a product',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    logoUrl: t.exposeString('logoUrl', { nullable: true }),
+  }),
+});
+
+const ProductVariant = builder.prismaObject('ProductVariant', {
+  description: "A variant of a product, priced in the product's currency",
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    sku: t.exposeString('sku'),
+    name: t.exposeString('name'),
+    price: t.float({ select: { priceMinor: true }, resolve: (v) => fromMinor(v.priceMinor) }),
+    stock: t.exposeInt('stock'),
+    attributes: t.field({
+      type: [ProductProperty],
+      description: 'What sets the variant apart, as name/value pairs (size: M, color: red)',
+      select: { attributes: true },
+      resolve: (variant) => attributesOf(variant.attributes),
+    }),
+  }),
+});
+
+const Product = builder.prismaObject('Product', {
+  description: 'A product of a visible brand; money in major units of `currency`',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    organizationId: t.exposeID('organizationId'),
+    organization: t.relation('organization', { type: ProductOrganization }),
+    name: t.exposeString('name'),
+    description: t.exposeString('description', { nullable: true }),
+    sku: t.exposeString('sku'),
+    url: t.exposeString('url'),
+    price: t.float({ select: { priceMinor: true }, resolve: (p) => fromMinor(p.priceMinor) }),
+    salePrice: t.float({
+      nullable: true,
+      select: { salePriceMinor: true },
+      resolve: (p) => (p.salePriceMinor === null ? null : fromMinor(p.salePriceMinor)),
+    }),
+    currency: t.exposeString('currency', { description: 'ISO 4217 code' }),
+    stock: t.exposeInt('stock'),
+    available: t.exposeBoolean('available'),
+    images: t.exposeStringList('images', { description: 'Image URLs' }),
+    specifications: t.field({
+      type: [ProductProperty],
+      select: { specifications: true },
+      resolve: (p) => specificationsOf(p.specifications),
+    }),
+    variants: t.relation('variants', {
+      type: ProductVariant,
+      query: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
+    }),
+    categories: t.exposeStringList('categories'),
+  }),
+});
+
+const AffiliateProductList = countedListOf('AffiliateProductList', Product);
+
+builder.queryField('affiliateProducts', (t) =>
+  t.field({
+    type: AffiliateProductList,
+    description:
+      'GET /affiliate/products: products of visible brands, newest first; `count` is the number of matching products',
+    authScopes: keyAuth('affiliate', 'products:read'),
+    args: {
+      ...pageArgs(PRODUCTS_PAGE),
+      search: t.arg.string({ description: 'Part of the name or SKU, any case' }),
+      organizationId: t.arg({ type: 'UUID', description: 'One brand' }),
+      minPrice: t.arg.float({ description: 'Effective price (sale price when set) at least' }),
+      maxPrice: t.arg.float({ description: 'Effective price (sale price when set) at most' }),
+      available: t.arg.boolean(),
+      categories: t.arg.stringList({ description: 'Products in any of these categories' }),
+    },
+    resolve: async (_root, args, context, info) => {
+      affiliateIdOf(context); // the catalog is shared, but a closed affiliate account is a 404
+      const page = resolvePage(args, PRODUCTS_PAGE);
+      const where = productWhere(args);
+      const [count, data] = await Promise.all([
+        prisma.product.count({ where }),
+        prisma.product.findMany({
+          ...queryFromInfo({ context, info, path: ['data'] }),
+          where,
+          orderBy: PRODUCT_ORDER,
+          skip: page.skip,
+          take: page.limit,
+        }),
+      ]);
+      return { data, count };
+    },
+  }),
+);

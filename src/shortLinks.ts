@@ -1,0 +1,124 @@
+// Affiliate short links (decisions.md section 5): 8-character base62 codes, at most one link per
+// affiliate and target (the `dedupeKey`), created race-free. Campaign payloads, the shortener routes
+// and the public redirect all build on this module.
+import { randomInt } from 'node:crypto';
+import { config } from './config';
+import { prisma } from './db';
+import type { CampaignType, LinkType, ShortUrl } from './generated/prisma/client';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const URL_CODE_LENGTH = 8;
+
+/** The query parameter that credits a visit to an affiliate. */
+export const TRACKING_PARAM = 'aff';
+
+/** A fresh random code (62^8 ≈ 2.2e14 codes); uniqueness is the database's job. */
+export function generateUrlCode(): string {
+  let code = '';
+  for (let i = 0; i < URL_CODE_LENGTH; i += 1) code += BASE62.charAt(randomInt(BASE62.length));
+  return code;
+}
+
+const URL_CODE = new RegExp(`^[0-9A-Za-z]{${URL_CODE_LENGTH}}$`);
+
+/** Whether a string can be a url code at all (lets lookups answer 404 without a query). */
+export function isUrlCode(value: unknown): value is string {
+  return typeof value === 'string' && URL_CODE.test(value);
+}
+
+/** The public short URL of a code. */
+export function shortUrlOf(urlCode: string): string {
+  return `${config.shortLinkBaseUrl}/${urlCode}`;
+}
+
+/** An absolute http(s) URL; anything else cannot be a link's target (the redirect follows it). */
+function webUrl(url: string): URL {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new TypeError(`Not an http(s) URL: ${url}`);
+  }
+  return parsed;
+}
+
+/** The URL with the affiliate's tracking parameter; other query parameters are kept. */
+export function trackingUrl(url: string, affiliateId: string): string {
+  const parsed = webUrl(url);
+  // `set`, not `append`: a target carrying someone else's aff= must credit this affiliate.
+  parsed.searchParams.set(TRACKING_PARAM, affiliateId);
+  return parsed.toString();
+}
+
+/** The URL without the tracking parameter: what a link to it points at, whoever asks. */
+export function withoutTracking(url: string): string {
+  const parsed = webUrl(url);
+  parsed.searchParams.delete(TRACKING_PARAM);
+  return parsed.toString();
+}
+
+// Dedupe keys name what a link points at; the demo seed uses the same formats.
+export const campaignDedupeKey = (campaignId: string) => `campaign:${campaignId}`;
+export const brandDedupeKey = (organizationId: string) => `brand:${organizationId}`;
+export const customDedupeKey = (organizationId: string, originalUrl: string) =>
+  `custom:${organizationId}:${withoutTracking(originalUrl)}`;
+
+/** A campaign's link is an `Offer` link for offers and a `Coupon` link for coupons. */
+export function campaignLinkType(type: CampaignType): LinkType {
+  return type === 'Offer' ? 'Offer' : 'Coupon';
+}
+
+export interface ShortLinkRequest {
+  affiliateId: string;
+  organizationId: string;
+  campaignId?: string | null;
+  linkType: LinkType;
+  /** Where the link leads, tracking parameter included. */
+  originalUrl: string;
+  dedupeKey: string;
+}
+
+/** What an affiliate's link to a campaign is: the campaign URL, tracked, one per campaign. */
+export function campaignShortLink(
+  affiliateId: string,
+  campaign: { id: string; organizationId: string; type: CampaignType; url: string },
+): ShortLinkRequest {
+  return {
+    affiliateId,
+    organizationId: campaign.organizationId,
+    campaignId: campaign.id,
+    linkType: campaignLinkType(campaign.type),
+    originalUrl: trackingUrl(campaign.url, affiliateId),
+    dedupeKey: campaignDedupeKey(campaign.id),
+  };
+}
+
+/** Tries before giving up on url-code collisions; each collides with odds ~ rows / 62^8. */
+const MAX_CODE_ATTEMPTS = 5;
+
+export class UrlCodeExhaustedError extends Error {}
+
+/**
+ * The affiliate's link for `dedupeKey`, created when missing. Race-free: the insert skips on the
+ * unique (affiliateId, dedupeKey), so concurrent callers all read back the one row that won.
+ * `created` tells the caller whether this call made it (201 vs 200 on the shortener route).
+ */
+export async function getOrCreateShortUrl(
+  request: ShortLinkRequest,
+  newCode: () => string = generateUrlCode,
+): Promise<{ shortUrl: ShortUrl; created: boolean }> {
+  const where = {
+    affiliateId_dedupeKey: { affiliateId: request.affiliateId, dedupeKey: request.dedupeKey },
+  };
+  for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS; attempt += 1) {
+    // ON CONFLICT DO NOTHING covers every unique index: an existing link or a taken url code.
+    const { count } = await prisma.shortUrl.createMany({
+      data: [{ ...request, campaignId: request.campaignId ?? null, urlCode: newCode() }],
+      skipDuplicates: true,
+    });
+    const shortUrl = await prisma.shortUrl.findUnique({ where });
+    if (shortUrl) return { shortUrl, created: count === 1 };
+    // Nothing inserted and no link: the url code was taken; draw another.
+  }
+  throw new UrlCodeExhaustedError(
+    `No free url code after ${MAX_CODE_ATTEMPTS} attempts for ${request.dedupeKey}`,
+  );
+}

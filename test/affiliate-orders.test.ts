@@ -1,0 +1,387 @@
+// GET /affiliate/orders and /affiliate/orders/{orderId} against the contract and decisions 5-6:
+// the `meta` envelope, limits, filters, errors, and one affiliate never seeing another's orders.
+import { prisma } from '../src/db';
+import { affiliateOrderWhere } from '../src/schema/orders';
+import { call, graphql, useTestDatabase } from './support/app';
+import { createOrder } from './support/commerceFactories';
+import { createApiKey, createBrand, createUser } from './support/factories';
+
+useTestDatabase();
+
+let key: string;
+let otherKey: string;
+const brands: Record<string, { id: string }> = {};
+const orders: Record<string, { id: string }> = {};
+
+beforeAll(async () => {
+  const affiliate = await createUser();
+  const other = await createUser();
+  ({ apiKey: key } = await createApiKey('affiliate', { ownerId: affiliate.id }));
+  ({ apiKey: otherKey } = await createApiKey('affiliate', { ownerId: other.id }));
+  brands.shoes = await createBrand({ name: 'Aurora Shoes', logoUrl: 'https://cdn.example/a.png' });
+  brands.books = await createBrand({ name: 'Chapter Books' });
+  // A brand hidden after the sale: the affiliate's earnings record keeps its orders.
+  brands.hidden = await createBrand({ name: 'Closed Brand', isActive: false });
+
+  orders.march = await createOrder(
+    affiliate.id,
+    brands.shoes.id,
+    {
+      orderNumber: 'AB-1001',
+      status: 'APPROVED',
+      currency: 'EUR',
+      transactionValueMinor: 12345,
+      commissionRateBps: 550,
+      earningsMinor: 679,
+      shortUrlCode: 'aB3dE5gH',
+      orderedAt: new Date('2025-03-01T10:00:00Z'),
+    },
+    // Stored out of position order: the answer follows `position`.
+    [
+      {
+        sku: 'SOCK-2',
+        name: 'Socks',
+        quantity: 3,
+        unitPriceMinor: 315,
+        totalMinor: 945,
+        commissionRateBps: 500,
+        commissionValueMinor: 47,
+        position: 1,
+      },
+      {
+        productId: '00000000-0000-4000-8000-00000000000a',
+        sku: 'RUN-1',
+        name: 'Trail Runner',
+        quantity: 1,
+        unitPriceMinor: 11400,
+        totalMinor: 11400,
+        commissionRateBps: 555,
+        commissionValueMinor: 632,
+        position: 0,
+      },
+    ],
+  );
+  orders.june = await createOrder(affiliate.id, brands.books.id, {
+    orderNumber: 'AB-1002',
+    status: 'PAID',
+    orderedAt: new Date('2025-06-01T00:00:00Z'),
+  });
+  orders.september = await createOrder(affiliate.id, brands.shoes.id, {
+    orderNumber: 'XY-2001',
+    status: 'REJECTED',
+    orderedAt: new Date('2025-09-01T00:00:00Z'),
+  });
+  orders.hiddenBrand = await createOrder(affiliate.id, brands.hidden.id, {
+    orderNumber: 'HB-3001',
+    orderedAt: new Date('2025-10-01T00:00:00Z'),
+  });
+  // 8 recent orders so the 10-per-page list has a second page (12 orders in all).
+  for (let i = 0; i < 8; i += 1) {
+    await createOrder(affiliate.id, brands.books.id, {
+      orderNumber: `F-${i}`,
+      orderedAt: new Date(Date.UTC(2026, 0, 1 + i)),
+    });
+  }
+  orders.others = await createOrder(other.id, brands.shoes.id, {
+    orderNumber: 'AB-9999',
+    status: 'APPROVED',
+    orderedAt: new Date('2025-03-02T00:00:00Z'),
+  });
+});
+
+const get = (path: string, apiKey = key) => call(path, { key: apiKey });
+const ids = (body: { data: { id: string }[] }) => body.data.map((item) => item.id);
+const idsOf = (...names: string[]) => names.map((name) => orders[name]!.id);
+
+const MARCH_ORDER = () => ({
+  id: orders.march!.id,
+  orderNumber: 'AB-1001',
+  organizationId: brands.shoes!.id,
+  organization: {
+    id: brands.shoes!.id,
+    name: 'Aurora Shoes',
+    logoUrl: 'https://cdn.example/a.png',
+  },
+  status: 'APPROVED',
+  currency: 'EUR',
+  transactionValue: 123.45,
+  commissionRate: 5.5,
+  earnings: 6.79,
+  items: [
+    {
+      productId: '00000000-0000-4000-8000-00000000000a',
+      sku: 'RUN-1',
+      name: 'Trail Runner',
+      quantity: 1,
+      unitPrice: 114,
+      total: 114,
+      commissionRate: 5.55,
+      commissionValue: 6.32,
+    },
+    {
+      productId: null,
+      sku: 'SOCK-2',
+      name: 'Socks',
+      quantity: 3,
+      unitPrice: 3.15,
+      total: 9.45,
+      commissionRate: 5,
+      commissionValue: 0.47,
+    },
+  ],
+  shortUrlCode: 'aB3dE5gH',
+  channelId: null,
+  orderedAt: '2025-03-01T10:00:00.000Z',
+  updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+});
+
+describe('GET /affiliate/orders', () => {
+  test('answers { data, meta } with the default limit of 10, newest first', async () => {
+    const { status, body } = await get('/affiliate/orders');
+    expect(status).toBe(200);
+    expect(Object.keys(body)).toEqual(['data', 'meta']);
+    expect(body.meta).toEqual({ total: 12, page: 1, limit: 10, totalPages: 2 });
+    expect(body.data).toHaveLength(10);
+    expect(body.data.slice(8).map((order: { id: string }) => order.id)).toEqual(
+      idsOf('hiddenBrand', 'september'),
+    );
+  });
+
+  test('serves the second page', async () => {
+    const { body } = await get('/affiliate/orders?page=2');
+    expect(body.meta).toEqual({ total: 12, page: 2, limit: 10, totalPages: 2 });
+    expect(ids(body)).toEqual(idsOf('june', 'march'));
+  });
+
+  test('clamps limit above 100 to 100 silently', async () => {
+    const { status, body } = await get('/affiliate/orders?limit=500');
+    expect(status).toBe(200);
+    expect(body.meta).toEqual({ total: 12, page: 1, limit: 100, totalPages: 1 });
+    expect(body.data).toHaveLength(12);
+  });
+
+  test('an order carries its brand, money in major units, rates in percent and items by position', async () => {
+    const { body } = await get('/affiliate/orders?search=ab-1001');
+    expect(body).toEqual({
+      data: [MARCH_ORDER()],
+      meta: { total: 1, page: 1, limit: 10, totalPages: 1 },
+    });
+  });
+
+  test.each([
+    ['status=APPROVED', ['march']],
+    ['status=APPROVED,PAID', ['june', 'march']],
+    ['status=PAID&status=REJECTED', ['september', 'june']],
+    ['search=AB-', ['june', 'march']],
+    ['search=xy', ['september']],
+    [
+      'startAt=2025-05-01T00:00:00Z&endAt=2025-10-01T00:00:00Z',
+      ['hiddenBrand', 'september', 'june'],
+    ],
+    ['endAt=2025-06-01', ['june', 'march']],
+    ['status=APPROVED,REJECTED&startAt=2025-04-01', ['september']],
+  ])('filters %s', async (query, expected) => {
+    const { status, body } = await get(`/affiliate/orders?${query}`);
+    expect(status).toBe(200);
+    expect(ids(body)).toEqual(idsOf(...expected));
+    expect(body.meta.total).toBe(expected.length);
+  });
+
+  test('startAt alone keeps orders from then on', async () => {
+    const { body } = await get('/affiliate/orders?startAt=2025-09-01T00:00:00Z&limit=100');
+    expect(body.meta.total).toBe(10);
+  });
+
+  test('organizationId selects one brand, alone and with other filters', async () => {
+    const one = await get(`/affiliate/orders?organizationId=${brands.shoes!.id}`);
+    expect(ids(one.body)).toEqual(idsOf('september', 'march'));
+    const combined = await get(
+      `/affiliate/orders?organizationId=${brands.shoes!.id}&status=APPROVED&search=1001&endAt=2025-12-31`,
+    );
+    expect(ids(combined.body)).toEqual(idsOf('march'));
+  });
+
+  test('orders stay listed when their brand is no longer visible', async () => {
+    const { body } = await get(`/affiliate/orders?organizationId=${brands.hidden!.id}`);
+    expect(ids(body)).toEqual(idsOf('hiddenBrand'));
+  });
+
+  test.each([
+    ['status=approved', 'status'],
+    ['status=SHIPPED', 'status'],
+    ['status=PAID,nope', 'status'],
+    ['organizationId=abc', 'organizationId'],
+    ['startAt=yesterday', 'startAt'],
+    ['endAt=2025-13-01', 'endAt'],
+    ['startAt=2025-12-01T00:00:00Z&endAt=2025-01-01T00:00:00Z', 'startAt'],
+    ['page=0', 'page'],
+    ['limit=0', 'limit'],
+    ['limit=abc', 'limit'],
+    ['search=a&search=b', 'search'],
+  ])('answers 400 naming the parameter for %s', async (query, parameter) => {
+    const { status, body } = await get(`/affiliate/orders?${query}`);
+    expect(status).toBe(400);
+    expect(body).toEqual({
+      success: false,
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining(parameter),
+    });
+  });
+});
+
+describe('GET /affiliate/orders/{orderId}', () => {
+  test('answers { data: order }', async () => {
+    const { status, body } = await get(`/affiliate/orders/${orders.march!.id}`);
+    expect(status).toBe(200);
+    expect(body).toEqual({ data: MARCH_ORDER() });
+  });
+
+  test('an upper-case id finds the same order', async () => {
+    const { status, body } = await get(`/affiliate/orders/${orders.june!.id.toUpperCase()}`);
+    expect(status).toBe(200);
+    expect(body.data.id).toBe(orders.june!.id);
+  });
+
+  test.each(['00000000-0000-4000-8000-000000000000', 'not-a-uuid', "1'%20OR%20'1'='1"])(
+    'answers 404 in both error shapes for %s',
+    async (orderId) => {
+      const { status, body } = await get(`/affiliate/orders/${orderId}`);
+      expect(status).toBe(404);
+      expect(body).toEqual({
+        success: false,
+        code: 'NOT_FOUND',
+        message: expect.any(String),
+        error: 'Not Found',
+        statusCode: 404,
+      });
+    },
+  );
+});
+
+describe('tenant isolation', () => {
+  test("another affiliate's key lists only its own orders", async () => {
+    const { body } = await get('/affiliate/orders?limit=100', otherKey);
+    expect(ids(body)).toEqual(idsOf('others'));
+    expect(body.meta.total).toBe(1);
+  });
+
+  test("an affiliate's list never holds another's orders, even matching every filter", async () => {
+    const { body } = await get(
+      `/affiliate/orders?search=AB-9999&organizationId=${brands.shoes!.id}&status=APPROVED`,
+    );
+    expect(body).toEqual({ data: [], meta: { total: 0, page: 1, limit: 10, totalPages: 0 } });
+  });
+
+  test("another affiliate's order by id is not found, both ways", async () => {
+    expect((await get(`/affiliate/orders/${orders.others!.id}`)).status).toBe(404);
+    expect((await get(`/affiliate/orders/${orders.march!.id}`, otherKey)).status).toBe(404);
+  });
+
+  test('the where-clause always carries the affiliate', () => {
+    expect(affiliateOrderWhere('a', {})).toEqual({ affiliateId: 'a' });
+    expect(affiliateOrderWhere('a', { organizationId: 'b', search: 'x' })).toMatchObject({
+      affiliateId: 'a',
+    });
+  });
+});
+
+describe('authentication and scopes', () => {
+  test.each(['/affiliate/orders', '/affiliate/orders/00000000-0000-4000-8000-000000000000'])(
+    'a partner key answers 401 on %s',
+    async (path) => {
+      const { apiKey } = await createApiKey('partner');
+      const { status, body } = await get(path, apiKey);
+      expect(status).toBe(401);
+      expect(body).toEqual({ success: false, code: 'UNAUTHORIZED', message: expect.any(String) });
+    },
+  );
+
+  test('no key answers 401, before any 400', async () => {
+    expect((await call('/affiliate/orders?status=nope')).status).toBe(401);
+  });
+
+  test.each([
+    ['the list', () => '/affiliate/orders'],
+    ['one order', () => `/affiliate/orders/${orders.march!.id}`],
+  ])('an affiliate key without orders:read answers 403 on %s', async (_route, path) => {
+    const owner = await createUser();
+    const { apiKey } = await createApiKey('affiliate', {
+      ownerId: owner.id,
+      scopes: ['products:read', 'brands:read'],
+    });
+    const { status, body } = await get(path(), apiKey);
+    expect(status).toBe(403);
+    expect(body).toEqual({ success: false, code: 'FORBIDDEN', message: expect.any(String) });
+  });
+
+  test('a key of a closed affiliate account answers 404 (affiliate not found)', async () => {
+    const closed = await createUser();
+    const { apiKey } = await createApiKey('affiliate', { ownerId: closed.id });
+    await prisma.user.update({ where: { id: closed.id }, data: { deletedAt: new Date() } });
+    const { status, body } = await get('/affiliate/orders', apiKey);
+    expect(status).toBe(404);
+    expect(body.message).toBe('Affiliate not found');
+  });
+});
+
+describe('GraphQL answers what REST answers', () => {
+  test('affiliateOrders', async () => {
+    const rest = await get('/affiliate/orders?status=APPROVED,PAID&limit=1&page=2');
+    const { body } = await graphql(
+      `
+        query ($status: [OrderStatus!]) {
+          affiliateOrders(status: $status, limit: 1, page: 2) {
+            data {
+              id
+              orderNumber
+              organizationId
+              organization {
+                id
+                name
+                logoUrl
+              }
+              status
+              currency
+              transactionValue
+              commissionRate
+              earnings
+              items {
+                productId
+                sku
+                name
+                quantity
+                unitPrice
+                total
+                commissionRate
+                commissionValue
+              }
+              shortUrlCode
+              channelId
+              orderedAt
+              updatedAt
+            }
+            meta {
+              total
+              page
+              limit
+              totalPages
+            }
+          }
+        }
+      `,
+      { status: ['APPROVED', 'PAID'] },
+      { key },
+    );
+    expect(rest.body.data[0]).toEqual(MARCH_ORDER());
+    expect(body.data.affiliateOrders).toEqual(rest.body);
+  });
+
+  test('affiliateOrder answers NOT_FOUND for another affiliate', async () => {
+    const { body } = await graphql(
+      'query ($id: ID!) { affiliateOrder(orderId: $id) { data { id } } }',
+      { id: orders.others!.id },
+      { key },
+    );
+    expect(body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+});

@@ -1,0 +1,471 @@
+// Limits (decisions.md sections 6 and 7): the request quota per (API key, client IP) on every
+// route, REST and GraphQL alike, across replicas sharing Redis; the failed-authentication limit;
+// Redis failures; the payload limit; the request deadline; legacy-host headers.
+import { once } from 'node:events';
+import { createApp, MAX_BODY_BYTES, type AppOptions } from '../src/app';
+import { signDashboardToken } from '../src/auth/dashboardToken';
+import { config } from '../src/config';
+import { isEmbeddedDatabase, prisma, withSqlConnection } from '../src/db';
+import type { EdgeSettings } from '../src/http/edge';
+import { createRedisClient, type RedisClient } from '../src/limits/redis';
+import { logger } from '../src/logger';
+import { useTestDatabase } from './support/app';
+import { createApiKey, createUser } from './support/factories';
+
+useTestDatabase();
+
+type App = ReturnType<typeof createApp>;
+
+const QUOTA_HEADERS = [
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'ratelimit',
+  'ratelimit-policy',
+];
+
+/** Apps made here get Redis only when a test asks for it, so quota windows never collide. */
+function appWith(settings: Partial<EdgeSettings> = {}, redis: RedisClient | null = null): App {
+  const options: AppOptions = {
+    settings: { max: 60, windowSeconds: 60, trustProxy: true, ...settings },
+    redis,
+  };
+  return createApp(options);
+}
+
+interface HitOptions {
+  key?: string;
+  ip?: string;
+  method?: string;
+  host?: string;
+  headers?: Record<string, string>;
+  body?: BodyInit;
+}
+
+async function hit(app: App, path: string, options: HitOptions = {}) {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers['x-api-key'] = options.key;
+  if (options.ip) headers['x-forwarded-for'] = options.ip;
+  const response = await app.fetch(`http://${options.host ?? 'api.test'}${path}`, {
+    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    headers,
+    body: options.body,
+    ...(options.body instanceof ReadableStream && { duplex: 'half' }),
+  } as RequestInit);
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? JSON.parse(text) : null,
+  };
+}
+
+function graphqlBody(query: string): string {
+  return JSON.stringify({ query });
+}
+
+const gql = (app: App, query: string, options: HitOptions = {}) =>
+  hit(app, '/graphql', {
+    ...options,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...options.headers },
+    body: graphqlBody(query),
+  });
+
+const ORGANIZATIONS = '/api/partner/organizations';
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+describe('request quota headers', () => {
+  const app = appWith();
+
+  function expectQuotaHeaders(headers: Headers, remaining: number) {
+    expect(headers.get('x-ratelimit-limit')).toBe('60');
+    expect(headers.get('x-ratelimit-remaining')).toBe(String(remaining));
+    const reset = Number(headers.get('x-ratelimit-reset'));
+    expect(reset).toBeGreaterThanOrEqual(nowSeconds());
+    expect(reset).toBeLessThanOrEqual(nowSeconds() + 61);
+    expect(headers.get('ratelimit-policy')).toBe('"requests";q=60;w=60');
+    expect(headers.get('ratelimit')).toMatch(new RegExp(`^"requests";r=${remaining};t=\\d+$`));
+  }
+
+  test('every answer to a keyed request carries them: 200, 400, 403, 404, REST and GraphQL', async () => {
+    const { apiKey } = await createApiKey('partner', { scopes: ['organizations:read'] });
+    const ip = '198.51.100.1';
+    const answers = [
+      await hit(app, ORGANIZATIONS, { key: apiKey, ip }),
+      await hit(app, `${ORGANIZATIONS}?limit=abc`, { key: apiKey, ip }),
+      await hit(app, '/api/partner/brands', { key: apiKey, ip }),
+      await hit(app, `/api/partner/organizations/nope`, { key: apiKey, ip }),
+      await gql(app, '{ partnerOrganizations { meta { total } } }', { key: apiKey, ip }),
+      await gql(app, '{ partnerBrands { meta { total } } }', { key: apiKey, ip }),
+      await gql(app, '{ nope }', { key: apiKey, ip }),
+    ];
+    // GraphQL answers its errors at 200 (with application/json), REST with the status.
+    expect(answers.map((answer) => answer.status)).toEqual([200, 400, 403, 404, 200, 200, 200]);
+    expect(answers[5]!.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(answers[6]!.body.errors[0].message).toMatch(/nope/);
+    answers.forEach((answer, index) => expectQuotaHeaders(answer.headers, 59 - index));
+  });
+
+  test('a request without a key is not counted and carries none', async () => {
+    const { status, headers } = await hit(app, ORGANIZATIONS, { ip: '198.51.100.2' });
+    expect(status).toBe(401);
+    for (const name of QUOTA_HEADERS) expect(headers.get(name)).toBeNull();
+  });
+
+  test('the 61st request in a window is a 429 with Retry-After in 1..60', async () => {
+    const { apiKey } = await createApiKey('partner');
+    const ip = '198.51.100.3';
+    for (let n = 1; n <= 60; n += 1) {
+      const path = n % 2 ? ORGANIZATIONS : '/graphql';
+      const { status } =
+        path === '/graphql'
+          ? await gql(app, '{ partnerOrganizations { meta { total } } }', { key: apiKey, ip })
+          : await hit(app, path, { key: apiKey, ip });
+      expect(status).toBe(200);
+    }
+    for (const answer of [
+      await hit(app, ORGANIZATIONS, { key: apiKey, ip }),
+      await gql(app, '{ partnerOrganizations { meta { total } } }', { key: apiKey, ip }),
+    ]) {
+      expect(answer.status).toBe(429);
+      expect(answer.body).toEqual({
+        success: false,
+        code: 'TOO_MANY_REQUESTS',
+        message: expect.any(String),
+      });
+      const retryAfter = Number(answer.headers.get('retry-after'));
+      expect(Number.isInteger(retryAfter)).toBe(true);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expectQuotaHeaders(answer.headers, 0);
+    }
+  });
+});
+
+describe('what is counted', () => {
+  test('one GraphQL request counts once, whatever its aliases', async () => {
+    const app = appWith({ max: 2 });
+    const { apiKey } = await createApiKey('partner');
+    const aliased = `{ ${Array.from({ length: 5 }, (_, n) => `a${n}: partnerOrganizations { meta { total } }`).join(' ')} }`;
+    const first = await gql(app, aliased, { key: apiKey });
+    expect(first.status).toBe(200);
+    expect(Object.keys(first.body.data)).toHaveLength(5);
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('1');
+    expect((await gql(app, aliased, { key: apiKey })).status).toBe(200);
+    expect((await gql(app, aliased, { key: apiKey })).status).toBe(429);
+  });
+
+  test('client IPs are counted apart (X-Forwarded-For behind a trusted proxy)', async () => {
+    const app = appWith({ max: 2 });
+    const { apiKey } = await createApiKey('partner');
+    for (const ip of ['203.0.113.1', '203.0.113.1']) {
+      expect((await hit(app, ORGANIZATIONS, { key: apiKey, ip })).status).toBe(200);
+    }
+    expect((await hit(app, ORGANIZATIONS, { key: apiKey, ip: '203.0.113.1' })).status).toBe(429);
+    const other = await hit(app, ORGANIZATIONS, { key: apiKey, ip: '203.0.113.2' });
+    expect(other.status).toBe(200);
+    expect(other.headers.get('x-ratelimit-remaining')).toBe('1');
+    // The proxy appends the address it saw: the right-most entry counts.
+    const forwarded = await hit(app, ORGANIZATIONS, {
+      key: apiKey,
+      ip: '203.0.113.9, 203.0.113.1',
+    });
+    expect(forwarded.status).toBe(429);
+  });
+
+  test('without TRUST_PROXY, X-Forwarded-For is ignored', async () => {
+    const app = appWith({ max: 2, trustProxy: false });
+    const { apiKey } = await createApiKey('partner');
+    const statuses = [];
+    for (const ip of ['203.0.113.10', '203.0.113.11', '203.0.113.12']) {
+      statuses.push((await hit(app, ORGANIZATIONS, { key: apiKey, ip })).status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+
+  test('keys are counted apart', async () => {
+    const app = appWith({ max: 1 });
+    const first = await createApiKey('partner');
+    const second = await createApiKey('partner');
+    expect((await hit(app, ORGANIZATIONS, { key: first.apiKey })).status).toBe(200);
+    expect((await hit(app, ORGANIZATIONS, { key: first.apiKey })).status).toBe(429);
+    expect((await hit(app, ORGANIZATIONS, { key: second.apiKey })).status).toBe(200);
+  });
+
+  test('failed authentications are limited per IP, so keys cannot be guessed fast', async () => {
+    const app = appWith({ failedAuthMax: 3 });
+    const { apiKey } = await createApiKey('partner');
+    const ip = '192.0.2.50';
+    const guesses = [];
+    for (let n = 0; n < 4; n += 1) {
+      guesses.push(await hit(app, ORGANIZATIONS, { key: `guess-${n}`, ip }));
+    }
+    expect(guesses.map((guess) => guess.status)).toEqual([401, 401, 401, 429]);
+    expect(guesses[3]!.body.code).toBe('TOO_MANY_REQUESTS');
+    expect(Number(guesses[3]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // From that IP even a valid key waits (a guess that hit would look the same); elsewhere not.
+    expect((await hit(app, ORGANIZATIONS, { key: apiKey, ip })).status).toBe(429);
+    expect((await hit(app, ORGANIZATIONS, { key: apiKey, ip: '192.0.2.51' })).status).toBe(200);
+  });
+});
+
+const withRedis = config.redisUrl ? describe : describe.skip;
+
+withRedis('two replicas sharing Redis', () => {
+  const clients: RedisClient[] = [];
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.quit().catch(() => undefined)));
+  });
+
+  async function replica(settings: Partial<EdgeSettings> = {}): Promise<App> {
+    const client = createRedisClient(config.redisUrl!);
+    clients.push(client);
+    if (client.status !== 'ready') await once(client, 'ready');
+    return appWith(settings, client);
+  }
+
+  test('a burst of 200 concurrent requests with one key and IP admits exactly 60', async () => {
+    const [a, b] = [await replica(), await replica()];
+    const { apiKey } = await createApiKey('partner');
+    const ip = `10.${Math.floor(Math.random() * 250)}.0.1`;
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, n) =>
+        n % 3 === 0
+          ? gql(n % 2 ? a : b, '{ partnerOrganizations { meta { total } } }', { key: apiKey, ip })
+          : hit(n % 2 ? a : b, ORGANIZATIONS, { key: apiKey, ip }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(60);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(140);
+    // The window comes from Redis, so both replicas announce the same reset (to the second).
+    const resets = new Set(
+      answers.map((answer) => Number(answer.headers.get('x-ratelimit-reset'))),
+    );
+    expect(Math.max(...resets) - Math.min(...resets)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('Redis unreachable', () => {
+  const clients: RedisClient[] = [];
+  afterAll(() => clients.forEach((client) => client.disconnect()));
+
+  function unreachableReplica(settings: Partial<EdgeSettings>): App {
+    // Nothing listens there: every command fails at once (no offline queue).
+    const client = createRedisClient('redis://127.0.0.1:6390');
+    clients.push(client);
+    return appWith(settings, client);
+  }
+
+  test('each replica keeps answering, limiting in its own memory, and logs the outage once', async () => {
+    const warn = jest.spyOn(logger, 'warn');
+    const [a, b] = [unreachableReplica({ max: 3 }), unreachableReplica({ max: 3 })];
+    const { apiKey } = await createApiKey('partner');
+    for (const app of [a, b]) {
+      const statuses = [];
+      for (let n = 0; n < 4; n += 1) {
+        const started = Date.now();
+        statuses.push((await hit(app, ORGANIZATIONS, { key: apiKey })).status);
+        expect(Date.now() - started).toBeLessThan(1_000);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    }
+    const outageLogs = warn.mock.calls.filter(([, message]) =>
+      String(message).startsWith('Redis unreachable'),
+    );
+    // One per limiter per replica (the request quota and the failed-authentication limit).
+    expect(outageLogs.length).toBeLessThanOrEqual(4);
+    expect(outageLogs.length).toBeGreaterThanOrEqual(2);
+    warn.mockRestore();
+  });
+});
+
+describe('payload limit', () => {
+  const app = appWith();
+  const oversized = () =>
+    `{"query":"{ __typename }","extensions":{"pad":"${'x'.repeat(MAX_BODY_BYTES)}"}}`;
+
+  test('a declared Content-Length over 1 MB is refused unread with 413', async () => {
+    const { apiKey } = await createApiKey('partner');
+    const body = oversized();
+    for (const path of ['/graphql', '/affiliate/shortener/url', ORGANIZATIONS]) {
+      const answer = await hit(app, path, {
+        key: apiKey,
+        headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+        body,
+      });
+      expect(answer.status).toBe(413);
+      expect(answer.body).toEqual({
+        success: false,
+        code: 'PAYLOAD_TOO_LARGE',
+        message: expect.any(String),
+      });
+      expect(answer.headers.get('x-ratelimit-limit')).toBe('60');
+    }
+  });
+
+  test('a chunked body without Content-Length is cut off at 1 MB + 1 byte', async () => {
+    const { apiKey } = await createApiKey('partner');
+    const exactly = (size: number) => {
+      const text = `{"query":"{ __typename }","extensions":{"pad":"`;
+      const tail = `"}}`;
+      return text + 'x'.repeat(size - text.length - tail.length) + tail;
+    };
+    const chunked = (text: string) => {
+      const bytes = new TextEncoder().encode(text);
+      let offset = 0;
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (offset >= bytes.length) return controller.close();
+          controller.enqueue(bytes.subarray(offset, offset + 64 * 1024));
+          offset += 64 * 1024;
+        },
+      });
+    };
+    const over = await hit(app, '/graphql', {
+      key: apiKey,
+      headers: { 'content-type': 'application/json' },
+      body: chunked(exactly(MAX_BODY_BYTES + 1)),
+    });
+    expect(over.status).toBe(413);
+    expect(over.body.code).toBe('PAYLOAD_TOO_LARGE');
+
+    const atTheLimit = await hit(app, '/graphql', {
+      key: apiKey,
+      headers: { 'content-type': 'application/json' },
+      body: chunked(exactly(MAX_BODY_BYTES)),
+    });
+    expect(atTheLimit.status).toBe(200);
+    expect(atTheLimit.body.data).toEqual({ __typename: 'Query' });
+  });
+});
+
+describe('request deadline', () => {
+  /** Makes the organizations query wait on the database until released. */
+  async function holdDatabase(): Promise<() => Promise<void>> {
+    if (isEmbeddedDatabase) {
+      // PGlite runs in this thread (a pg_sleep would stop the clock too), so the wait is made
+      // in front of its client instead: the organizations query runs only once released.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const delegate = prisma.organization;
+      const findMany = delegate.findMany.bind(delegate);
+      const spy = jest
+        .spyOn(delegate, 'findMany')
+        .mockImplementation(((args: never) => released.then(() => findMany(args))) as never);
+      return async () => {
+        release();
+        spy.mockRestore();
+      };
+    }
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holding = withSqlConnection(async (connection) => {
+      await connection.exec('BEGIN');
+      // Keys still verify; the organizations query waits for the lock in PostgreSQL.
+      await connection.exec('LOCK TABLE "Organization" IN ACCESS EXCLUSIVE MODE');
+      locked();
+      await released;
+      await connection.exec('ROLLBACK');
+    });
+    await isLocked;
+    return async () => {
+      release();
+      await holding;
+    };
+  }
+
+  test('a request still running at the deadline is answered 504 REQUEST_TIMEOUT at once', async () => {
+    const app = appWith({ requestTimeoutMs: 200 });
+    const { apiKey } = await createApiKey('partner');
+    const release = await holdDatabase();
+    try {
+      const started = Date.now();
+      const answer = await hit(app, ORGANIZATIONS, {
+        key: apiKey,
+        headers: { 'x-request-id': 'slow-1' },
+      });
+      const elapsed = Date.now() - started;
+      expect(answer.status).toBe(504);
+      expect(answer.body).toEqual({
+        success: false,
+        code: 'REQUEST_TIMEOUT',
+        message: expect.any(String),
+        requestId: 'slow-1',
+      });
+      expect(elapsed).toBeGreaterThanOrEqual(190);
+      expect(elapsed).toBeLessThan(1_000);
+    } finally {
+      await release();
+    }
+    // The service is unharmed afterwards.
+    expect((await hit(app, ORGANIZATIONS, { key: apiKey })).status).toBe(200);
+  });
+});
+
+describe('legacy host', () => {
+  const app = appWith({ legacyHosts: ['beta.api.test'], publicBaseUrl: 'https://api.test' });
+
+  test('answers identically and announces its retirement', async () => {
+    const { apiKey } = await createApiKey('partner');
+    const legacy = await hit(app, ORGANIZATIONS, { key: apiKey, host: 'beta.api.test' });
+    const current = await hit(app, ORGANIZATIONS, { key: apiKey, host: 'api.test' });
+    expect(legacy.status).toBe(200);
+    expect(legacy.body).toEqual(current.body);
+    expect(legacy.headers.get('deprecation')).toBe('true');
+    expect(legacy.headers.get('sunset')).toBe(config.legacySunset.toUTCString());
+    expect(legacy.headers.get('link')).toBe('<https://api.test>; rel="successor-version"');
+    expect(current.headers.get('deprecation')).toBeNull();
+    expect(current.headers.get('sunset')).toBeNull();
+  });
+
+  test('errors on the legacy host carry the headers too', async () => {
+    const legacy = await hit(app, ORGANIZATIONS, { host: 'beta.api.test' });
+    expect(legacy.status).toBe(401);
+    expect(legacy.headers.get('deprecation')).toBe('true');
+    const graphql = await gql(app, '{ __typename }', { host: 'BETA.api.test' });
+    expect(graphql.status).toBe(200);
+    expect(graphql.headers.get('deprecation')).toBe('true');
+  });
+});
+
+test('request ids are unique per request when generated', async () => {
+  const app = appWith();
+  const ids = new Set<string | null>();
+  for (let n = 0; n < 3; n += 1) ids.add((await hit(app, '/healthz')).headers.get('x-request-id'));
+  expect(ids.size).toBe(3);
+  for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+});
+
+describe('key management per dashboard user', () => {
+  const CREATE = `mutation ($input: CreateApiKeyInput!) { createApiKey(input: $input) { apiKey } }`;
+
+  async function create(app: App, token: string) {
+    const response = await app.fetch('http://api.test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-token': token },
+      body: JSON.stringify({ query: CREATE, variables: { input: { name: 'CI' } } }),
+    });
+    return response.json();
+  }
+
+  test('each key-management mutation runs at most 10 times a minute per user', async () => {
+    const app = appWith();
+    const [first, second] = [await createUser('PARTNER'), await createUser('PARTNER')];
+    const token = await signDashboardToken(first.id);
+    for (let n = 0; n < 10; n += 1) {
+      expect((await create(app, token)).data.createApiKey.apiKey).toEqual(expect.any(String));
+    }
+    const refused = await create(app, token);
+    expect(refused.data?.createApiKey ?? null).toBeNull();
+    expect(refused.errors).toEqual([
+      expect.objectContaining({ extensions: { code: 'TOO_MANY_REQUESTS' } }),
+    ]);
+    // Another user has their own allowance.
+    const other = await create(app, await signDashboardToken(second.id));
+    expect(other.data.createApiKey.apiKey).toEqual(expect.any(String));
+  });
+});

@@ -1,0 +1,147 @@
+// Strict JSON bodies of REST routes (contract: unknown body fields cause 400): a JSON object whose
+// keys are the field's arguments, each of its JSON type; 400 naming the field otherwise.
+import {
+  GraphQLBoolean,
+  GraphQLEnumType,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  GraphQLString,
+} from 'graphql';
+import { MAX_BODY_STRING_LENGTH, parseJsonBody, variablesFromBody } from '../../src/rest/body';
+import { BadRequestError } from '../../src/schema/errors';
+
+const DateTime = new GraphQLScalarType({ name: 'DateTime' });
+const UUID = new GraphQLScalarType({ name: 'UUID' });
+const LinkType = new GraphQLEnumType({
+  name: 'LinkType',
+  values: { Coupon: {}, BrandPage: {}, Offer: {}, Custom: {} },
+});
+const Period = new GraphQLInputObjectType({
+  name: 'Period',
+  fields: { startAt: { type: new GraphQLNonNull(DateTime) }, endAt: { type: DateTime } },
+});
+
+const Mutation = new GraphQLObjectType({
+  name: 'Mutation',
+  fields: {
+    create: {
+      type: GraphQLString,
+      args: {
+        featureId: { type: GraphQLID },
+        organizationId: { type: UUID },
+        originalUrl: { type: GraphQLString },
+        count: { type: GraphQLInt },
+        ratio: { type: GraphQLFloat },
+        active: { type: GraphQLBoolean },
+        startAt: { type: DateTime },
+        type: { type: LinkType },
+        tags: { type: new GraphQLList(new GraphQLNonNull(GraphQLString)) },
+        period: { type: Period },
+        name: { type: new GraphQLNonNull(GraphQLString) },
+      },
+    },
+  },
+});
+
+const args = Mutation.getFields().create!.args;
+
+function parse(body: unknown): Record<string, unknown> {
+  return variablesFromBody(args, body);
+}
+
+/** The message a body is refused with; fails the test when it is accepted. */
+function refusal(body: unknown): string {
+  try {
+    parse(body);
+  } catch (error) {
+    expect(error).toBeInstanceOf(BadRequestError);
+    return (error as BadRequestError).message;
+  }
+  throw new Error(`accepted: ${JSON.stringify(body)}`);
+}
+
+const UUID_VALUE = '0b6f2c1e-8a4d-4e7b-9c3a-5f1d2e3c4b5a';
+
+test('a body of every argument type', () => {
+  const body = {
+    featureId: 'c-1',
+    organizationId: UUID_VALUE,
+    originalUrl: 'https://shop.example/',
+    count: -3,
+    ratio: 0.5,
+    active: false,
+    startAt: '2025-01-31T12:00:00Z',
+    type: 'Custom',
+    tags: ['a', 'b'],
+    period: { startAt: '2025-01-01' },
+    name: 'x',
+  };
+  expect(parse(body)).toEqual(body);
+});
+
+test('null counts as absent for optional arguments', () => {
+  expect(parse({ name: 'x', featureId: null, tags: null })).toEqual({ name: 'x' });
+});
+
+test.each([
+  [[], 'The body must be a JSON object'],
+  [null, 'The body must be a JSON object'],
+  ['name', 'The body must be a JSON object'],
+  [12, 'The body must be a JSON object'],
+  [{ name: 'x', extra: 1 }, 'Unknown field extra'],
+  [{ name: 'x', a: 1, b: 2 }, 'Unknown fields a, b'],
+  [{ name: 'x', __proto__x: 1 }, 'Unknown field __proto__x'],
+  [{}, 'name is required'],
+  [{ name: null }, 'name must not be null'],
+  [{ name: 'x', featureId: 12 }, 'featureId must be a string'],
+  [{ name: 'x', originalUrl: { href: 'x' } }, 'originalUrl must be a string'],
+  [{ name: 'x', originalUrl: 'a\u0000b' }, 'originalUrl must not contain control characters'],
+  [
+    { name: 'x', originalUrl: 'x'.repeat(MAX_BODY_STRING_LENGTH + 1) },
+    `originalUrl must be at most ${MAX_BODY_STRING_LENGTH} characters`,
+  ],
+  [{ name: 'x', organizationId: 'abc' }, 'organizationId must be a UUID'],
+  [{ name: 'x', organizationId: 5 }, 'organizationId must be a UUID'],
+  [{ name: 'x', count: '3' }, 'count must be an integer'],
+  [{ name: 'x', count: 1.5 }, 'count must be an integer'],
+  [{ name: 'x', count: 2 ** 31 }, 'count must be an integer'],
+  [{ name: 'x', ratio: '0.5' }, 'ratio must be a number'],
+  [{ name: 'x', active: 'true' }, 'active must be true or false'],
+  [{ name: 'x', startAt: 'yesterday' }, 'startAt must be an ISO 8601 date-time'],
+  [{ name: 'x', type: 'custom' }, 'type must be one of: Coupon, BrandPage, Offer, Custom'],
+  [{ name: 'x', tags: 'a,b' }, 'tags must be an array'],
+  [{ name: 'x', tags: ['a', 1] }, 'tags[1] must be a string'],
+  [{ name: 'x', tags: [null] }, 'tags[0] must not be null'],
+  [{ name: 'x', period: [] }, 'period must be an object'],
+  [{ name: 'x', period: {} }, 'period.startAt is required'],
+  [{ name: 'x', period: { startAt: '2025-01-01', to: 1 } }, 'Unknown field period.to'],
+])('%j -> 400 "%s"', (body, message) => {
+  expect(refusal(body)).toBe(message);
+});
+
+test('a JSON "__proto__" key is an unknown field, not a prototype', () => {
+  expect(refusal(parseJsonBody('{"name":"x","__proto__":{"featureId":"y"}}'))).toBe(
+    'Unknown field __proto__',
+  );
+});
+
+describe('parseJsonBody', () => {
+  test('an empty body is an empty object', () => {
+    expect(parseJsonBody('')).toEqual({});
+    expect(parseJsonBody('  \n')).toEqual({});
+  });
+
+  test('JSON is parsed', () => {
+    expect(parseJsonBody('{"a":[1,"b"]}')).toEqual({ a: [1, 'b'] });
+  });
+
+  test.each(['{', "{'a':1}", 'a=1', '{"a":1}}'])('%p -> 400', (text) => {
+    expect(() => parseJsonBody(text)).toThrow(new BadRequestError('The body must be valid JSON'));
+  });
+});
