@@ -60,7 +60,8 @@ function pgliteBackend(dataDir: string): Backend {
 function postgresBackend(connectionString: string, schema: string): Backend {
   const pool = new pg.Pool({
     connectionString,
-    options: `-c search_path="${schema}"`,
+    // A statement outliving the request deadline is cancelled by the server itself.
+    options: `-c search_path="${schema}" -c statement_timeout=${config.requestTimeoutMs}`,
     max: 10,
     connectionTimeoutMillis: 5_000,
   });

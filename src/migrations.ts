@@ -78,6 +78,8 @@ export function pendingMigrations(all: Migration[], applied: AppliedMigration[])
 async function applyOne(connection: SqlConnection, migration: Migration): Promise<void> {
   await connection.exec('BEGIN');
   try {
+    // Migrations may take longer than a request may: lift the pool's statement timeout here.
+    await connection.exec('SET LOCAL statement_timeout = 0');
     await connection.exec(migration.sql);
     await connection.query(
       `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)

@@ -47,12 +47,14 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
     const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+    // Keep-alive connections go as soon as their in-flight request is answered.
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
     server.close(async () => {
       clearTimeout(force);
+      clearInterval(sweep);
       await closeDatabase();
       process.exit(0);
     });
-    server.closeIdleConnections();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -145,6 +145,7 @@ const shoesForFirst = () => ({
 
 const notFound = {
   success: false,
+  requestId: expect.any(String),
   code: 'NOT_FOUND',
   message: expect.any(String),
   error: 'Not Found',
@@ -268,6 +269,7 @@ describe('GET /affiliate/brands', () => {
     expect(status).toBe(400);
     expect(body).toEqual({
       success: false,
+      requestId: expect.any(String),
       code: 'BAD_REQUEST',
       message: expect.stringContaining(parameter),
     });
@@ -349,7 +351,12 @@ describe('authentication and scopes', () => {
       const { apiKey } = await createApiKey('partner');
       const { status, body } = await get(path, apiKey);
       expect(status).toBe(401);
-      expect(body).toEqual({ success: false, code: 'UNAUTHORIZED', message: expect.any(String) });
+      expect(body).toEqual({
+        success: false,
+        requestId: expect.any(String),
+        code: 'UNAUTHORIZED',
+        message: expect.any(String),
+      });
     },
   );
 
@@ -358,7 +365,12 @@ describe('authentication and scopes', () => {
     for (const path of ['/affiliate/brands', `/affiliate/brands/${brands.shoes!.id}`]) {
       const { status, body } = await get(path, narrow.key);
       expect(status).toBe(403);
-      expect(body).toEqual({ success: false, code: 'FORBIDDEN', message: expect.any(String) });
+      expect(body).toEqual({
+        success: false,
+        requestId: expect.any(String),
+        code: 'FORBIDDEN',
+        message: expect.any(String),
+      });
     }
   });
 

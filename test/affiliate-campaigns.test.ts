@@ -97,7 +97,12 @@ const keyOf = (id: string) =>
   Object.entries(campaigns).find(([, campaign]) => campaign.id === id)?.[0] ?? 'filler';
 /** The contract's error body; extra keys (a request id added elsewhere) do not fail it. */
 const errorBody = (fields: Record<string, unknown>) =>
-  expect.objectContaining({ success: false, message: expect.any(String), ...fields });
+  expect.objectContaining({
+    success: false,
+    requestId: expect.any(String),
+    message: expect.any(String),
+    ...fields,
+  });
 const names = (body: { data: { id: string }[] }) => body.data.map((item) => keyOf(item.id));
 
 describe('GET /affiliate/campaigns', () => {

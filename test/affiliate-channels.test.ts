@@ -47,6 +47,7 @@ const get = (path: string, key: string) => call(path, { key });
 
 const notFound = {
   success: false,
+  requestId: expect.any(String),
   code: 'NOT_FOUND',
   message: expect.any(String),
   error: 'Not Found',
@@ -165,7 +166,12 @@ describe('authentication and scopes', () => {
       const { apiKey } = await createApiKey('partner');
       const { status, body } = await get(path, apiKey);
       expect(status).toBe(401);
-      expect(body).toEqual({ success: false, code: 'UNAUTHORIZED', message: expect.any(String) });
+      expect(body).toEqual({
+        success: false,
+        requestId: expect.any(String),
+        code: 'UNAUTHORIZED',
+        message: expect.any(String),
+      });
     },
   );
 
@@ -179,7 +185,12 @@ describe('authentication and scopes', () => {
       const narrow = await createAffiliate(['brands:read']);
       const { status, body } = await get(typeof path === 'string' ? path : path(), narrow.key);
       expect(status).toBe(403);
-      expect(body).toEqual({ success: false, code: 'FORBIDDEN', message: expect.any(String) });
+      expect(body).toEqual({
+        success: false,
+        requestId: expect.any(String),
+        code: 'FORBIDDEN',
+        message: expect.any(String),
+      });
     },
   );
 });

@@ -223,6 +223,7 @@ describe('GET /affiliate/orders', () => {
     expect(status).toBe(400);
     expect(body).toEqual({
       success: false,
+      requestId: expect.any(String),
       code: 'BAD_REQUEST',
       message: expect.stringContaining(parameter),
     });
@@ -249,6 +250,7 @@ describe('GET /affiliate/orders/{orderId}', () => {
       expect(status).toBe(404);
       expect(body).toEqual({
         success: false,
+        requestId: expect.any(String),
         code: 'NOT_FOUND',
         message: expect.any(String),
         error: 'Not Found',
@@ -292,7 +294,12 @@ describe('authentication and scopes', () => {
       const { apiKey } = await createApiKey('partner');
       const { status, body } = await get(path, apiKey);
       expect(status).toBe(401);
-      expect(body).toEqual({ success: false, code: 'UNAUTHORIZED', message: expect.any(String) });
+      expect(body).toEqual({
+        success: false,
+        requestId: expect.any(String),
+        code: 'UNAUTHORIZED',
+        message: expect.any(String),
+      });
     },
   );
 
@@ -311,7 +318,12 @@ describe('authentication and scopes', () => {
     });
     const { status, body } = await get(path(), apiKey);
     expect(status).toBe(403);
-    expect(body).toEqual({ success: false, code: 'FORBIDDEN', message: expect.any(String) });
+    expect(body).toEqual({
+      success: false,
+      requestId: expect.any(String),
+      code: 'FORBIDDEN',
+      message: expect.any(String),
+    });
   });
 
   test('a key of a closed affiliate account answers 404 (affiliate not found)', async () => {

@@ -269,6 +269,7 @@ describe('GET /affiliate/products', () => {
     expect(status).toBe(400);
     expect(body).toEqual({
       success: false,
+      requestId: expect.any(String),
       code: 'BAD_REQUEST',
       message: expect.stringContaining(parameter),
     });
@@ -280,7 +281,12 @@ describe('authentication and scopes', () => {
     const { apiKey } = await createApiKey('partner');
     const { status, body } = await get('/affiliate/products', apiKey);
     expect(status).toBe(401);
-    expect(body).toEqual({ success: false, code: 'UNAUTHORIZED', message: expect.any(String) });
+    expect(body).toEqual({
+      success: false,
+      requestId: expect.any(String),
+      code: 'UNAUTHORIZED',
+      message: expect.any(String),
+    });
   });
 
   test('no key answers 401, before any 400', async () => {
@@ -295,7 +301,12 @@ describe('authentication and scopes', () => {
     });
     const { status, body } = await get('/affiliate/products', apiKey);
     expect(status).toBe(403);
-    expect(body).toEqual({ success: false, code: 'FORBIDDEN', message: expect.any(String) });
+    expect(body).toEqual({
+      success: false,
+      requestId: expect.any(String),
+      code: 'FORBIDDEN',
+      message: expect.any(String),
+    });
   });
 });
 

@@ -54,7 +54,12 @@ test('revoked and expired keys answer 401 on the affiliate surface', async () =>
   for (const { apiKey } of [revoked, expired]) {
     const { status, body } = await call(AFFILIATE_ROUTE, { key: apiKey });
     expect(status).toBe(401);
-    expect(body).toEqual({ success: false, code: 'UNAUTHORIZED', message: expect.any(String) });
+    expect(body).toEqual({
+      success: false,
+      requestId: expect.any(String),
+      code: 'UNAUTHORIZED',
+      message: expect.any(String),
+    });
   }
 });
 

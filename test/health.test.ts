@@ -74,6 +74,12 @@ describe('X-Request-Id', () => {
     expect(missing.body).toMatchObject({ statusCode: 404, requestId: 'abc-124' });
   });
 
+  test('without a caller id, the generated one is in the header and the error body alike', async () => {
+    const { headers, body } = await call('/api/partner/brands');
+    expect(body.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(headers.get('x-request-id')).toBe(body.requestId);
+  });
+
   test('an unusable id is replaced by a generated one', async () => {
     for (const given of ['x'.repeat(129), 'has space', 'new\u00e9line']) {
       const { headers } = await call('/healthz', { headers: { 'x-request-id': given } });

@@ -4,6 +4,7 @@ import { signDashboardToken } from '../src/auth/dashboardToken';
 import { parseApiKey } from '../src/auth/keyFormat';
 import { SCOPES_BY_KEY_TYPE } from '../src/auth/scopes';
 import { prisma } from '../src/db';
+import { createApp } from '../src/app';
 import { call, graphql, useTestDatabase } from './support/app';
 import { createApiKey, createLegacyKey, createUser } from './support/factories';
 
@@ -228,5 +229,31 @@ describe('revokeApiKey', () => {
     const { body } = await graphql(REVOKE, { id: other.row.id }, { token });
     expect(body.errors[0].extensions.code).toBe('NOT_FOUND');
     expect((await call('/api/partner/organizations', { key: other.apiKey })).status).toBe(200);
+  });
+});
+
+describe('several replicas', () => {
+  test('a key revoked or rotated through replica A is refused by replica B at once', async () => {
+    const [replicaA, replicaB] = [createApp(), createApp()];
+    const { token } = await dashboardFor('PARTNER');
+    const ask = (app: ReturnType<typeof createApp>, key: string) =>
+      app.fetch('http://api.test/api/partner/organizations', { headers: { 'x-api-key': key } });
+    const viaA = (query: string, variables: Record<string, unknown>) =>
+      replicaA.fetch('http://api.test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-token': token },
+        body: JSON.stringify({ query, variables }),
+      });
+
+    const rotating = (await createKey(token)).data.createApiKey;
+    const revoking = (await createKey(token)).data.createApiKey;
+    expect((await ask(replicaB, rotating.apiKey)).status).toBe(200);
+    expect((await ask(replicaB, revoking.apiKey)).status).toBe(200);
+
+    const rotated = (await (await viaA(ROTATE, { id: rotating.key.id })).json()).data.rotateApiKey;
+    await viaA(REVOKE, { id: revoking.key.id });
+    expect((await ask(replicaB, rotating.apiKey)).status).toBe(401);
+    expect((await ask(replicaB, rotated.apiKey)).status).toBe(200);
+    expect((await ask(replicaB, revoking.apiKey)).status).toBe(401);
   });
 });

@@ -131,6 +131,7 @@ describe('request quota headers', () => {
       expect(answer.status).toBe(429);
       expect(answer.body).toEqual({
         success: false,
+        requestId: expect.any(String),
         code: 'TOO_MANY_REQUESTS',
         message: expect.any(String),
       });
@@ -298,6 +299,7 @@ describe('payload limit', () => {
       expect(answer.status).toBe(413);
       expect(answer.body).toEqual({
         success: false,
+        requestId: expect.any(String),
         code: 'PAYLOAD_TOO_LARGE',
         message: expect.any(String),
       });

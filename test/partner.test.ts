@@ -194,6 +194,7 @@ describe('GET /api/partner/brands', () => {
     expect(status).toBe(400);
     expect(body).toEqual({
       success: false,
+      requestId: expect.any(String),
       code: 'BAD_REQUEST',
       message: expect.stringContaining(parameter),
     });
@@ -218,6 +219,7 @@ describe('GET /api/partner/brands/{brandId}', () => {
       expect(status).toBe(404);
       expect(body).toEqual({
         success: false,
+        requestId: expect.any(String),
         code: 'NOT_FOUND',
         message: expect.any(String),
         error: 'Not Found',
@@ -361,7 +363,12 @@ describe('authentication and scopes on the partner surface', () => {
   ])('%s answers 401', async (_case, key) => {
     const { status, body } = await call('/api/partner/brands', key === undefined ? {} : { key });
     expect(status).toBe(401);
-    expect(body).toEqual({ success: false, code: 'UNAUTHORIZED', message: expect.any(String) });
+    expect(body).toEqual({
+      success: false,
+      requestId: expect.any(String),
+      code: 'UNAUTHORIZED',
+      message: expect.any(String),
+    });
   });
 
   test('an affiliate key answers 401', async () => {
@@ -379,7 +386,12 @@ describe('authentication and scopes on the partner surface', () => {
     for (const path of ['/api/partner/brands', `/api/partner/campaigns/${campaigns.generic!.id}`]) {
       const { status, body } = await get(path, apiKey);
       expect(status).toBe(403);
-      expect(body).toEqual({ success: false, code: 'FORBIDDEN', message: expect.any(String) });
+      expect(body).toEqual({
+        success: false,
+        requestId: expect.any(String),
+        code: 'FORBIDDEN',
+        message: expect.any(String),
+      });
     }
   });
 

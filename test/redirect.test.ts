@@ -32,6 +32,7 @@ async function expectNotFound(response: Response) {
   expect(response.status).toBe(404);
   expect(await response.json()).toEqual({
     success: false,
+    requestId: expect.any(String),
     message: 'Short URL not found',
     code: 'NOT_FOUND',
     error: 'Not Found',

@@ -10,7 +10,7 @@ import { config } from '../src/config';
 const onPglite = config.databaseUrl ? test.skip : test;
 
 onPglite(
-  'starts on an empty data folder, serves the demo data, exits 0 on SIGTERM',
+  'starts on an empty data folder, serves the demo data, finishes in-flight requests on SIGTERM and exits 0',
   async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'pglite-start-'));
     const { DATABASE_URL: _unused, ...inherited } = process.env;
@@ -35,8 +35,32 @@ onPglite(
       expect(response.status).toBe(200);
       expect((await response.json()).meta.total).toBe(DEMO.brands.visibleCount);
 
+      // A request still arriving when SIGTERM comes is finished, then the process exits 0.
       const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
+      const encoder = new TextEncoder();
+      let sendRest!: () => void;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encoder.encode('{"organizationId":'));
+          sendRest = () => {
+            controller.enqueue(encoder.encode(JSON.stringify(DEMO.brands.favorite) + '}'));
+            controller.close();
+          };
+        },
+      });
+      const inFlight = fetch(`${base}/affiliate/shortener/url`, {
+        method: 'POST',
+        headers: { 'x-api-key': DEMO.keys.affiliate, 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      await new Promise((resolve) => setTimeout(resolve, 200));
       server.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      sendRest();
+      const answer = await inFlight;
+      expect([200, 201]).toContain(answer.status);
+      expect((await answer.json()).data.organizationId).toBe(DEMO.brands.favorite);
       expect(await exited).toBe(0);
     } finally {
       server.kill('SIGKILL');

@@ -30,6 +30,7 @@ const SHORT_URL_FIELDS = [
 ];
 const NOT_FOUND_BODY = {
   success: false,
+  requestId: expect.any(String),
   message: expect.any(String),
   code: 'NOT_FOUND',
   error: 'Not Found',
@@ -54,6 +55,7 @@ beforeAll(async () => {
 
 const badRequest = (message: string | RegExp) => ({
   success: false,
+  requestId: expect.any(String),
   code: 'BAD_REQUEST',
   message: typeof message === 'string' ? message : expect.stringMatching(message),
 });
@@ -411,6 +413,7 @@ describe('POST /affiliate/shortener/url: Idempotency-Key', () => {
     expect(response.status).toBe(409);
     expect(response.body).toEqual({
       success: false,
+      requestId: expect.any(String),
       code: 'CONFLICT',
       message: 'Idempotency-Key conflict-1 was already used for a different request',
     });
@@ -774,7 +777,11 @@ describe('keys and scopes', () => {
     for (const apiKey of [undefined, partnerKey]) {
       const response = await send(method, path, apiKey);
       expect(response.status).toBe(401);
-      expect(response.body).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
+      expect(response.body).toMatchObject({
+        success: false,
+        requestId: expect.any(String),
+        code: 'UNAUTHORIZED',
+      });
     }
   });
 
@@ -784,7 +791,11 @@ describe('keys and scopes', () => {
     const sheet = await createCampaign(brand.id);
     const post = await call(SHORTENER_PATH, { key: reader, body: { featureId: sheet.id } });
     expect(post.status).toBe(403);
-    expect(post.body).toMatchObject({ success: false, code: 'FORBIDDEN' });
+    expect(post.body).toMatchObject({
+      success: false,
+      requestId: expect.any(String),
+      code: 'FORBIDDEN',
+    });
     expect((await call('/affiliate/shortener/urls', { key: writer })).status).toBe(403);
     expect((await call('/affiliate/shortener/urls/ZZZZZZZZ', { key: writer })).status).toBe(403);
     expect((await call('/affiliate/shortener/urls', { key: reader })).status).toBe(200);

@@ -105,7 +105,7 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
     const started = performance.now();
     const url = new URL(request.url);
     const requestId = requestIdOf(request);
-    const answerHeaders: Record<string, string> = { 'X-Request-Id': requestId.id };
+    const answerHeaders: Record<string, string> = { 'X-Request-Id': requestId };
     if (isLegacyHost(url, settings.legacyHosts)) {
       Object.assign(answerHeaders, deprecationHeaders(settings));
     }
@@ -119,10 +119,7 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
           admitAndHandle(request, serverContext, signal, answerHeaders),
         );
         if (outcome.kind === 'done') return outcome.value;
-        logger.warn(
-          { requestId: requestId.id, timeoutMs: settings.requestTimeoutMs },
-          'request timed out',
-        );
+        logger.warn({ requestId, timeoutMs: settings.requestTimeoutMs }, 'request timed out');
         return errorResponse(
           new ApiError(
             'REQUEST_TIMEOUT',
@@ -131,17 +128,17 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
         );
       });
     } catch (error) {
-      logger.error({ err: error, requestId: requestId.id }, 'unexpected error at the edge');
+      logger.error({ err: error, requestId }, 'unexpected error at the edge');
       response = errorResponse(
         new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error'),
         undefined,
-        requestId.given ? requestId.id : undefined,
+        requestId,
       );
     }
     response = withHeaders(response, answerHeaders);
     logger.info(
       {
-        requestId: requestId.id,
+        requestId,
         method: request.method,
         path: url.pathname,
         status: response.status,
