@@ -6,24 +6,23 @@ import { createServerAdapter } from '@whatwg-node/server';
 import { createYoga, useExecutionCancellation } from 'graphql-yoga';
 import { apiKeyOf, dashboardUserOf } from './auth/requestAuth';
 import { config } from './config';
+import { graphqlArmor, type GraphqlSettings } from './graphql/armor';
+import { graphiqlOptions } from './graphql/graphiql';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { useRefuseControlCharacters } from './graphql/inputText';
+import { useJsonAnswers } from './graphql/jsonAnswers';
 import { createEdge, type EdgeSettings } from './http/edge';
 import { createRedisClient, type RedisClient } from './limits/redis';
 import { logger } from './logger';
 import { ApiError } from './schema/errors';
 import { useRestFacade } from './rest/facade';
+import { useApiReference } from './rest/openapi';
 import { useShortLinkRedirect } from './rest/redirect';
+import { useUnknownPathAnswer } from './rest/unknownPaths';
 import type { Context } from './schema/context';
 import { schema } from './schema';
 
-const GRAPHIQL_EXAMPLE = `# Affiliate and partner fields take an x-api-key header;
-# key management takes a dashboard JWT in x-api-token (npm run token -- <userId>).
-query PartnerBrands {
-  partnerBrands(limit: 5) {
-    data { id name categories }
-    meta { total page limit totalPages }
-  }
-}
-`;
+const GRAPHQL_ENDPOINT = '/graphql';
 
 /** The contract's payload limit: 1 MB, counted as 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -43,9 +42,15 @@ export function edgeSettingsFromConfig(): EdgeSettings {
   };
 }
 
+export function graphqlSettingsFromConfig(): GraphqlSettings {
+  return { introspection: config.graphqlIntrospection, graphiql: config.graphiql };
+}
+
 export interface AppOptions {
   /** Overrides of the configured limits (tests lower them). */
   settings?: Partial<EdgeSettings>;
+  /** Overrides of the configured GraphQL settings (tests turn introspection and GraphiQL off). */
+  graphql?: Partial<GraphqlSettings>;
   /** The Redis shared with other replicas; default: a client for REDIS_URL, or none. */
   redis?: RedisClient | null;
 }
@@ -57,7 +62,7 @@ export function createApp(options: AppOptions = {}) {
       : config.redisUrl
         ? createRedisClient(config.redisUrl)
         : null;
-  const yoga = createYogaServer();
+  const yoga = createYogaServer({ ...graphqlSettingsFromConfig(), ...options.graphql });
   const edge = createEdge(yoga, { ...edgeSettingsFromConfig(), ...options.settings }, redis);
   return createServerAdapter<Record<string, unknown>>(edge.handle);
 }
@@ -79,12 +84,17 @@ function useKeyManagementLimit() {
   });
 }
 
-function createYogaServer() {
+function createYogaServer(graphqlSettings: GraphqlSettings) {
   return createYoga<Record<string, unknown>, Context>({
     schema,
-    graphqlEndpoint: '/graphql',
+    graphqlEndpoint: GRAPHQL_ENDPOINT,
     landingPage: false,
-    graphiql: { title: 'Affiliate network API', defaultQuery: GRAPHIQL_EXAMPLE },
+    graphiql: graphqlSettings.graphiql ? graphiqlOptions() : false,
+    // GraphiQL's code inlined from the package: the page loads nothing from a CDN.
+    renderGraphiQL,
+    // One operation per request (yoga's default, stated): a batch would multiply every limit below
+    // and the quota, which counts HTTP requests.
+    batching: false,
     logging: {
       debug: (...args) => logger.debug(args.map(String).join(' ')),
       info: (...args) => logger.info(args.map(String).join(' ')),
@@ -100,10 +110,17 @@ function createYogaServer() {
     maxRequestBodySize: false,
     // At the deadline the request's signal fires: no further resolvers start.
     plugins: [
+      // Parse and validation limits first: a refused operation costs no context, key check or
+      // resolver. The REST facade answers in onRequest, before any of them (see src/graphql/armor.ts).
+      ...graphqlArmor(graphqlSettings),
+      useRefuseControlCharacters(),
       useExecutionCancellation(),
       useKeyManagementLimit(),
       useRestFacade(),
       useShortLinkRedirect(),
+      useApiReference(),
+      useUnknownPathAnswer(GRAPHQL_ENDPOINT),
+      useJsonAnswers(),
     ],
   });
 }

@@ -26,6 +26,10 @@ export interface Config {
   /** The Sunset date announced on legacy hosts. */
   legacySunset: Date;
   logLevel: string;
+  /** Whether /graphql answers introspection (and field suggestions); default off in production. */
+  graphqlIntrospection: boolean;
+  /** Whether GET /graphql from a browser serves GraphiQL; default off in production. */
+  graphiql: boolean;
 }
 
 const DEVELOPMENT_JWT_SECRET = 'development-only-dashboard-secret-do-not-use-in-production';
@@ -41,8 +45,20 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1
   return Number(raw);
 }
 
+const ON = ['1', 'true', 'yes', 'on'];
+const OFF = ['0', 'false', 'no', 'off'];
+
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
-  return ['1', 'true', 'yes', 'on'].includes((env[name] ?? '').toLowerCase());
+  return ON.includes((env[name] ?? '').toLowerCase());
+}
+
+/** A switch with a default; unlike `flag`, a value that is neither on nor off is refused. */
+function toggle(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (raw === '') return fallback;
+  if (ON.includes(raw)) return true;
+  if (OFF.includes(raw)) return false;
+  throw new ConfigError(`${name} must be one of ${[...ON, ...OFF].join(', ')}, got "${env[name]}"`);
 }
 
 function list(raw: string | undefined): string[] {
@@ -116,6 +132,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000),
     legacySunset: date(env, 'LEGACY_SUNSET', DEFAULT_LEGACY_SUNSET),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+    // Introspection and GraphiQL help in development; in production they only map the schema for
+    // whoever probes it (the SDL is published in the repository for integrators).
+    graphqlIntrospection: toggle(env, 'GRAPHQL_INTROSPECTION', !isProduction),
+    graphiql: toggle(env, 'GRAPHIQL', !isProduction),
   };
 }
 

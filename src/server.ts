@@ -8,6 +8,7 @@ import { config } from './config';
 import { closeDatabase, isEmbeddedDatabase, prisma } from './db';
 import { logger } from './logger';
 import { applyMigrations } from './migrations';
+import { keyUsageSettled } from './auth/keyUsage';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -34,7 +35,10 @@ async function main(): Promise<void> {
     console.log(
       [
         `Affiliate network API listening on ${base}`,
-        `  GraphiQL:        ${base}/graphql`,
+        config.graphiql
+          ? `  GraphiQL:        ${base}/graphql`
+          : `  GraphQL:         ${base}/graphql`,
+        `  API reference:   ${base}/docs`,
         `  Dashboard token: npm run token -- ${DEMO.users.affiliate}   (any user id; demo ids in README)`,
         `  Try:             curl -H 'x-api-key: ${DEMO.keys.partner}' ${base}/api/partner/brands`,
       ].join('\n'),
@@ -52,6 +56,7 @@ async function main(): Promise<void> {
     server.close(async () => {
       clearTimeout(force);
       clearInterval(sweep);
+      await keyUsageSettled();
       await closeDatabase();
       process.exit(0);
     });

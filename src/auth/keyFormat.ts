@@ -76,3 +76,12 @@ export function hashesEqual(a: string, b: string): boolean {
   if (!SHA256_HEX.test(a) || !SHA256_HEX.test(b)) return false;
   return timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
 }
+
+const V2_KEY_ANYWHERE = /svc_(?:live|test)_[a-z0-9]{8}_[A-Za-z0-9]{32}/g;
+
+/** Every checksum-valid v2 key in a text (logs, dumps): how a leaked key is spotted. */
+export function findApiKeys(text: string): string[] {
+  return [...text.matchAll(V2_KEY_ANYWHERE)]
+    .map((match) => match[0])
+    .filter((candidate) => parseApiKey(candidate) !== null);
+}

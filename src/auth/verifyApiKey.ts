@@ -1,102 +1,180 @@
 // Verifies a presented `x-api-key` against the stored keys. Only hashes are stored: v2 keys are
 // found by prefix and their secret's SHA-256 compared in constant time; v1 keys by the SHA-256 of
-// the whole key.
+// the whole key (current, or previous during a rotation's grace period).
+//
+// Every wrong key that passes the checksum costs the same (bench/keyTiming.ts measures it): one
+// lookup that answers exactly one row whether a key has the prefix or not (all nulls when none
+// has), the same hash comparison (against a stand-in when nothing was found), and no early
+// return before it. The owner is read only once the secret matched, so a wrong secret never costs
+// a query that an unknown prefix would not. A malformed key or a bad checksum is refused before
+// any I/O.
 import { prisma } from '../db';
+import { Prisma } from '../generated/prisma/client';
 import { hashesEqual, parseApiKey, sha256Hex } from './keyFormat';
+import { noteKeyUse, noteRevokedKeyUse } from './keyUsage';
 import type { ApiScope, KeyType } from './scopes';
+
+export type KeyVersion = 'v1' | 'v2';
 
 export interface VerifiedKey {
   id: string;
   type: KeyType;
-  version: 'v1' | 'v2';
+  version: KeyVersion;
   ownerId: string;
   /** The owner, when it is an affiliate whose account still exists: "the affiliate" of the key. */
   affiliateId: string | null;
   scopes: ReadonlySet<ApiScope>;
 }
 
-const keyColumns = {
-  id: true,
-  type: true,
-  version: true,
-  ownerId: true,
-  scopes: true,
-  secretHash: true,
-  previousSecretHash: true,
-  previousSecretExpiresAt: true,
-  expiresAt: true,
-  revokedAt: true,
-  owner: { select: { role: true, deletedAt: true } },
-} as const;
-
-// Compared against when no key has the presented prefix, so that an unknown prefix costs the same
-// as a wrong secret.
-const ABSENT_KEY_HASH = sha256Hex('no key has this prefix');
-
-interface StoredKey {
+/** What the pure rules need of a stored key. */
+export interface StoredKey {
+  version: KeyVersion;
   secretHash: string;
   previousSecretHash: string | null;
   previousSecretExpiresAt: Date | null;
+  previousSecretVersion: KeyVersion | null;
   expiresAt: Date | null;
   revokedAt: Date | null;
 }
 
+// Compared against when no key has the presented prefix, so that an unknown prefix costs the same
+// as a wrong secret.
 const absentKey: StoredKey = {
-  secretHash: ABSENT_KEY_HASH,
+  version: 'v2',
+  secretHash: sha256Hex('no key has this prefix'),
   previousSecretHash: null,
   previousSecretExpiresAt: null,
+  previousSecretVersion: null,
   expiresAt: null,
   revokedAt: null,
 };
 
-export function secretMatches(stored: StoredKey, secretHash: string, now: Date): boolean {
+/**
+ * Whether a presented secret (its SHA-256) opens the stored key: its current secret, or its
+ * previous one until the grace period ends. The presented key's format must be the stored
+ * secret's: a v2 secret's hash never opens a v1 key's record or the reverse (both are 32
+ * alphanumerics). Both comparisons always run.
+ */
+export function secretMatches(
+  stored: StoredKey,
+  secretHash: string,
+  now: Date,
+  presentedVersion: KeyVersion = 'v2',
+): boolean {
   const current = hashesEqual(stored.secretHash, secretHash);
   const previous =
-    stored.previousSecretHash !== null &&
-    stored.previousSecretExpiresAt !== null &&
-    stored.previousSecretExpiresAt > now &&
-    hashesEqual(stored.previousSecretHash, secretHash);
-  return current || previous;
+    stored.previousSecretHash !== null && hashesEqual(stored.previousSecretHash, secretHash);
+  const inGrace = stored.previousSecretExpiresAt !== null && stored.previousSecretExpiresAt > now;
+  return (
+    (current && stored.version === presentedVersion) ||
+    (previous && inGrace && stored.previousSecretVersion === presentedVersion)
+  );
 }
 
-export function isUsable(stored: StoredKey, now: Date): boolean {
+/** Not revoked, and not expired: a key is refused from the instant `expiresAt` names. */
+export function isUsable(stored: Pick<StoredKey, 'expiresAt' | 'revokedAt'>, now: Date): boolean {
   return stored.revokedAt === null && (stored.expiresAt === null || stored.expiresAt > now);
 }
 
-/** The key a request presents, or null when it is missing, malformed, unknown, revoked or expired. */
+/** The outcome of a key check; `unknown` covers an unknown prefix and a wrong secret alike. */
+export type KeyCheck =
+  | { kind: 'malformed' }
+  | { kind: 'unknown' }
+  | { kind: 'revoked'; keyId: string }
+  | { kind: 'expired'; keyId: string }
+  | { kind: 'valid'; key: VerifiedKey };
+
+const MALFORMED: KeyCheck = { kind: 'malformed' };
+const UNKNOWN: KeyCheck = { kind: 'unknown' };
+
+/** A stored key as the lookup reads it. */
+type StoredRow = StoredKey & { id: string; type: KeyType; ownerId: string; scopes: string[] };
+type AbsentRow = { [column in keyof StoredRow]: null };
+
+/**
+ * The key matching `condition`, read as exactly one row whether or not there is one (a LEFT JOIN
+ * from a single row: all nulls when nothing matches), so that a found key and a missing one cost
+ * the same to fetch and to decode. If two keys match (a v1 hash that is one key's current secret
+ * and another's previous one), the current secret wins.
+ */
+async function lookUpKey(
+  condition: Prisma.Sql,
+  orderBy: Prisma.Sql = Prisma.empty,
+): Promise<StoredRow | null> {
+  const rows = await prisma.$queryRaw<(StoredRow | AbsentRow)[]>`
+    SELECT k."id"::text AS "id", k."type"::text AS "type", k."version"::text AS "version",
+      k."ownerId"::text AS "ownerId", k."scopes", k."secretHash", k."previousSecretHash",
+      k."previousSecretExpiresAt", k."previousSecretVersion"::text AS "previousSecretVersion",
+      k."expiresAt", k."revokedAt"
+    FROM (SELECT 1) AS "one" LEFT JOIN "ApiKey" k ON ${condition}
+    ${orderBy}
+    LIMIT 1`;
+  const row = rows[0];
+  return row && row.id !== null ? (row as StoredRow) : null;
+}
+
+const byPrefix = (prefix: string) => lookUpKey(Prisma.sql`k."prefix" = ${prefix}`);
+
+// A v1 key rotated with a grace period lives on as the previous secret of a (now v2) key.
+const byWholeKeyHash = (hash: string) =>
+  lookUpKey(
+    Prisma.sql`(k."secretHash" = ${hash} OR k."previousSecretHash" = ${hash})`,
+    Prisma.sql`ORDER BY k."secretHash" = ${hash} DESC`,
+  );
+
+/** Checks a presented key without side effects (no usage is recorded). */
+export async function checkApiKey(raw: string | null, now = new Date()): Promise<KeyCheck> {
+  const parsed = raw ? parseApiKey(raw) : null;
+  if (!parsed) return MALFORMED;
+
+  const presentedHash = sha256Hex(parsed.version === 'v2' ? parsed.secret : parsed.key);
+  const stored =
+    parsed.version === 'v2' ? await byPrefix(parsed.prefix) : await byWholeKeyHash(presentedHash);
+  const matches = secretMatches(stored ?? absentKey, presentedHash, now, parsed.version);
+  if (!stored || !matches) return UNKNOWN;
+  // Legacy keys are affiliate keys only; partner keys must be v2.
+  if (parsed.version === 'v1' && stored.type !== 'affiliate') return UNKNOWN;
+  if (stored.revokedAt !== null) return { kind: 'revoked', keyId: stored.id };
+  if (!isUsable(stored, now)) return { kind: 'expired', keyId: stored.id };
+
+  const owner = await prisma.user.findUnique({
+    where: { id: stored.ownerId },
+    select: { role: true, deletedAt: true },
+  });
+  if (!owner) return UNKNOWN;
+  return {
+    kind: 'valid',
+    key: {
+      id: stored.id,
+      type: stored.type,
+      version: stored.version,
+      ownerId: stored.ownerId,
+      affiliateId: owner.role === 'AFFILIATE' && owner.deletedAt === null ? stored.ownerId : null,
+      scopes: new Set(stored.scopes as ApiScope[]),
+    },
+  };
+}
+
+export interface VerifyOptions {
+  now?: Date;
+  /** The caller's address, recorded as the key's last-used IP and in the audit trail. */
+  clientIp?: string | null;
+}
+
+/**
+ * The key a request presents, or null when it is missing, malformed, unknown, revoked or expired.
+ * Afterwards, without delaying the answer: a valid key's last use is recorded (at most once a
+ * minute), and a revoked key presented with its correct secret leaves an audit event.
+ */
 export async function verifyApiKey(
   raw: string | null,
-  now = new Date(),
+  { now = new Date(), clientIp = null }: VerifyOptions = {},
 ): Promise<VerifiedKey | null> {
-  const parsed = raw ? parseApiKey(raw) : null;
-  if (!parsed) return null;
-
-  let stored;
-  if (parsed.version === 'v2') {
-    stored = await prisma.apiKey.findUnique({
-      where: { prefix: parsed.prefix },
-      select: keyColumns,
-    });
-    const presentedHash = sha256Hex(parsed.secret);
-    const matches = secretMatches(stored ?? absentKey, presentedHash, now);
-    if (!stored || !matches || stored.version !== 'v2') return null;
-  } else {
-    stored = await prisma.apiKey.findUnique({
-      where: { secretHash: sha256Hex(parsed.key) },
-      select: keyColumns,
-    });
-    // Legacy keys are affiliate keys only; partner keys must be v2.
-    if (!stored || stored.version !== 'v1' || stored.type !== 'affiliate') return null;
+  const check = await checkApiKey(raw, now);
+  if (check.kind === 'valid') {
+    noteKeyUse(check.key.id, clientIp);
+    return check.key;
   }
-  if (!isUsable(stored, now)) return null;
-
-  return {
-    id: stored.id,
-    type: stored.type,
-    version: stored.version,
-    ownerId: stored.ownerId,
-    affiliateId:
-      stored.owner.role === 'AFFILIATE' && stored.owner.deletedAt === null ? stored.ownerId : null,
-    scopes: new Set(stored.scopes as ApiScope[]),
-  };
+  if (check.kind === 'revoked') noteRevokedKeyUse(check.keyId, clientIp);
+  return null;
 }

@@ -4,6 +4,7 @@
 // earlier yoga hook can wrap. Order, for every route, REST and GraphQL alike:
 //   request id -> /healthz, /readyz -> deadline { quota (one count per HTTP request, before any
 //   parsing) -> payload limit -> yoga } -> response headers (request id, quota, deprecation) -> log.
+import { rememberClientIp } from '../auth/requestAuth';
 import { errorResponse } from '../rest/errors';
 import { ApiError } from '../schema/errors';
 import { logger } from '../logger';
@@ -76,10 +77,10 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
       duplex: 'half',
     } as RequestInit);
 
-    const admission = await quota.admit(
-      forwarded,
-      clientIpOf(request, serverContext, settings.trustProxy),
-    );
+    const clientIp = clientIpOf(request, serverContext, settings.trustProxy);
+    // Key usage (lastUsedIp) and the key audit trail record the address the quota counts against.
+    rememberClientIp(forwarded, clientIp);
+    const admission = await quota.admit(forwarded, clientIp);
     if (admission.kind === 'counted') {
       Object.assign(answerHeaders, rateLimitHeaders(admission.decision));
       if (!admission.decision.allowed) {

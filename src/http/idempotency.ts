@@ -92,9 +92,11 @@ export async function runIdempotently(
   const requestHash = requestHashOf(request.fingerprint);
   const waitUntil = Date.now() + waitMs;
 
-  // Expired keys are free again; clearing the scope's expired records also keeps the table bounded.
+  // Expired keys are free again; clearing expired records also keeps the table bounded. Every
+  // scope's, not only this one's: a remembered answer may hold a new API key (sealed, see
+  // src/schema/apiKeys/idempotency.ts) that must not outlive its 24 h (index on createdAt).
   await prisma.idempotencyRecord.deleteMany({
-    where: { scope, createdAt: { lt: new Date(Date.now() - ttlMs) } },
+    where: { createdAt: { lt: new Date(Date.now() - ttlMs) } },
   });
   for (;;) {
     const id = randomUUID();

@@ -5,6 +5,7 @@
 // fixed and starts at the first request. When Redis fails, each replica limits in its own memory
 // until Redis answers again, and says so once per outage.
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { parseApiKey } from '../auth/keyFormat';
 import { apiKeyOf } from '../auth/requestAuth';
 import { logger } from '../logger';
 import { ApiError } from '../schema/errors';
@@ -120,6 +121,8 @@ export type Admission =
 export class RequestQuota {
   readonly requests: FixedWindowLimiter;
   readonly failedAuth: FixedWindowLimiter;
+  /** Malformed keys can never verify, so they are counted without Redis (or the database). */
+  readonly malformedKeys: FixedWindowLimiter;
 
   constructor(settings: QuotaSettings, redis: RedisClient | null) {
     this.requests = new FixedWindowLimiter(
@@ -134,6 +137,14 @@ export class RequestQuota {
       },
       redis,
     );
+    this.malformedKeys = new FixedWindowLimiter(
+      {
+        name: 'failed-auth',
+        max: settings.failedAuthMax,
+        windowSeconds: settings.failedAuthWindowSeconds,
+      },
+      null,
+    );
   }
 
   /**
@@ -141,19 +152,29 @@ export class RequestQuota {
    * is even looked at, so guessing keys gets no answers; a valid key from that IP waits too.
    */
   async admit(request: Request, clientIp: string): Promise<Admission> {
-    if (!request.headers.has('x-api-key')) return { kind: 'unkeyed' };
-    const failures = await this.failedAuth.peek(clientIp);
-    if (failures.remaining === 0 && failures.msBeforeReset > 0) {
-      return { kind: 'counted', decision: { ...failures, allowed: false } };
-    }
+    const presented = request.headers.get('x-api-key');
+    if (presented === null) return { kind: 'unkeyed' };
+    if (!parseApiKey(presented)) return this.failure(this.malformedKeys, clientIp);
+    const exhausted =
+      (await exhaustedFor(this.malformedKeys, clientIp)) ??
+      (await exhaustedFor(this.failedAuth, clientIp));
+    if (exhausted) return { kind: 'counted', decision: { ...exhausted, allowed: false } };
     const apiKey = await apiKeyOf(request);
-    if (!apiKey) {
-      const failure = await this.failedAuth.consume(clientIp);
-      return failure.allowed ? { kind: 'failed-auth' } : { kind: 'counted', decision: failure };
-    }
+    if (!apiKey) return this.failure(this.failedAuth, clientIp);
     const decision = await this.requests.consume(`${apiKey.id}:${clientIp}`);
     return { kind: 'counted', decision };
   }
+
+  private async failure(limiter: FixedWindowLimiter, clientIp: string): Promise<Admission> {
+    const failure = await limiter.consume(clientIp);
+    return failure.allowed ? { kind: 'failed-auth' } : { kind: 'counted', decision: failure };
+  }
+}
+
+/** The limiter's decision when the client has no attempts left in this window, else null. */
+async function exhaustedFor(limiter: FixedWindowLimiter, key: string): Promise<Decision | null> {
+  const decision = await limiter.peek(key);
+  return decision.remaining === 0 && decision.msBeforeReset > 0 ? decision : null;
 }
 
 /** The quota fields every counted response carries. */

@@ -42,14 +42,23 @@ function fieldOf(schema: GraphQLSchema, route: RestRoute) {
   return type!.getFields()[name]!;
 }
 
+// No id, code or slug has one; GraphQL would refuse them as input (src/graphql/inputText.ts).
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/** Path parameters decoded; one that cannot name anything (bad escape, control character) is 404. */
 function decodePathParams(params: Record<string, string>): Record<string, string> {
+  let decoded: Record<string, string>;
   try {
-    return Object.fromEntries(
+    decoded = Object.fromEntries(
       Object.entries(params).map(([name, value]) => [name, decodeURIComponent(value)]),
     );
   } catch {
     throw new NotFoundError('Resource not found');
   }
+  if (Object.values(decoded).some((value) => CONTROL_CHARACTERS.test(value))) {
+    throw new NotFoundError('Resource not found');
+  }
+  return decoded;
 }
 
 // A creation route answers its `responseStatus` (201); a resolver that found the thing already

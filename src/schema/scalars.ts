@@ -18,7 +18,11 @@ export function parseDateTime(value: unknown): Date | null {
     return null;
   }
   const date = new Date(offset || !parts[4] ? (value as string) : `${value as string}Z`);
-  return Number.isNaN(date.getTime()) ? null : date;
+  if (Number.isNaN(date.getTime())) return null;
+  // Years 1 to 9999 in UTC: PostgreSQL has no year 0 (0000-01-01 would be a database error, so a
+  // 500), and an offset can push 0001-01-01 or 9999-12-31 out of those four digits.
+  const utcYear = date.getUTCFullYear();
+  return utcYear >= 1 && utcYear <= 9999 ? date : null;
 }
 
 export function isUuid(value: unknown): value is string {

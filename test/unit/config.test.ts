@@ -36,6 +36,8 @@ describe('defaults', () => {
       requestTimeoutMs: 60_000,
       legacySunset: new Date('2027-06-30T23:59:59Z'),
       logLevel: 'info',
+      graphqlIntrospection: true,
+      graphiql: true,
     });
   });
 
@@ -190,4 +192,47 @@ describe('rate limit', () => {
       `RATE_LIMIT_MAX must be an integer >= 1, got "${value}"`,
     );
   });
+});
+
+describe('GraphQL introspection and GraphiQL', () => {
+  const production = { NODE_ENV: 'production', DASHBOARD_JWT_SECRET: SECRET };
+
+  test('are on by default outside production', () => {
+    for (const NODE_ENV of ['development', 'test']) {
+      const config = loadConfig({ NODE_ENV });
+      expect([config.graphqlIntrospection, config.graphiql]).toEqual([true, true]);
+    }
+  });
+
+  test('are off by default in production', () => {
+    const config = loadConfig(production);
+    expect([config.graphqlIntrospection, config.graphiql]).toEqual([false, false]);
+  });
+
+  test('GRAPHQL_INTROSPECTION and GRAPHIQL turn them on in production', () => {
+    const config = loadConfig({ ...production, GRAPHQL_INTROSPECTION: 'true', GRAPHIQL: '1' });
+    expect([config.graphqlIntrospection, config.graphiql]).toEqual([true, true]);
+  });
+
+  test.each(['0', 'false', 'OFF', 'no'])('GRAPHQL_INTROSPECTION=%s turns it off', (value) => {
+    expect(loadConfig({ GRAPHQL_INTROSPECTION: value }).graphqlIntrospection).toBe(false);
+    expect(loadConfig({ GRAPHIQL: value }).graphiql).toBe(false);
+  });
+
+  test('an empty value keeps the default', () => {
+    expect(loadConfig({ ...production, GRAPHIQL: '' }).graphiql).toBe(false);
+    expect(loadConfig({ GRAPHQL_INTROSPECTION: '' }).graphqlIntrospection).toBe(true);
+  });
+
+  test.each(['enabled', 'maybe', '2'])(
+    'a value that is neither on nor off is refused: %s',
+    (value) => {
+      expect(refusal({ GRAPHIQL: value }).message).toBe(
+        `GRAPHIQL must be one of 1, true, yes, on, 0, false, no, off, got "${value}"`,
+      );
+      expect(refusal({ GRAPHQL_INTROSPECTION: value }).message).toMatch(
+        /^GRAPHQL_INTROSPECTION must/,
+      );
+    },
+  );
 });

@@ -8,6 +8,8 @@ describe('parseDateTime', () => {
     ['2026-01-31T12:00', '2026-01-31T12:00:00.000Z'],
     ['2026-01-31T12:00:00.123', '2026-01-31T12:00:00.123Z'],
     ['2024-02-29T00:00:00Z', '2024-02-29T00:00:00.000Z'],
+    ['0001-01-01T00:00:00Z', '0001-01-01T00:00:00.000Z'],
+    ['9999-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999Z'],
   ])('reads %s as %s, without an offset as UTC', (input, expected) => {
     expect(parseDateTime(input)?.toISOString()).toBe(expected);
   });
@@ -21,6 +23,10 @@ describe('parseDateTime', () => {
     'tomorrow',
     '',
     '2026-1-1',
+    // Outside years 1..9999 in UTC, which the database cannot store (found by test/fuzz.test.ts).
+    '0000-01-01T00:00:00Z',
+    '0001-01-01T00:00:00+14:00',
+    '9999-12-31T23:59:59-01:00',
   ])('refuses %j', (input) => {
     expect(parseDateTime(input)).toBeNull();
   });

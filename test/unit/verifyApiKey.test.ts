@@ -11,9 +11,11 @@ const OTHER = sha256Hex('some-other-secret');
 
 function stored(overrides: Partial<StoredKey> = {}): StoredKey {
   return {
+    version: 'v2',
     secretHash: CURRENT,
     previousSecretHash: null,
     previousSecretExpiresAt: null,
+    previousSecretVersion: null,
     expiresAt: null,
     revokedAt: null,
     ...overrides,
@@ -36,6 +38,7 @@ describe('secretMatches', () => {
   test('accepts the previous secret while its grace period runs', () => {
     const key = stored({
       previousSecretHash: PREVIOUS,
+      previousSecretVersion: 'v2',
       previousSecretExpiresAt: secondsFromNow(60),
     });
     expect(secretMatches(key, PREVIOUS, NOW)).toBe(true);
@@ -44,32 +47,43 @@ describe('secretMatches', () => {
   test('still accepts the current secret during the grace period', () => {
     const key = stored({
       previousSecretHash: PREVIOUS,
+      previousSecretVersion: 'v2',
       previousSecretExpiresAt: secondsFromNow(60),
     });
     expect(secretMatches(key, CURRENT, NOW)).toBe(true);
   });
 
   test('refuses the previous secret at the instant its grace period ends', () => {
-    const key = stored({ previousSecretHash: PREVIOUS, previousSecretExpiresAt: NOW });
+    const key = stored({
+      previousSecretHash: PREVIOUS,
+      previousSecretVersion: 'v2',
+      previousSecretExpiresAt: NOW,
+    });
     expect(secretMatches(key, PREVIOUS, NOW)).toBe(false);
   });
 
   test('refuses the previous secret after its grace period', () => {
     const key = stored({
       previousSecretHash: PREVIOUS,
+      previousSecretVersion: 'v2',
       previousSecretExpiresAt: secondsFromNow(-1),
     });
     expect(secretMatches(key, PREVIOUS, NOW)).toBe(false);
   });
 
   test('refuses the previous secret when it has no expiry recorded', () => {
-    const key = stored({ previousSecretHash: PREVIOUS, previousSecretExpiresAt: null });
+    const key = stored({
+      previousSecretHash: PREVIOUS,
+      previousSecretVersion: 'v2',
+      previousSecretExpiresAt: null,
+    });
     expect(secretMatches(key, PREVIOUS, NOW)).toBe(false);
   });
 
   test('refuses an unrelated secret during the grace period', () => {
     const key = stored({
       previousSecretHash: PREVIOUS,
+      previousSecretVersion: 'v2',
       previousSecretExpiresAt: secondsFromNow(60),
     });
     expect(secretMatches(key, OTHER, NOW)).toBe(false);
@@ -105,5 +119,33 @@ describe('isUsable', () => {
     expect(
       isUsable(stored({ revokedAt: secondsFromNow(-1), expiresAt: secondsFromNow(3600) }), NOW),
     ).toBe(false);
+  });
+});
+
+describe('secretMatches: the presented format must be the stored secret’s', () => {
+  test('a v1 key’s hash never opens a v2 key’s current secret (both are 32 alphanumerics)', () => {
+    expect(secretMatches(stored(), CURRENT, NOW, 'v1')).toBe(false);
+    expect(secretMatches(stored({ version: 'v1' }), CURRENT, NOW, 'v1')).toBe(true);
+    expect(secretMatches(stored({ version: 'v1' }), CURRENT, NOW, 'v2')).toBe(false);
+  });
+
+  test('a rotated v1 key opens its previous secret as a v1 key only, during the grace', () => {
+    const key = stored({
+      previousSecretHash: PREVIOUS,
+      previousSecretVersion: 'v1',
+      previousSecretExpiresAt: secondsFromNow(60),
+    });
+    expect(secretMatches(key, PREVIOUS, NOW, 'v1')).toBe(true);
+    expect(secretMatches(key, PREVIOUS, NOW, 'v2')).toBe(false);
+    expect(secretMatches(key, PREVIOUS, secondsFromNow(60), 'v1')).toBe(false);
+  });
+
+  test('the previous v2 secret never opens as a v1 key', () => {
+    const key = stored({
+      previousSecretHash: PREVIOUS,
+      previousSecretVersion: 'v2',
+      previousSecretExpiresAt: secondsFromNow(60),
+    });
+    expect(secretMatches(key, PREVIOUS, NOW, 'v1')).toBe(false);
   });
 });

@@ -1,0 +1,193 @@
+// GraphQL abuse limits for /graphql (graphql-armor plugins, every option set here rather than left to
+// a default that could change under us). They run in yoga's parse and validate phases, so a refused
+// operation never reaches a resolver or the database. The REST facade does not pass through them:
+// Sofa executes its own fixed, generated operations without parsing or validating client text.
+//
+// The limits sit above what any legitimate operation needs (test/graphql-limits.test.ts proves it
+// for every root field at full width, and for all affiliate lists in one operation): the schema
+// has no cycles, its deepest field path is 5 (affiliateProducts > data > variants > attributes >
+// name) and its costliest root field ~100 on the cost scale below.
+import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
+import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import {
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+  type ExecutionResult,
+  type ValidationContext,
+} from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { logger } from '../logger';
+
+/** The limits, exported so that tests use the same numbers (the README quotes them). */
+export const GRAPHQL_LIMITS = {
+  /** Field nesting, fragments counted as a level: 5 for the deepest path, + one fragment per level. */
+  maxDepth: 10,
+  /** Aliased fields per operation: a dashboard comparing a few filtered lists side by side. */
+  maxAliases: 15,
+  /** Lexical tokens per document: every field of the schema at once is ~700; introspection ~200. */
+  maxTokens: 1000,
+  /**
+   * graphql-armor's cost scale: every affiliate list at full width in one operation costs ~730
+   * written inline, ~1,110 with a named fragment per field (each fragment is a level deeper).
+   */
+  maxCost: 1500,
+  /** Directives per operation: only @include and @skip exist; a handful of toggles is plenty. */
+  maxDirectives: 10,
+} as const;
+
+export interface GraphqlSettings {
+  /** Whether `__schema` and `__type` may be queried; off by default in production. */
+  introspection: boolean;
+  /** Whether GET /graphql from a browser serves GraphiQL; off by default in production. */
+  graphiql: boolean;
+}
+
+// The errors of refused operations, so that useLimitStatus can find them in the result.
+const refusals = new WeakSet<GraphQLError>();
+
+/** A refused operation: HTTP 400 with the contract's 400 code. */
+function limitError(error: GraphQLError): GraphQLError {
+  const refusal = new GraphQLError(error.message.replace(/^Syntax Error: /, ''), {
+    extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+  });
+  refusals.add(refusal);
+  return refusal;
+}
+
+/**
+ * Answers a refused operation 400 whatever the client accepts. Yoga marks parse and validation
+ * errors as the GraphQL-over-HTTP spec's (`http.spec`), and answers those 200 to clients accepting
+ * `application/json`; a limit is the server's refusal, not a spec error. The mark is set by yoga's
+ * parse and validation hooks, so it is cleared here, after them, just before the answer is made.
+ */
+function useLimitStatus(): Plugin {
+  return {
+    onResultProcess({ result }) {
+      const errors = Array.isArray(result) ? [] : ((result as ExecutionResult).errors ?? []);
+      for (const error of errors) {
+        if (!refusals.has(error)) continue;
+        const http = error.extensions.http as { spec?: boolean } | undefined;
+        if (http) http.spec = false;
+      }
+    },
+  };
+}
+
+/**
+ * Reports an exceeded limit as a validation error of the operation (or, while parsing, throws it
+ * as a parse error) instead of armor's default of throwing from inside the validator, which yoga
+ * would answer with 200. Logged at info: a client error, but one worth seeing in bulk.
+ */
+function refuse(limit: keyof typeof GRAPHQL_LIMITS) {
+  return {
+    // Our handler decides what happens; armor must not throw its own error as well.
+    propagateOnRejection: false,
+    onAccept: [],
+    onReject: [
+      (context: ValidationContext | null, error: GraphQLError) => {
+        logger.info({ limit, message: error.message }, 'GraphQL operation refused');
+        const refusal = limitError(error);
+        if (!context) throw refusal; // max-tokens runs in the parser, which has no context
+        context.reportError(refusal);
+      },
+    ],
+    // The limits are documented (README), so naming the one exceeded helps and reveals nothing.
+    exposeLimits: true,
+    errorMessage: 'Operation refused by a GraphQL limit',
+  };
+}
+
+// Armor masks only `Did you mean "x"?`; graphql-js also suggests enum values
+// (`Did you mean the enum value "X"?`), in validation and when coercing variables.
+const SUGGESTION = /\s*Did you mean [^?]*\?/g;
+
+function withoutSuggestion<E extends Error>(error: E): E | GraphQLError {
+  const message = error.message.replace(SUGGESTION, '');
+  if (message === error.message || !(error instanceof GraphQLError)) return error;
+  return new GraphQLError(message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: error.extensions,
+  });
+}
+
+/** Hides the schema hints graphql-armor's suggestion blocker leaves in error messages. */
+function useHideRemainingSuggestions(): Plugin {
+  return {
+    onValidate: () =>
+      function onValidateEnd({ valid, result, setResult }) {
+        if (!valid) setResult(result.map(withoutSuggestion));
+      },
+    onExecute: () => ({
+      onExecuteDone({ result, setResult }) {
+        const single = result as ExecutionResult;
+        if (single.errors?.length) {
+          setResult({ ...single, errors: single.errors.map(withoutSuggestion) });
+        }
+      },
+    }),
+  };
+}
+
+/** Refuses `__schema` and `__type` (graphql-js's own rule); `__typename` stays allowed. */
+function useDisableIntrospection(): Plugin {
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(NoSchemaIntrospectionCustomRule);
+    },
+  };
+}
+
+/** The yoga plugins that protect /graphql, in the order they must run. */
+export function graphqlArmor(settings: GraphqlSettings): Plugin[] {
+  const plugins: Plugin[] = [
+    useLimitStatus(),
+    // Parse phase: stops reading a huge document at the first token over the limit.
+    maxTokensPlugin({ n: GRAPHQL_LIMITS.maxTokens, ...refuse('maxTokens') }),
+    maxDepthPlugin({
+      n: GRAPHQL_LIMITS.maxDepth,
+      // Introspection is governed by its own setting (off in production); GraphiQL's schema query
+      // is deeper than any data query and must keep working where introspection is on.
+      ignoreIntrospection: true,
+      // Each fragment counts as a level, so nesting fragments cannot hide depth.
+      flattenFragments: false,
+      ...refuse('maxDepth'),
+    }),
+    maxAliasesPlugin({
+      n: GRAPHQL_LIMITS.maxAliases,
+      // `__typename` is what client caches alias; it costs nothing.
+      allowList: ['__typename'],
+      ...refuse('maxAliases'),
+    }),
+    costLimitPlugin({
+      maxCost: GRAPHQL_LIMITS.maxCost,
+      // graphql-armor's defaults, stated: an object field costs 2, a scalar 1, each level deeper
+      // multiplies by 1.5, a fragment met again costs 1000 (a recursion attempt).
+      objectCost: 2,
+      scalarCost: 1,
+      depthCostFactor: 1.5,
+      fragmentRecursionCost: 1000,
+      // Fragments cost like the fields they stand for, one level deeper (as depth counts them).
+      flattenFragments: false,
+      ignoreIntrospection: true,
+      ...refuse('maxCost'),
+    }),
+    maxDirectivesPlugin({ n: GRAPHQL_LIMITS.maxDirectives, ...refuse('maxDirectives') }),
+  ];
+  if (!settings.introspection) {
+    plugins.push(
+      useDisableIntrospection(),
+      // Without introspection, "Did you mean ...?" would be the way to enumerate the schema.
+      blockFieldSuggestionsPlugin({ mask: '' }),
+      useHideRemainingSuggestions(),
+    );
+  }
+  return plugins;
+}

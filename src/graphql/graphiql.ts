@@ -1,0 +1,135 @@
+// GraphiQL at GET /graphql (development; see GRAPHIQL in src/config.ts): one tab per surface with
+// example operations and the header that surface takes, prefilled. The API keys are the demo
+// seed's (prisma/seed/demo.ts; README "Demo identities"); the dashboard token is a placeholder for
+// `npm run token -- <userId>`. test/graphiql.test.ts runs every example against the schema.
+import type { GraphiQLOptions } from 'graphql-yoga';
+
+/** The demo seed's keys: they open the surfaces of a fresh `npm start` and nothing elsewhere. */
+export const DEMO_PARTNER_KEY = 'svc_test_demoprt1_DemoPartnerSecret0000000010ASZEn';
+export const DEMO_AFFILIATE_KEY = 'svc_test_demoaff1_DemoAffiliateSecret000000110HKnD';
+export const TOKEN_PLACEHOLDER =
+  '<output of: npm run token -- 22222222-2222-4222-8222-222222222222>';
+
+export interface GraphiqlExample {
+  title: string;
+  headers: Record<string, string>;
+  query: string;
+  variables?: Record<string, unknown>;
+}
+
+export const GRAPHIQL_EXAMPLES: GraphiqlExample[] = [
+  {
+    title: 'Partner catalog',
+    headers: { 'x-api-key': DEMO_PARTNER_KEY },
+    query: `# Partner catalog (GET /api/partner/*): a partner key in x-api-key (Headers below).
+# Run one operation at a time with the play button.
+
+query PartnerBrands {
+  partnerBrands(limit: 5) {
+    data { id name slug categories isExclusive websiteUrl }
+    meta { total page limit totalPages }
+  }
+}
+
+query PartnerCampaigns {
+  partnerCampaigns(types: [Offer, GenericCoupon], status: [onTime], limit: 5) {
+    data { id name type offerType status period { startAt endAt } organization { id name } }
+    meta { total page limit totalPages }
+  }
+}
+
+query PartnerOrganizations {
+  partnerOrganizations(search: "a", limit: 10) {
+    data { id name slug logoUrl }
+    meta { total page totalPages }
+  }
+}
+`,
+  },
+  {
+    title: 'Affiliate',
+    headers: { 'x-api-key': DEMO_AFFILIATE_KEY },
+    query: `# Affiliate surface (GET /affiliate/*): an affiliate key in x-api-key (Headers below).
+# Run one operation at a time with the play button.
+
+query AffiliateOffers {
+  affiliateCampaigns(types: [Offer], offerType: [Url], limit: 5) {
+    data { id name type offerType shortUrl commission { type value } organization { name } }
+    meta { total page limit totalPages }
+  }
+}
+
+query AffiliateBrands {
+  affiliateBrands(limit: 5) {
+    data { id name isFavorite shortUrl commission { type value } channels { id name } }
+    pagination { page limit total totalPages }
+  }
+}
+
+query MyOrders {
+  affiliateOrders(status: [APPROVED, PAID], limit: 5) {
+    data { id orderNumber status currency transactionValue earnings orderedAt }
+    meta { total page limit totalPages }
+  }
+}
+
+query MyShortLinks {
+  affiliateShortUrls(limit: 5) {
+    data { urlCode shortUrl originalUrl linkType count active }
+    meta { total }
+  }
+}
+
+# A brand-page link (POST /affiliate/shortener/url): made once, the same call returns it again.
+mutation LinkToBrand($organizationId: UUID!) {
+  createShortUrl(organizationId: $organizationId) {
+    data { urlCode shortUrl originalUrl linkType }
+  }
+}
+`,
+    variables: { organizationId: '<a brand id from AffiliateBrands>' },
+  },
+  {
+    title: 'Key management',
+    headers: { 'x-api-token': TOKEN_PLACEHOLDER },
+    query: `# Key management: a dashboard JWT in x-api-token (npm run token -- <userId>).
+# The full key (apiKey) is answered once, by create and rotate.
+
+query MyKeys {
+  listApiKeys { id name type version prefix scopes createdAt lastUsedAt expiresAt revokedAt }
+}
+
+mutation CreateKey {
+  createApiKey(input: { name: "CI" }) { apiKey key { id prefix scopes } }
+}
+
+mutation RotateKey($id: ID!) {
+  rotateApiKey(id: $id) { apiKey key { id prefix } }
+}
+
+mutation RevokeKey($id: ID!) {
+  revokeApiKey(id: $id) { id revokedAt }
+}
+`,
+    variables: { id: '<a key id from MyKeys>' },
+  },
+];
+
+const json = (value: unknown) => JSON.stringify(value, null, 2);
+
+/** yoga's `graphiql` option: the example tabs, the first one's headers in the header editor. */
+export function graphiqlOptions(): GraphiQLOptions {
+  return {
+    title: 'Affiliate network API',
+    defaultQuery: GRAPHIQL_EXAMPLES[0]!.query,
+    headers: json(GRAPHIQL_EXAMPLES[0]!.headers),
+    defaultHeaders: json({ 'x-api-key': '<your API key>' }),
+    defaultTabs: GRAPHIQL_EXAMPLES.map((example) => ({
+      query: example.query,
+      headers: json(example.headers),
+      variables: example.variables ? json(example.variables) : null,
+    })),
+    // Keys typed into the header editor stay in the page, not in the browser's storage.
+    shouldPersistHeaders: false,
+  };
+}

@@ -1,0 +1,55 @@
+// /graphql answers JSON, always. Yoga would also answer text/event-stream or multipart/mixed to
+// clients asking for them, 406 with an empty body to an Accept it cannot meet, 415 with an empty
+// body to a Content-Type it cannot read, and 500 to GET parameters `variables` or `extensions`
+// that are not JSON. The schema has no subscriptions or incremental delivery, so those formats
+// serve nothing; an empty body tells a client nothing; and bad input is a 400.
+import { GraphQLError } from 'graphql';
+import { processRegularResult, type Plugin } from 'graphql-yoga';
+
+const GRAPHQL_RESPONSE_JSON = 'application/graphql-response+json';
+
+/** A GraphQL-over-HTTP error answer: `{ errors: [{ message, extensions: { code } }] }`. */
+function graphqlError(Response: typeof globalThis.Response, status: number, message: string) {
+  return new Response(
+    JSON.stringify({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] }),
+    { status, headers: { 'content-type': 'application/json; charset=utf-8' } },
+  );
+}
+
+export function useJsonAnswers(): Plugin {
+  return {
+    onRequestParse({ requestParser, setRequestParser, endResponse, fetchAPI }) {
+      if (requestParser) {
+        // Yoga's GET and form parsers JSON.parse `variables` and `extensions` unguarded.
+        setRequestParser(async (request) => {
+          try {
+            return await requestParser(request);
+          } catch (error) {
+            if (!(error instanceof SyntaxError)) throw error;
+            throw new GraphQLError('The variables and extensions parameters must be JSON', {
+              extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+            });
+          }
+        });
+        return;
+      }
+      // Yoga's own parsers ran first: none of them reads this Content-Type.
+      endResponse(
+        graphqlError(
+          fetchAPI.Response,
+          400,
+          'Unsupported Content-Type: send application/json (or application/graphql, or GET)',
+        ),
+      );
+    },
+    onResultProcess({ request, setResultProcessor }) {
+      // GraphQL over HTTP: a server that cannot meet Accept may disregard it and answer
+      // application/json. The newer media type is used when the client names it.
+      const accept = request.headers.get('accept')?.toLowerCase() ?? '';
+      const mediaType = accept.includes(GRAPHQL_RESPONSE_JSON)
+        ? GRAPHQL_RESPONSE_JSON
+        : 'application/json';
+      setResultProcessor(processRegularResult, mediaType);
+    },
+  };
+}

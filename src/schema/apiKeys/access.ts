@@ -1,0 +1,36 @@
+// Who is managing keys: the dashboard user of the request, and only their own keys.
+import { clientIpOfRequest } from '../../auth/requestAuth';
+import { prisma } from '../../db';
+import type { Context } from '../context';
+import { NotFoundError, UnauthorizedError } from '../errors';
+import { isUuid } from '../scalars';
+
+export async function dashboardUser(userId: string | null) {
+  const user =
+    userId && isUuid(userId) ? await prisma.user.findUnique({ where: { id: userId } }) : null;
+  if (!user) throw new UnauthorizedError('The dashboard token names no known user');
+  return user;
+}
+
+/** The owner's key; another user's key is NOT_FOUND, so its existence is not revealed. */
+export async function keyOwnedBy(ownerId: string, keyId: string) {
+  const key = isUuid(keyId)
+    ? await prisma.apiKey.findFirst({ where: { id: keyId, ownerId } })
+    : null;
+  if (!key) throw new NotFoundError(`API key ${keyId} not found`);
+  return key;
+}
+
+/** The dashboard user's key (see keyOwnedBy). */
+export async function ownKey(userId: string | null, keyId: string) {
+  const user = await dashboardUser(userId);
+  return keyOwnedBy(user.id, keyId);
+}
+
+/** Who did it and from where, for the audit trail. */
+export function actorOf(
+  context: Context,
+  userId: string,
+): { actorUserId: string; ip: string | null } {
+  return { actorUserId: userId, ip: clientIpOfRequest(context.request) };
+}

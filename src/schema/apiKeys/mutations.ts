@@ -1,0 +1,147 @@
+// createApiKey, rotateApiKey, revokeApiKey. Each writes its audit event in the same statement as
+// the change (a nested create), so a change is never without its event.
+import { generateApiKey, sha256Hex, type KeyEnv } from '../../auth/keyFormat';
+import type { KeyType } from '../../auth/scopes';
+import { config } from '../../config';
+import { prisma } from '../../db';
+import { Prisma } from '../../generated/prisma/client';
+import { builder } from '../builder';
+import { ApiError, BadRequestError } from '../errors';
+import { actorOf, dashboardUser, keyOwnedBy, ownKey } from './access';
+import { issueIdempotently } from './idempotency';
+import {
+  gracePeriodSeconds,
+  keyName,
+  MAX_GRACE_PERIOD_SECONDS,
+  previousSecretAfterRotation,
+  scopesForNewKey,
+} from './rules';
+import { ApiKeyWithSecret, CreateApiKeyInput } from './types';
+
+/** Prisma's "record to update not found": the row no longer matched the update's condition. */
+function isNotFound(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2025';
+}
+
+const IDEMPOTENCY_NOTE =
+  ' With an Idempotency-Key header, a retry of the same request within 24 h answers the same ' +
+  'key again; the same Idempotency-Key with another request is a CONFLICT.';
+
+builder.mutationFields((t) => ({
+  createApiKey: t.field({
+    type: ApiKeyWithSecret,
+    description:
+      "Creates a key of the user's type (affiliate or partner); the secret is shown once." +
+      IDEMPOTENCY_NOTE,
+    authScopes: { dashboardUser: true },
+    args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
+    resolve: async (_root, { input }, context, info) => {
+      const user = await dashboardUser(context.dashboardUserId);
+      const fingerprint = {
+        field: 'createApiKey',
+        name: input.name,
+        scopes: input.scopes ?? null,
+        expiresAt: input.expiresAt?.toISOString() ?? null,
+      };
+      return issueIdempotently(context, info, user.id, fingerprint, async () => {
+        const type: KeyType = user.role === 'PARTNER' ? 'partner' : 'affiliate';
+        if (input.expiresAt && input.expiresAt <= new Date()) {
+          throw new BadRequestError('expiresAt must be in the future');
+        }
+        const { apiKey, prefix, secret } = generateApiKey(config.keyEnv);
+        const key = await prisma.apiKey.create({
+          data: {
+            name: keyName(input.name),
+            type,
+            version: 'v2',
+            env: config.keyEnv,
+            prefix,
+            secretHash: sha256Hex(secret),
+            scopes: scopesForNewKey(type, input.scopes),
+            ownerId: user.id,
+            expiresAt: input.expiresAt ?? null,
+            events: { create: { kind: 'CREATED', ...actorOf(context, user.id) } },
+          },
+          select: { id: true },
+        });
+        return { apiKey, key };
+      });
+    },
+  }),
+  rotateApiKey: t.field({
+    type: ApiKeyWithSecret,
+    description:
+      'Replaces the secret, keeping name, scopes, prefix and expiry; a legacy v1 key comes back ' +
+      'as a v2 key. With gracePeriodSeconds, the replaced secret keeps working that long (only ' +
+      'the newest replaced secret: rotating again ends the previous grace).' +
+      IDEMPOTENCY_NOTE,
+    authScopes: { dashboardUser: true },
+    args: {
+      id: t.arg.id({ required: true }),
+      gracePeriodSeconds: t.arg.int({
+        description: `0 to ${MAX_GRACE_PERIOD_SECONDS} (a day); default 0: the old secret stops at once`,
+      }),
+    },
+    resolve: async (_root, args, context, info) => {
+      const user = await dashboardUser(context.dashboardUserId);
+      const grace = gracePeriodSeconds(args.gracePeriodSeconds);
+      const fingerprint = { field: 'rotateApiKey', id: String(args.id), gracePeriodSeconds: grace };
+      return issueIdempotently(context, info, user.id, fingerprint, async () => {
+        const key = await keyOwnedBy(user.id, String(args.id));
+        const now = new Date();
+        if (key.revokedAt) throw new BadRequestError('A revoked key cannot be rotated');
+        if (key.expiresAt && key.expiresAt <= now) {
+          throw new BadRequestError('An expired key cannot be rotated (rotation never extends it)');
+        }
+        // A v2 key keeps its prefix, its public identity; a legacy v1 key gets one.
+        const env = (key.env ?? config.keyEnv) as KeyEnv;
+        const { apiKey, prefix, secret } = generateApiKey(env, key.prefix ?? undefined);
+        try {
+          await prisma.apiKey.update({
+            // Only the secret that was read: of two concurrent rotations one wins, the other is told.
+            where: { id: key.id, secretHash: key.secretHash, revokedAt: null },
+            data: {
+              version: 'v2',
+              env,
+              prefix,
+              secretHash: sha256Hex(secret),
+              ...previousSecretAfterRotation(key, grace, now),
+              rotatedAt: now,
+              events: { create: { kind: 'ROTATED', ...actorOf(context, user.id) } },
+            },
+            select: { id: true },
+          });
+        } catch (error) {
+          if (!isNotFound(error)) throw error;
+          throw new ApiError('CONFLICT', 'The key was rotated or revoked meanwhile; try again');
+        }
+        return { apiKey, key: { id: key.id } };
+      });
+    },
+  }),
+  revokeApiKey: t.prismaField({
+    type: 'ApiKey',
+    description: 'Revokes a key at once; revoking a revoked key changes nothing',
+    authScopes: { dashboardUser: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, context) => {
+      const key = await ownKey(context.dashboardUserId, String(args.id));
+      const unchanged = () => prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: key.id } });
+      if (key.revokedAt) return unchanged();
+      try {
+        return await prisma.apiKey.update({
+          ...query,
+          // Only a key not yet revoked: a concurrent second revoke changes nothing either.
+          where: { id: key.id, revokedAt: null },
+          data: {
+            revokedAt: new Date(),
+            events: { create: { kind: 'REVOKED', ...actorOf(context, key.ownerId) } },
+          },
+        });
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+        return unchanged();
+      }
+    },
+  }),
+}));

@@ -1,0 +1,117 @@
+// GET /docs in a real browser: headless Chromium (Debian's, driven by playwright-core) loads the
+// reference page from a real port and finds every route of the table on it, with nothing fetched
+// from anywhere but the server. Without Chromium (a laptop) the test is skipped with a message;
+// CI (.ci/run) installs Chromium, and with CI set a missing browser fails instead.
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { openApiPath } from '../src/rest/openapi';
+import { ROUTES } from '../src/rest/routes';
+import { app, useTestDatabase } from './support/app';
+
+useTestDatabase({ migrate: false });
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+
+if (!hasChromium) {
+  if (process.env.CI) {
+    it('has Chromium in CI', () => {
+      throw new Error(`No Chromium at ${CHROMIUM}: .ci/run installs it (apt-get install chromium)`);
+    });
+  } else {
+    console.warn(
+      `test/docs-page.test.ts skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
+    );
+  }
+}
+
+(hasChromium ? describe : describe.skip)('GET /docs in headless Chromium', () => {
+  let server: Server;
+  let origin: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it('renders every route of the table, from this server only', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const foreign: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(origin) && !request.url().startsWith('data:')) {
+        foreign.push(request.url());
+      }
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+
+    const response = await page.goto(`${origin}/docs`);
+    expect(response?.status()).toBe(200);
+    await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+    // Wait until every tag's operations are rendered (the list is expanded by default).
+    await page.waitForFunction(
+      (count) => document.querySelectorAll('.opblock').length >= count,
+      ROUTES.length,
+      { timeout: 30_000 },
+    );
+
+    const rendered = await page.$$eval('.opblock', (blocks) =>
+      blocks.map((block) => {
+        const method = block.querySelector('.opblock-summary-method')?.textContent ?? '';
+        const pathElement = block.querySelector(
+          '.opblock-summary-path, .opblock-summary-path__deprecated',
+        );
+        const path = pathElement?.getAttribute('data-path') ?? pathElement?.textContent ?? '';
+        return `${method.trim().toUpperCase()} ${path.replace(/\u200b/g, '').trim()}`;
+      }),
+    );
+    for (const route of ROUTES) {
+      expect(rendered).toContain(`${route.method} ${openApiPath(route.path)}`);
+    }
+    expect(rendered).toHaveLength(ROUTES.length);
+    await expect(page.title()).resolves.toBe('Affiliate network API reference');
+    expect(await page.textContent('body')).toContain('x-api-key');
+    expect(foreign).toEqual([]);
+    expect(problems).toEqual([]);
+
+    await page.close();
+  }, 60_000);
+
+  it('serves the renderer with a strict content security policy', async () => {
+    const page = await fetch(`${origin}/docs`);
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("default-src 'self'");
+    const html = await page.text();
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+    expect(assets.length).toBeGreaterThanOrEqual(3);
+    for (const asset of assets) {
+      const answer = await fetch(`${origin}${asset}`);
+      expect({ asset, status: answer.status }).toEqual({ asset, status: 200 });
+    }
+  });
+});

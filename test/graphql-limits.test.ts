@@ -1,0 +1,329 @@
+// GraphQL abuse limits on /graphql (src/graphql/armor.ts): each limit exceeded answers 400 before
+// any resolver or database call; every legitimate operation fits under all of them; batching is
+// off; introspection, field suggestions and GraphiQL follow their settings.
+import { getIntrospectionQuery, Lexer, Source, TokenKind, type GraphQLField } from 'graphql';
+import { prisma } from '../src/db';
+import { GRAPHQL_LIMITS } from '../src/graphql/armor';
+import { schema } from '../src/schema';
+import { useTestDatabase } from './support/app';
+import { createApiKey, createBrand } from './support/factories';
+import {
+  createIsolatedApp,
+  fullSelection,
+  operationFor,
+  rootField,
+  rootFields,
+  send,
+  type IsolatedApp,
+} from './support/hardening';
+
+useTestDatabase();
+
+const app = createIsolatedApp();
+let partnerKey: string;
+let affiliateKey: string;
+
+beforeAll(async () => {
+  ({ apiKey: partnerKey } = await createApiKey('partner'));
+  ({ apiKey: affiliateKey } = await createApiKey('affiliate'));
+  await createBrand();
+});
+
+interface GraphqlBody {
+  data?: Record<string, unknown> | null;
+  errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+async function post(
+  query: string,
+  options: { app?: IsolatedApp; headers?: Record<string, string>; key?: string | null } = {},
+) {
+  const key = options.key === undefined ? partnerKey : options.key;
+  const answer = await send(options.app ?? app, '/graphql', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(key !== null && { 'x-api-key': key }),
+      ...options.headers,
+    },
+    body: JSON.stringify({ query }),
+  });
+  return { ...answer, body: answer.json as GraphqlBody };
+}
+
+function tokenCount(document: string): number {
+  const lexer = new Lexer(new Source(document));
+  let count = 0;
+  while (lexer.advance().kind !== TokenKind.EOF) count += 1;
+  return count;
+}
+
+/** `partnerBrands { data { id } }` inside `levels` nested inline fragments. */
+function nestedFragments(levels: number): string {
+  let inner = '{ data { id } }';
+  for (let i = 0; i < levels; i += 1) inner = `{ ... on PartnerBrandPage ${inner} }`;
+  return `{ partnerBrands ${inner} }`;
+}
+
+function aliased(count: number, selection: string): string {
+  return `{ ${Array.from({ length: count }, (_, i) => `a${i}: ${selection}`).join(' ')} }`;
+}
+
+/** partnerBrands filtered by a list of categories padded to exactly `tokens` tokens. */
+function withTokens(tokens: number): string {
+  const base = (n: number) =>
+    `{ partnerBrands(categories: [${Array(n).fill('"x"').join(' ')}]) { data { id } } }`;
+  const overhead = tokenCount(base(0));
+  return base(tokens - overhead);
+}
+
+function withDirectives(count: number): string {
+  return `{ partnerBrands { data { ${Array(count).fill('id @include(if: true)').join(' ')} } } }`;
+}
+
+const PRODUCTS = `affiliateProducts ${fullSelection(rootField('Query.affiliateProducts').type)}`;
+
+/** The full-width product list `count` times (~99.9 each), one of them without an alias. */
+function products(count: number): string {
+  return aliased(count - 1, PRODUCTS).replace(/^\{/, `{ ${PRODUCTS}`);
+}
+
+// Each limit, with an operation exactly at it (admitted) and one just over it (refused).
+const LIMITS: {
+  limit: keyof typeof GRAPHQL_LIMITS;
+  at: string;
+  over: string;
+  message: RegExp;
+  /** The operations ask for affiliate fields. */
+  affiliate?: true;
+}[] = [
+  {
+    limit: 'maxDepth',
+    // partnerBrands + fragments + data + id
+    at: nestedFragments(GRAPHQL_LIMITS.maxDepth - 3),
+    over: nestedFragments(GRAPHQL_LIMITS.maxDepth - 2),
+    message: /^Query depth limit of 10 exceeded, found 11\.$/,
+  },
+  {
+    limit: 'maxAliases',
+    at: aliased(GRAPHQL_LIMITS.maxAliases, 'partnerBrands { meta { total } }'),
+    over: aliased(GRAPHQL_LIMITS.maxAliases + 1, 'partnerBrands { meta { total } }'),
+    message: /^Aliases limit of 15 exceeded, found 16\.$/,
+  },
+  {
+    limit: 'maxTokens',
+    at: withTokens(GRAPHQL_LIMITS.maxTokens),
+    over: withTokens(GRAPHQL_LIMITS.maxTokens + 1),
+    message: /^Token limit of 1000 exceeded\.$/,
+  },
+  {
+    limit: 'maxCost',
+    // 15 and 16 full-width product lists: ~1498 and ~1598.
+    at: products(15),
+    over: products(16),
+    message: /^Query Cost limit of 1500 exceeded, found 1598\.$/,
+    affiliate: true,
+  },
+  {
+    limit: 'maxDirectives',
+    at: withDirectives(GRAPHQL_LIMITS.maxDirectives),
+    over: withDirectives(GRAPHQL_LIMITS.maxDirectives + 1),
+    message: /^Directives limit of 10 exceeded, found 11\.$/,
+  },
+];
+
+describe.each(LIMITS)('$limit', ({ at, over, message, affiliate }) => {
+  const key = () => (affiliate ? affiliateKey : partnerKey);
+  let resolvers: jest.SpyInstance[];
+
+  beforeEach(() => {
+    // The root resolvers of the fields these operations use, and the queries behind them.
+    const fields = ['partnerBrands', 'affiliateProducts'].map(
+      (name) => schema.getQueryType()!.getFields()[name] as GraphQLField<unknown, unknown>,
+    );
+    resolvers = [
+      ...fields.map((field) => jest.spyOn(field, 'resolve')),
+      jest.spyOn(prisma.organization, 'findMany'),
+      jest.spyOn(prisma.product, 'findMany'),
+    ];
+  });
+
+  afterEach(() => jest.restoreAllMocks());
+
+  test('an operation over the limit answers 400 BAD_REQUEST naming it, and runs no resolver', async () => {
+    for (const accept of [undefined, 'application/json', 'application/graphql-response+json']) {
+      const { status, body } = await post(over, { key: key(), headers: accept ? { accept } : {} });
+      expect(status).toBe(400);
+      expect(body.data).toBeUndefined();
+      expect(body.errors![0]).toEqual({
+        message: expect.stringMatching(message),
+        extensions: { code: 'BAD_REQUEST' },
+      });
+    }
+    for (const spy of resolvers) expect(spy).not.toHaveBeenCalled();
+  });
+
+  test('an operation at the limit is answered', async () => {
+    const { status, body } = await post(at, { key: key() });
+    expect(body.errors).toBeUndefined();
+    expect(status).toBe(200);
+    // The spies see the call: the refusal above is the limit's doing, not a broken spy.
+    for (const spy of affiliate ? [resolvers[1], resolvers[3]] : [resolvers[0], resolvers[2]]) {
+      expect(spy).toHaveBeenCalled();
+    }
+  });
+
+  test('the refusal comes before authentication: no key also answers 400', async () => {
+    const { status } = await post(over, { key: null });
+    expect(status).toBe(400);
+  });
+});
+
+describe('legitimate operations fit under every limit', () => {
+  const refusedByLimit = (body: GraphqlBody) =>
+    (body.errors ?? []).filter((error) => error.extensions?.code === 'BAD_REQUEST');
+
+  test.each(rootFields())('%s at full width', async (name) => {
+    const field = rootField(name);
+    const args = Object.fromEntries(
+      field.args
+        .filter((arg) => String(arg.type).endsWith('!'))
+        .map((arg) => [arg.name, arg.name === 'input' ? { name: 'x' } : 'x']),
+    );
+    // Without credentials: the answer is UNAUTHORIZED, which proves the limits let it through.
+    const { status, body } = await send(app, '/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: operationFor(name, args), variables: args }),
+    }).then((answer) => ({ ...answer, body: answer.json as GraphqlBody }));
+    expect(status).toBe(200);
+    expect(refusedByLimit(body)).toEqual([]);
+    expect(body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
+  });
+
+  test('every affiliate query at full width in one operation, each type in a fragment of its own', async () => {
+    const fields = rootFields().filter(
+      (name) =>
+        name.startsWith('Query.affiliate') &&
+        rootField(name).args.every((arg) => !String(arg.type).endsWith('!')),
+    );
+    const fragments: string[] = [];
+    const selections = fields.map((name) => {
+      const field = rootField(name);
+      const fragment = `F_${field.name}`;
+      const type = String(field.type).replace(/!$/, '');
+      fragments.push(`fragment ${fragment} on ${type} ${fullSelection(field.type)}`);
+      return `${field.name} { ...${fragment} }`;
+    });
+    const query = `{ ${selections.join(' ')} } ${fragments.join(' ')}`;
+    expect(tokenCount(query)).toBeLessThanOrEqual(GRAPHQL_LIMITS.maxTokens);
+    const { status, body } = await post(query, { key: null });
+    expect(refusedByLimit(body)).toEqual([]);
+    expect(status).toBe(200);
+  });
+
+  test("GraphiQL's introspection query, where introspection is on", async () => {
+    const query = getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+    });
+    const { status, body } = await post(query, { key: null });
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    expect(body.data?.__schema).toBeDefined();
+  });
+});
+
+describe('batching', () => {
+  test('an array of operations answers 400 and runs none of them', async () => {
+    const findMany = jest.spyOn(prisma.organization, 'findMany');
+    const answer = await send(app, '/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': partnerKey },
+      body: JSON.stringify([
+        { query: '{ partnerBrands { data { id } } }' },
+        { query: '{ partnerBrands { data { id } } }' },
+      ]),
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.json).toEqual({
+      errors: [{ message: 'Batching is not supported.', extensions: { code: 'BAD_REQUEST' } }],
+    });
+    expect(findMany).not.toHaveBeenCalled();
+    findMany.mockRestore();
+  });
+});
+
+describe('introspection and field suggestions', () => {
+  const closed = createIsolatedApp({ graphql: { introspection: false } });
+
+  test('are on by default outside production', async () => {
+    const schemaQuery = await post('{ __schema { queryType { name } } }', { key: null });
+    expect(schemaQuery.body.data).toEqual({ __schema: { queryType: { name: 'Query' } } });
+    const typo = await post('{ partnerBrandz { data { id } } }');
+    expect(typo.body.errors![0]!.message).toContain(
+      'Did you mean "partnerBrand" or "partnerBrands"?',
+    );
+  });
+
+  test('introspection off: __schema and __type are refused, __typename still answers', async () => {
+    for (const query of [
+      '{ __schema { queryType { name } } }',
+      '{ __type(name: "Query") { name } }',
+    ]) {
+      const { body } = await post(query, { app: closed, key: null });
+      expect(body.data).toBeUndefined();
+      expect(body.errors![0]!.message).toMatch(/^GraphQL introspection has been disabled/);
+    }
+    const { body } = await post('{ __typename }', { app: closed, key: null });
+    expect(body).toEqual({ data: { __typename: 'Query' } });
+  });
+
+  test('introspection off: no error message suggests a field, argument, type or enum value', async () => {
+    const probes = [
+      '{ partnerBrandz { data { id } } }',
+      '{ partnerBrands(limt: 5) { data { id } } }',
+      'query ($x: PartnerBrandz) { partnerBrands { data { id } } }',
+      '{ partnerCampaigns(types: [Offr]) { data { id } } }',
+    ];
+    for (const query of probes) {
+      const { body } = await post(query, { app: closed });
+      expect(body.errors!.length).toBeGreaterThan(0);
+      for (const error of body.errors!) expect(error.message).not.toMatch(/did you mean/i);
+    }
+    // Enum values in variables are checked while executing, not validating.
+    const answer = await send(closed, '/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': partnerKey },
+      body: JSON.stringify({
+        query:
+          'query ($types: [CampaignType!]) { partnerCampaigns(types: $types) { meta { total } } }',
+        variables: { types: ['Offr'] },
+      }),
+    });
+    const body = answer.json as GraphqlBody;
+    expect(body.errors![0]!.message).toMatch(/^Variable "\$types" got invalid value "Offr"/);
+    expect(body.errors![0]!.message).not.toMatch(/did you mean/i);
+  });
+});
+
+describe('GraphiQL', () => {
+  const browser = { accept: 'text/html' };
+
+  test('is served to browsers by default outside production', async () => {
+    const answer = await send(app, '/graphql', { headers: browser });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(answer.text).toContain('<title>Affiliate network API</title>');
+  });
+
+  test('off: a browser gets no GraphiQL page', async () => {
+    const closed = createIsolatedApp({ graphql: { graphiql: false } });
+    const answer = await send(closed, '/graphql', { headers: browser });
+    expect(answer.headers.get('content-type') ?? '').not.toMatch(/^text\/html/);
+    expect(answer.text).not.toContain('<title>');
+  });
+});
