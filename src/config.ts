@@ -26,6 +26,8 @@ export interface Config {
   /** The Sunset date announced on legacy hosts. */
   legacySunset: Date;
   logLevel: string;
+  /** Append logs to this file instead of stdout. */
+  logFile: string | undefined;
   /** Whether /graphql answers introspection (and field suggestions); default off in production. */
   graphqlIntrospection: boolean;
   /** Whether GET /graphql from a browser serves GraphiQL; default off in production. */
@@ -132,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000),
     legacySunset: date(env, 'LEGACY_SUNSET', DEFAULT_LEGACY_SUNSET),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+    logFile: env.LOG_FILE || undefined,
     // Introspection and GraphiQL help in development; in production they only map the schema for
     // whoever probes it (the SDL is published in the repository for integrators).
     graphqlIntrospection: toggle(env, 'GRAPHQL_INTROSPECTION', !isProduction),

@@ -2,17 +2,22 @@
 import pino from 'pino';
 import { config } from './config';
 
-export const logger = pino({
-  level: config.logLevel,
-  redact: {
-    paths: [
-      'headers["x-api-key"]',
-      'headers["x-api-token"]',
-      'headers["x-auth-key"]',
-      'headers.authorization',
-      'apiKey',
-      'token',
-    ],
-    censor: '[redacted]',
+export const logger = pino(
+  {
+    level: config.logLevel,
+    redact: {
+      paths: [
+        'headers["x-api-key"]',
+        'headers["x-api-token"]',
+        'headers["x-auth-key"]',
+        'headers.authorization',
+        'apiKey',
+        'token',
+      ],
+      censor: '[redacted]',
+    },
   },
-});
+  // LOG_FILE appends synchronously, so every test worker's lines land in one complete file (CI
+  // scans the whole run's logs for leaked keys); the default is stdout.
+  config.logFile ? pino.destination({ dest: config.logFile, append: true, sync: true }) : undefined,
+);

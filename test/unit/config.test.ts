@@ -36,6 +36,7 @@ describe('defaults', () => {
       requestTimeoutMs: 60_000,
       legacySunset: new Date('2027-06-30T23:59:59Z'),
       logLevel: 'info',
+      logFile: undefined,
       graphqlIntrospection: true,
       graphiql: true,
     });
