@@ -13,11 +13,10 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { BadRequestError } from '../schema/errors';
-
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+import { hasControlCharacters } from '../schema/scalars';
 
 function hasControlCharacter(value: unknown): boolean {
-  if (typeof value === 'string') return CONTROL_CHARACTERS.test(value);
+  if (typeof value === 'string') return hasControlCharacters(value);
   if (Array.isArray(value)) return value.some(hasControlCharacter);
   if (typeof value === 'object' && value !== null) {
     return Object.values(value).some(hasControlCharacter);
@@ -39,7 +38,7 @@ export function inputWithControlCharacter(
     // Every string literal of an executable document is an input: an argument, a variable's
     // default, an item of either.
     StringValue(node, _key, parent, _path, ancestors) {
-      if (found || !CONTROL_CHARACTERS.test(node.value)) return;
+      if (found || !hasControlCharacters(node.value)) return;
       // `ancestors` stops short of the parent.
       const owner = [...ancestors, parent]
         .reverse()

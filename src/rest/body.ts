@@ -13,11 +13,10 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import { BadRequestError } from '../schema/errors';
-import { isUuid, parseDateTime } from '../schema/scalars';
+import { hasControlCharacters, isUuid, parseDateTime } from '../schema/scalars';
 
 /** Long enough for any real URL (browsers and CDNs stop near 2,000 characters), short of abuse. */
 export const MAX_BODY_STRING_LENGTH = 2048;
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /** The body's JSON; an empty body is an empty object (a route whose arguments are all optional). */
 export function parseJsonBody(text: string): unknown {
@@ -38,7 +37,7 @@ function checkString(name: string, value: unknown): string {
   if (value.length > MAX_BODY_STRING_LENGTH) {
     throw new BadRequestError(`${name} must be at most ${MAX_BODY_STRING_LENGTH} characters`);
   }
-  if (CONTROL_CHARACTERS.test(value)) {
+  if (hasControlCharacters(value)) {
     throw new BadRequestError(`${name} must not contain control characters`);
   }
   return value;

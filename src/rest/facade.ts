@@ -21,6 +21,7 @@ import { parseJsonBody, variablesFromBody } from './body';
 import { errorResponse, restErrorHandler } from './errors';
 import { variablesFromQuery } from './queryParams';
 import { lookupRoute, ROUTES, surfaceOf, type RestRoute } from './routes';
+import { hasControlCharacters } from '../schema/scalars';
 
 type GetEnveloped = Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
 type Enveloped = ReturnType<GetEnveloped>;
@@ -42,9 +43,6 @@ function fieldOf(schema: GraphQLSchema, route: RestRoute) {
   return type!.getFields()[name]!;
 }
 
-// No id, code or slug has one; GraphQL would refuse them as input (src/graphql/inputText.ts).
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-
 /** Path parameters decoded; one that cannot name anything (bad escape, control character) is 404. */
 function decodePathParams(params: Record<string, string>): Record<string, string> {
   let decoded: Record<string, string>;
@@ -55,7 +53,7 @@ function decodePathParams(params: Record<string, string>): Record<string, string
   } catch {
     throw new NotFoundError('Resource not found');
   }
-  if (Object.values(decoded).some((value) => CONTROL_CHARACTERS.test(value))) {
+  if (Object.values(decoded).some(hasControlCharacters)) {
     throw new NotFoundError('Resource not found');
   }
   return decoded;

@@ -10,12 +10,11 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import { BadRequestError } from '../schema/errors';
-import { isUuid, parseDateTime } from '../schema/scalars';
+import { hasControlCharacters, isUuid, parseDateTime } from '../schema/scalars';
 
 const MAX_STRING_LENGTH = 500;
 const INT32 = /^[+-]?\d{1,10}$/;
 const DECIMAL = /^[+-]?\d{1,12}(\.\d{1,6})?$/;
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 function parseScalar(name: string, type: GraphQLInputType, raw: string): unknown {
   const named = getNamedType(type);
@@ -50,7 +49,7 @@ function parseScalar(name: string, type: GraphQLInputType, raw: string): unknown
       if (raw.length > MAX_STRING_LENGTH) {
         throw new BadRequestError(`${name} must be at most ${MAX_STRING_LENGTH} characters`);
       }
-      if (CONTROL_CHARACTERS.test(raw)) {
+      if (hasControlCharacters(raw)) {
         throw new BadRequestError(`${name} must not contain control characters`);
       }
       return raw;
