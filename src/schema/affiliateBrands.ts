@@ -3,7 +3,6 @@
 // filters its rows by the key's affiliate inside the same query, so one affiliate's rows never
 // reach another.
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import { config } from '../config';
 import { prisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
 import { paginationPageOf, singleOf } from '../rest/envelopes';
@@ -21,6 +20,7 @@ import type { Context } from './context';
 import { NotFoundError } from './errors';
 import { Commission, type CommissionShape } from './money';
 import { pageArgs, pageInfo, resolvePage, type PageRule } from './pagination';
+import { shortUrlOf } from '../shortLinks';
 
 const AFFILIATE_BRANDS_PAGE: PageRule = { defaultLimit: 20, maxLimit: 20, aboveMax: 'clamp' };
 
@@ -118,7 +118,7 @@ export const AffiliateBrand = builder.prismaObject('Organization', {
       }),
       resolve: (brand) => {
         const link = brand.shortUrls[0];
-        return link ? `${config.shortLinkBaseUrl}/${link.urlCode}` : null;
+        return link ? shortUrlOf(link.urlCode) : null;
       },
     }),
   }),
