@@ -3,9 +3,11 @@
 // (src/server.ts) gives it a port; tests call `app.fetch()` directly.
 import { useRateLimiter } from '@envelop/rate-limiter';
 import { createServerAdapter } from '@whatwg-node/server';
-import { createYoga, useExecutionCancellation } from 'graphql-yoga';
+import { createYoga, maskError, useExecutionCancellation, type MaskError } from 'graphql-yoga';
+import { hearKeyChangesOver } from './auth/keyChanges';
 import { apiKeyOf, dashboardUserOf } from './auth/requestAuth';
 import { config } from './config';
+import { isDatabaseOutage } from './databaseOutage';
 import { graphqlArmor, type GraphqlSettings } from './graphql/armor';
 import { graphiqlOptions } from './graphql/graphiql';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
@@ -15,6 +17,7 @@ import { createEdge, type EdgeSettings } from './http/edge';
 import { createRedisClient, type RedisClient } from './limits/redis';
 import { logger } from './logger';
 import { ApiError } from './schema/errors';
+import { databaseUnavailable } from './rest/errors';
 import { useRestFacade } from './rest/facade';
 import { useApiReference } from './rest/openapi';
 import { useShortLinkRedirect } from './rest/redirect';
@@ -62,6 +65,7 @@ export function createApp(options: AppOptions = {}) {
       : config.redisUrl
         ? createRedisClient(config.redisUrl)
         : null;
+  if (redis) hearKeyChangesOver(redis);
   const yoga = createYogaServer({ ...graphqlSettingsFromConfig(), ...options.graphql });
   const edge = createEdge(yoga, { ...edgeSettingsFromConfig(), ...options.settings }, redis);
   return createServerAdapter<Record<string, unknown>>(edge.handle);
@@ -84,11 +88,16 @@ function useKeyManagementLimit() {
   });
 }
 
+/** Yoga's masking, except that a database outage is told as such (503 on REST, its code on GraphQL). */
+const maskUnlessOutage: MaskError = (error, message, isDev) =>
+  isDatabaseOutage(error) ? databaseUnavailable(error) : maskError(error, message, isDev);
+
 function createYogaServer(graphqlSettings: GraphqlSettings) {
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     landingPage: false,
+    maskedErrors: { maskError: maskUnlessOutage },
     graphiql: graphqlSettings.graphiql ? graphiqlOptions() : false,
     // GraphiQL's code inlined from the package: the page loads nothing from a CDN.
     renderGraphiQL,

@@ -30,27 +30,41 @@ export function pgliteAdapter(pglite: PGlite): SqlDriverAdapterFactory {
   return new PrismaPGlite(pglite) as unknown as SqlDriverAdapterFactory;
 }
 
+/** A PGlite adapter that opens the database at its first query, not at construction. */
+function lazyPgliteAdapter(open: () => PGlite): SqlDriverAdapterFactory {
+  const { provider, adapterName } = pgliteAdapter(undefined as never);
+  return { provider, adapterName, connect: () => pgliteAdapter(open()).connect() };
+}
+
 function pgliteBackend(dataDir: string): Backend {
-  if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
-  const pglite = new PGlite(dataDir);
+  // Opened on first use: a module that only imports the client (a pure unit test) starts nothing.
+  let pglite: PGlite | undefined;
+  const open = () => {
+    if (!pglite) {
+      if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
+      pglite = new PGlite(dataDir);
+    }
+    return pglite;
+  };
   let previousTurn: Promise<unknown> = Promise.resolve();
   const connection: SqlConnection = {
     exec: async (sql) => {
-      await pglite.exec(sql);
+      await open().exec(sql);
     },
     query: async <Row>(sql: string, params?: unknown[]) =>
-      (await pglite.query<Row>(sql, params)).rows,
+      (await open().query<Row>(sql, params)).rows,
   };
   return {
-    prisma: new PrismaClient({ adapter: pgliteAdapter(pglite) }),
+    prisma: new PrismaClient({ adapter: lazyPgliteAdapter(open) }),
     // PGlite is one session: scripts using it take turns, so their transactions never interleave.
     withConnection(work) {
       const turn = previousTurn.then(() => work(connection));
       previousTurn = turn.catch(() => undefined);
       return turn;
     },
-    // PGlite starts at import and finishes asynchronously; close it only once it is up.
+    // PGlite starts asynchronously; close it only once it is up.
     close: async () => {
+      if (!pglite) return;
       await pglite.waitReady;
       await pglite.close();
     },

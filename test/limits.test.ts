@@ -341,6 +341,23 @@ describe('payload limit', () => {
     expect(atTheLimit.status).toBe(200);
     expect(atTheLimit.body.data).toEqual({ __typename: 'Query' });
   });
+
+  test("a Request built in-process (Node's own body stream) is read and counted like any other", async () => {
+    const { apiKey } = await createApiKey('partner');
+    const request = (body: string) =>
+      new Request('http://api.test/graphql', {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body,
+      });
+    const answer = await app.fetch(request(graphqlBody('{ __typename }')));
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ data: { __typename: 'Query' } });
+
+    const over = await app.fetch(request(oversized()));
+    expect(over.status).toBe(413);
+    expect((await over.json()).code).toBe('PAYLOAD_TOO_LARGE');
+  });
 });
 
 describe('request deadline', () => {

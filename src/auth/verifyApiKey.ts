@@ -3,13 +3,14 @@
 // the whole key (current, or previous during a rotation's grace period).
 //
 // Every wrong key that passes the checksum costs the same (bench/keyTiming.ts measures it): one
-// lookup that answers exactly one row whether a key has the prefix or not (all nulls when none
-// has), the same hash comparison (against a stand-in when nothing was found), and no early
-// return before it. The owner is read only once the secret matched, so a wrong secret never costs
-// a query that an unknown prefix would not. A malformed key or a bad checksum is refused before
-// any I/O.
+// lookup, key and owner together, that answers exactly one row whether a key has the prefix or not
+// (all nulls when none has), the same hash comparison (against a stand-in when nothing was found),
+// and no early return before it. A malformed key or a bad checksum is refused before any I/O. A
+// key presented with its correct secret is remembered for a while (src/auth/keyChanges.ts), so
+// its next requests skip the lookup; a wrong secret never finds it there.
 import { prisma } from '../db';
 import { Prisma } from '../generated/prisma/client';
+import { rememberedKeys } from './keyChanges';
 import { hashesEqual, parseApiKey, sha256Hex } from './keyFormat';
 import { noteKeyUse, noteRevokedKeyUse } from './keyUsage';
 import type { ApiScope, KeyType } from './scopes';
@@ -87,9 +88,17 @@ export type KeyCheck =
 const MALFORMED: KeyCheck = { kind: 'malformed' };
 const UNKNOWN: KeyCheck = { kind: 'unknown' };
 
-/** A stored key as the lookup reads it. */
-type StoredRow = StoredKey & { id: string; type: KeyType; ownerId: string; scopes: string[] };
-type AbsentRow = { [column in keyof StoredRow]: null };
+/** A stored key and its owner, as the lookup reads them. */
+export type StoredKeyRow = StoredKey & {
+  id: string;
+  type: KeyType;
+  ownerId: string;
+  scopes: string[];
+  /** Null if the owner is gone. */
+  ownerRole: 'AFFILIATE' | 'PARTNER' | null;
+  ownerDeletedAt: Date | null;
+};
+type AbsentRow = { [column in keyof StoredKeyRow]: null };
 
 /**
  * The key matching `condition`, read as exactly one row whether or not there is one (a LEFT JOIN
@@ -100,17 +109,18 @@ type AbsentRow = { [column in keyof StoredRow]: null };
 async function lookUpKey(
   condition: Prisma.Sql,
   orderBy: Prisma.Sql = Prisma.empty,
-): Promise<StoredRow | null> {
-  const rows = await prisma.$queryRaw<(StoredRow | AbsentRow)[]>`
+): Promise<StoredKeyRow | null> {
+  const rows = await prisma.$queryRaw<(StoredKeyRow | AbsentRow)[]>`
     SELECT k."id"::text AS "id", k."type"::text AS "type", k."version"::text AS "version",
       k."ownerId"::text AS "ownerId", k."scopes", k."secretHash", k."previousSecretHash",
       k."previousSecretExpiresAt", k."previousSecretVersion"::text AS "previousSecretVersion",
-      k."expiresAt", k."revokedAt"
+      k."expiresAt", k."revokedAt", u."role"::text AS "ownerRole", u."deletedAt" AS "ownerDeletedAt"
     FROM (SELECT 1) AS "one" LEFT JOIN "ApiKey" k ON ${condition}
+      LEFT JOIN "User" u ON u."id" = k."ownerId"
     ${orderBy}
     LIMIT 1`;
   const row = rows[0];
-  return row && row.id !== null ? (row as StoredRow) : null;
+  return row && row.id !== null ? (row as StoredKeyRow) : null;
 }
 
 const byPrefix = (prefix: string) => lookUpKey(Prisma.sql`k."prefix" = ${prefix}`);
@@ -128,20 +138,18 @@ export async function checkApiKey(raw: string | null, now = new Date()): Promise
   if (!parsed) return MALFORMED;
 
   const presentedHash = sha256Hex(parsed.version === 'v2' ? parsed.secret : parsed.key);
+  const presented = parsed.version === 'v2' ? `${parsed.prefix}:${presentedHash}` : presentedHash;
+  const remembered = rememberedKeys.get(presented);
   const stored =
-    parsed.version === 'v2' ? await byPrefix(parsed.prefix) : await byWholeKeyHash(presentedHash);
+    remembered ??
+    (parsed.version === 'v2' ? await byPrefix(parsed.prefix) : await byWholeKeyHash(presentedHash));
   const matches = secretMatches(stored ?? absentKey, presentedHash, now, parsed.version);
-  if (!stored || !matches) return UNKNOWN;
+  if (!stored || !matches || stored.ownerRole === null) return UNKNOWN;
+  if (!remembered) rememberedKeys.remember(presented, stored.id, stored);
   // Legacy keys are affiliate keys only; partner keys must be v2.
   if (parsed.version === 'v1' && stored.type !== 'affiliate') return UNKNOWN;
   if (stored.revokedAt !== null) return { kind: 'revoked', keyId: stored.id };
   if (!isUsable(stored, now)) return { kind: 'expired', keyId: stored.id };
-
-  const owner = await prisma.user.findUnique({
-    where: { id: stored.ownerId },
-    select: { role: true, deletedAt: true },
-  });
-  if (!owner) return UNKNOWN;
   return {
     kind: 'valid',
     key: {
@@ -149,7 +157,8 @@ export async function checkApiKey(raw: string | null, now = new Date()): Promise
       type: stored.type,
       version: stored.version,
       ownerId: stored.ownerId,
-      affiliateId: owner.role === 'AFFILIATE' && owner.deletedAt === null ? stored.ownerId : null,
+      affiliateId:
+        stored.ownerRole === 'AFFILIATE' && stored.ownerDeletedAt === null ? stored.ownerId : null,
       scopes: new Set(stored.scopes as ApiScope[]),
     },
   };

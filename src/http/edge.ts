@@ -5,7 +5,7 @@
 //   request id -> /healthz, /readyz -> deadline { quota (one count per HTTP request, before any
 //   parsing) -> payload limit -> yoga } -> response headers (request id, quota, deprecation) -> log.
 import { rememberClientIp } from '../auth/requestAuth';
-import { errorResponse } from '../rest/errors';
+import { errorResponse, toApiError } from '../rest/errors';
 import { ApiError } from '../schema/errors';
 import { logger } from '../logger';
 import { checkBody } from '../limits/bodyLimit';
@@ -129,12 +129,8 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
         );
       });
     } catch (error) {
-      logger.error({ err: error, requestId }, 'unexpected error at the edge');
-      response = errorResponse(
-        new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error'),
-        undefined,
-        requestId,
-      );
+      // A database outage met by the quota's key check is a 503; anything else a logged 500.
+      response = runWithRequestId(requestId, () => errorResponse(toApiError(error)));
     }
     response = withHeaders(response, answerHeaders);
     logger.info(

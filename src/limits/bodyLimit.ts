@@ -6,7 +6,11 @@ export type BodyCheck =
   | { kind: 'too-large' }
   | { kind: 'ok'; body: ReadableStream<Uint8Array> | null; exceeded: () => boolean };
 
-/** `Streams`: the fetch implementation's TransformStream, matching the request's body stream. */
+/**
+ * `Streams`: the fetch implementation's TransformStream, for the bodies it made (a request from
+ * the HTTP server); a body that is Node's own stream (a `Request` built in-process) is piped through
+ * Node's, as each implementation only pipes into its own streams.
+ */
 export function checkBody(
   request: Request,
   maxBytes: number,
@@ -21,8 +25,9 @@ export function checkBody(
 
   let bytesRead = 0;
   let over = false;
+  const Transform = body instanceof ReadableStream ? TransformStream : Streams;
   const limited = body.pipeThrough(
-    new Streams<Uint8Array, Uint8Array>({
+    new Transform<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         bytesRead += chunk.byteLength;
         if (bytesRead > maxBytes) {

@@ -2,13 +2,17 @@
 // `statusCode`, so clients of either documented shape can read them. A 500 never shows its cause.
 // Every error body names the request (`requestId`, also in the X-Request-Id header) for support.
 import { GraphQLError } from 'graphql';
+import { isDatabaseOutage } from '../databaseOutage';
 import { currentRequestId } from '../http/requestId';
 import { logger } from '../logger';
 import { ApiError, isErrorCode } from '../schema/errors';
 
+/** How long a client should wait after a 503 (an outage is usually a restart or a failover). */
+const RETRY_UNAVAILABLE = { 'Retry-After': '5' };
+
 export function errorResponse(
   error: ApiError,
-  headers?: HeadersInit,
+  headers?: Record<string, string>,
   requestId = currentRequestId(),
 ): Response {
   const body = {
@@ -18,7 +22,10 @@ export function errorResponse(
     ...(error.status === 404 && { error: 'Not Found', statusCode: 404 }),
     ...(requestId !== undefined && { requestId }),
   };
-  return Response.json(body, { status: error.status, headers });
+  return Response.json(body, {
+    status: error.status,
+    headers: error.code === 'SERVICE_UNAVAILABLE' ? { ...RETRY_UNAVAILABLE, ...headers } : headers,
+  });
 }
 
 /** The ApiError a failed execution stands for. */
@@ -31,11 +38,24 @@ export function toApiError(error: unknown): ApiError {
     // A GraphQL error of its own (argument coercion, validation) is the request's fault.
     if (!error.originalError) return new ApiError('BAD_REQUEST', error.message);
   }
+  if (isDatabaseOutage(error)) return databaseUnavailable(error);
   logger.error(
     { err: error instanceof GraphQLError ? (error.originalError ?? error) : error },
     'unexpected error',
   );
   return new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error');
+}
+
+/** A database outage: the request may succeed on retry, so 503 rather than 500. */
+export function databaseUnavailable(error: unknown): ApiError {
+  logger.warn(
+    { err: error instanceof GraphQLError ? (error.originalError ?? error) : error },
+    'database unavailable',
+  );
+  return new ApiError(
+    'SERVICE_UNAVAILABLE',
+    'The service is temporarily unavailable; retry shortly',
+  );
 }
 
 /** Sofa's error handler: the first error decides the answer. */

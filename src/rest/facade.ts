@@ -18,7 +18,7 @@ import {
 import type { Context } from '../schema/context';
 import { ApiError, BadRequestError, NotFoundError, UnauthorizedError } from '../schema/errors';
 import { parseJsonBody, variablesFromBody } from './body';
-import { errorResponse, restErrorHandler } from './errors';
+import { errorResponse, restErrorHandler, toApiError } from './errors';
 import { variablesFromQuery } from './queryParams';
 import { lookupRoute, ROUTES, surfaceOf, type RestRoute } from './routes';
 import { hasControlCharacters } from '../schema/scalars';
@@ -233,8 +233,7 @@ export function useRestFacade(): Plugin<Context> {
             : await answer(),
         );
       } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        endResponse(errorResponse(error));
+        endResponse(errorResponse(toApiError(error)));
       }
     },
   };

@@ -1,5 +1,6 @@
 // createApiKey, rotateApiKey, revokeApiKey. Each writes its audit event in the same statement as
 // the change (a nested create), so a change is never without its event.
+import { announceKeyChange } from '../../auth/keyChanges';
 import { generateApiKey, sha256Hex, type KeyEnv } from '../../auth/keyFormat';
 import type { KeyType } from '../../auth/scopes';
 import { config } from '../../config';
@@ -115,6 +116,7 @@ builder.mutationFields((t) => ({
           if (!isNotFound(error)) throw error;
           throw new ApiError('CONFLICT', 'The key was rotated or revoked meanwhile; try again');
         }
+        announceKeyChange(key.id);
         return { apiKey, key: { id: key.id } };
       });
     },
@@ -129,7 +131,7 @@ builder.mutationFields((t) => ({
       const unchanged = () => prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: key.id } });
       if (key.revokedAt) return unchanged();
       try {
-        return await prisma.apiKey.update({
+        const revoked = await prisma.apiKey.update({
           ...query,
           // Only a key not yet revoked: a concurrent second revoke changes nothing either.
           where: { id: key.id, revokedAt: null },
@@ -138,6 +140,8 @@ builder.mutationFields((t) => ({
             events: { create: { kind: 'REVOKED', ...actorOf(context, key.ownerId) } },
           },
         });
+        announceKeyChange(key.id);
+        return revoked;
       } catch (error) {
         if (!isNotFound(error)) throw error;
         return unchanged();

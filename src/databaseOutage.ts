@@ -1,0 +1,59 @@
+// Tells a database outage (server stopped, restarting, unreachable, out of connections) from a
+// failed query. An outage is answered 503 SERVICE_UNAVAILABLE so clients retry; anything else that
+// escapes a resolver stays a 500.
+//
+// Prisma reports outages as known request errors (P1001 "can't reach database server", ...) or,
+// through the driver adapter, with the adapter's error kind; pg errors that the adapter does not
+// map (pool connect timeout, a connection dropped mid-query) arrive as plain Errors.
+
+/** Prisma's codes for "no usable database connection". */
+const OUTAGE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+
+/** Driver-adapter error kinds that mean the server cannot be used right now. */
+const OUTAGE_ADAPTER_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+]);
+
+/** SQLSTATE classes 08 (connection exception) and 57P (shutdown, crash, starting up). */
+const OUTAGE_SQLSTATE = /^(08|57P)/;
+
+/** Messages of pg's own errors (node-postgres has no codes for these). */
+const OUTAGE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect/i;
+
+interface AdapterCause {
+  kind?: unknown;
+  code?: unknown;
+}
+
+function adapterCauseOf(error: object): AdapterCause | undefined {
+  const meta = (error as { meta?: { driverAdapterError?: { cause?: AdapterCause } } }).meta;
+  return meta?.driverAdapterError?.cause ?? (error as { cause?: AdapterCause }).cause;
+}
+
+function isOutageItself(error: object): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && OUTAGE_PRISMA_CODES.has(code)) return true;
+  const cause = adapterCauseOf(error);
+  if (typeof cause?.kind === 'string' && OUTAGE_ADAPTER_KINDS.has(cause.kind)) return true;
+  if (cause?.kind === 'postgres' && typeof cause.code === 'string') {
+    return OUTAGE_SQLSTATE.test(cause.code);
+  }
+  const message = (error as { message?: unknown }).message;
+  return typeof message === 'string' && OUTAGE_MESSAGES.test(message);
+}
+
+/** Whether `error`, or an error it wraps (GraphQL `originalError`, `cause`), is a database outage. */
+export function isDatabaseOutage(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current = error;
+  while (typeof current === 'object' && current !== null && !seen.has(current)) {
+    if (isOutageItself(current)) return true;
+    seen.add(current);
+    const wrapper = current as { originalError?: unknown; cause?: unknown };
+    current = wrapper.originalError ?? wrapper.cause;
+  }
+  return false;
+}

@@ -1,0 +1,51 @@
+// The service as its own process, as `npm start` runs it (node itself, not an npx/tsx wrapper, so
+// signals reach the server), for tests that stop, kill or restart replicas.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+
+export interface Replica {
+  /** http://localhost:<port> */
+  base: string;
+  process: ChildProcessWithoutNullStreams;
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
+}
+
+const ROOT = path.join(__dirname, '..', '..');
+
+/** Starts the server with `env` over the test's own, on a free port. */
+export async function startReplica(env: Record<string, string | undefined>): Promise<Replica> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const base = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = /listening on (http:\/\/localhost:\d+)/.exec(output);
+      if (found) resolve(found[1]!);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    void exited.then((code) => reject(new Error(`replica exited with ${code}: ${output}`)));
+  });
+  return { base, process: child, exited };
+}
+
+/** Runs a script of the project (e.g. the seed) to completion with `env`; rejects on failure. */
+export function runScript(script: string, env: Record<string, string | undefined>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${script} exited with ${code}: ${output}`)),
+    );
+  });
+}

@@ -1,0 +1,46 @@
+// Which errors are a database outage (503, retry) rather than a failed query (500).
+import { GraphQLError } from 'graphql';
+import { isDatabaseOutage } from '../../src/databaseOutage';
+
+const prismaError = (code: string, cause?: object) =>
+  Object.assign(new Error('prisma'), { code, meta: cause && { driverAdapterError: { cause } } });
+
+describe('isDatabaseOutage', () => {
+  test.each([
+    ["Prisma P1001 (can't reach the server)", prismaError('P1001')],
+    ['Prisma P2024 (pool timeout)', prismaError('P2024')],
+    ['adapter DatabaseNotReachable', prismaError('P2010', { kind: 'DatabaseNotReachable' })],
+    ['adapter ConnectionClosed', prismaError('P2010', { kind: 'ConnectionClosed' })],
+    ['adapter TooManyConnections', prismaError('P2010', { kind: 'TooManyConnections' })],
+    ['57P01 admin shutdown', prismaError('P2010', { kind: 'postgres', code: '57P01' })],
+    ['57P03 cannot connect now', prismaError('P2010', { kind: 'postgres', code: '57P03' })],
+    ['08006 connection failure', prismaError('P2010', { kind: 'postgres', code: '08006' })],
+    ["pg's dropped connection", new Error('Connection terminated unexpectedly')],
+    ["pg's pool connect timeout", new Error('timeout exceeded when trying to connect')],
+    [
+      'an outage wrapped by GraphQL',
+      new GraphQLError('wrapped', { originalError: prismaError('P1001') }),
+    ],
+    ['an outage as a cause', new Error('outer', { cause: prismaError('P1001') })],
+  ])('%s is an outage', (_name, error) => {
+    expect(isDatabaseOutage(error)).toBe(true);
+  });
+
+  test.each([
+    ['a unique violation', prismaError('P2002', { kind: 'UniqueConstraintViolation' })],
+    ['57014 statement timeout', prismaError('P2010', { kind: 'postgres', code: '57014' })],
+    ['42P01 missing table', prismaError('P2010', { kind: 'postgres', code: '42P01' })],
+    ['a plain error', new Error('boom')],
+    ['a GraphQL error of its own', new GraphQLError('bad argument')],
+    ['not an error', 'P1001'],
+    ['null', null],
+  ])('%s is not', (_name, error) => {
+    expect(isDatabaseOutage(error)).toBe(false);
+  });
+
+  test('a cycle of causes ends', () => {
+    const error = new Error('a') as Error & { cause?: unknown };
+    error.cause = error;
+    expect(isDatabaseOutage(error)).toBe(false);
+  });
+});
