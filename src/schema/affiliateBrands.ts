@@ -2,6 +2,7 @@
 // context (commission, favorite, enrolled channels, brand-page short link). Every context field
 // filters its rows by the key's affiliate inside the same query, so one affiliate's rows never
 // reach another.
+import { listKey, listTotal } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
@@ -143,7 +144,9 @@ builder.queryFields((t) => ({
       const page = resolvePage(args, AFFILIATE_BRANDS_PAGE);
       const where = affiliateBrandWhere(args, affiliateIdOf(context));
       const [total, data] = await Promise.all([
-        prisma.organization.count({ where }),
+        listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
+          prisma.organization.count({ where, take }),
+        ),
         prisma.organization.findMany({
           ...queryFromInfo({ context, info, path: ['data'] }),
           where,

@@ -1,4 +1,5 @@
 // Brands (= organizations) of the catalog. The partner view carries no affiliate context.
+import { listKey, listTotal } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
@@ -88,7 +89,9 @@ builder.queryFields((t) => ({
       const page = resolvePage(args, PARTNER_BRANDS_PAGE);
       const where = visibleBrandWhere(args);
       const [total, data] = await Promise.all([
-        prisma.organization.count({ where }),
+        listTotal(listKey(info.fieldName, null, args), (take) =>
+          prisma.organization.count({ where, take }),
+        ),
         prisma.organization.findMany({
           ...queryFromInfo({ context, info, path: ['data'] }),
           where,

@@ -1,5 +1,6 @@
 // The affiliate's orders: commission status, earnings, items. Only the key's affiliate's orders
 // exist for a request; another affiliate's order is not found.
+import { listKey, listTotal } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../db';
 import { OrderStatus, type Prisma } from '../generated/prisma/client';
@@ -141,7 +142,9 @@ builder.queryFields((t) => ({
       const page = resolvePage(args, ORDERS_PAGE);
       const where = affiliateOrderWhere(affiliateIdOf(context), args);
       const [total, data] = await Promise.all([
-        prisma.order.count({ where }),
+        listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
+          prisma.order.count({ where, take }),
+        ),
         prisma.order.findMany({
           ...queryFromInfo({ context, info, path: ['data'] }),
           where,

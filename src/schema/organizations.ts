@@ -1,4 +1,5 @@
 // GET /api/partner/organizations: a light directory of visible organizations.
+import { listKey, listTotal } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../db';
 import { metaPageOf } from '../rest/envelopes';
@@ -39,7 +40,9 @@ builder.queryField('partnerOrganizations', (t) =>
         ...(args.search && { name: { contains: args.search, mode: 'insensitive' as const } }),
       };
       const [total, data] = await Promise.all([
-        prisma.organization.count({ where }),
+        listTotal(listKey(info.fieldName, null, args), (take) =>
+          prisma.organization.count({ where, take }),
+        ),
         prisma.organization.findMany({
           ...queryFromInfo({ context, info, path: ['data'] }),
           where,

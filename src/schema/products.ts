@@ -1,4 +1,5 @@
 // Products of visible brands, for the affiliate to promote. Money in major units of `currency`.
+import { listKey, listTotal } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
@@ -194,7 +195,9 @@ builder.queryField('affiliateProducts', (t) =>
       const page = resolvePage(args, PRODUCTS_PAGE);
       const where = productWhere(args);
       const [count, data] = await Promise.all([
-        prisma.product.count({ where }),
+        listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
+          prisma.product.count({ where, take }),
+        ),
         prisma.product.findMany({
           ...queryFromInfo({ context, info, path: ['data'] }),
           where,

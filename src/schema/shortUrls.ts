@@ -2,6 +2,7 @@
 // lookup by code, and createShortUrl (POST /affiliate/shortener/url). Links are made by
 // src/shortLinks.ts (one per affiliate and target, race-free); the public redirect that counts
 // their clicks is src/rest/redirect.ts.
+import { listKey, listTotal } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { config } from '../config';
 import { prisma } from '../db';
@@ -264,7 +265,9 @@ builder.queryFields((t) => ({
       const page = resolvePage(args, SHORT_URLS_PAGE);
       const where = affiliateShortUrlWhere(affiliateIdOf(context), args);
       const [total, data] = await Promise.all([
-        prisma.shortUrl.count({ where }),
+        listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
+          prisma.shortUrl.count({ where, take }),
+        ),
         prisma.shortUrl.findMany({
           ...queryFromInfo({ context, info, path: ['data'] }),
           where,

@@ -1,5 +1,6 @@
 // The affiliate view of campaigns: the shared fields plus the affiliate's context, its commission,
 // its own PersonalCoupon code and its short link (a `Url` offer's link is created on first need).
+import { listKey, listTotal } from '../listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../../db';
 import type { CampaignType, OfferType } from '../../generated/prisma/client';
@@ -146,7 +147,9 @@ builder.queryFields((t) => ({
       const page = resolvePage(args, CAMPAIGNS_PAGE);
       const where = campaignWhere(args, new Date());
       const [total, data] = await Promise.all([
-        prisma.campaign.count({ where }),
+        listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
+          prisma.campaign.count({ where, take }),
+        ),
         prisma.campaign.findMany({
           ...queryFromInfo({ context, info, path: ['data'] }),
           where,

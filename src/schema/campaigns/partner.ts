@@ -1,4 +1,5 @@
 // The partner view of campaigns: no short URL, no commission and no PersonalCoupon code.
+import { listKey, listTotal } from '../listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../../db';
 import { metaPageOf, singleOf } from '../../rest/envelopes';
@@ -40,7 +41,9 @@ builder.queryFields((t) => ({
       const page = resolvePage(args, CAMPAIGNS_PAGE);
       const where = campaignWhere(args, new Date());
       const [total, data] = await Promise.all([
-        prisma.campaign.count({ where }),
+        listTotal(listKey(info.fieldName, null, args), (take) =>
+          prisma.campaign.count({ where, take }),
+        ),
         prisma.campaign.findMany({
           ...queryFromInfo({ context, info, path: ['data'] }),
           where,

@@ -1,0 +1,113 @@
+// Orders at scale, with their items, in one statement per batch: the order's value and earnings
+// are the sums of its items. The demo affiliate's 500,000 and the small affiliates' 1,500,000
+// spread over each account's percentage-paying brands (a few brands bring most orders) and over
+// the last two years (more of them recent). Statuses follow age, as in the demo data.
+import {
+  affiliateIdOf,
+  channelCountOf,
+  channelIdOf,
+  orderAccountOf,
+  percentageRelationOf,
+  relationBrandOf,
+  relationCountOf,
+  SIZES,
+} from './plan';
+import { brandIdOf } from './brands';
+import { relationCommissionValueOf } from './affiliates';
+import {
+  effectivePriceOf,
+  productIdOf,
+  productNameOf,
+  productOrdinalOf,
+  productSkuOf,
+} from './products';
+import type { Step } from './batches';
+import { brandPageUrlCodeDigest } from './shortUrls';
+import {
+  BATCH_ORDINALS,
+  chance,
+  daysAfter,
+  daysBefore,
+  fraction,
+  idOf,
+  pick,
+  urlCodeOf,
+  type Sql,
+} from './sql';
+
+const HISTORY_DAYS = 730;
+
+function statusOf(o: Sql, age: Sql): Sql {
+  return `(CASE WHEN ${chance(o, 'order:rejected', 8)} THEN 'REJECTED' WHEN ${age} < 20 THEN 'PENDING'
+    WHEN ${age} < 60 THEN 'APPROVED' ELSE 'PAID' END)::"OrderStatus"`;
+}
+
+/** One row per order of the batch, with what its items need. */
+function ordersOf(anchor: Sql): Sql {
+  return `SELECT o, a, b, rate, item_count, age, status, ordered_at, ${affiliateIdOf('a')} AS affiliate_id
+    FROM ${BATCH_ORDINALS} AS o
+    CROSS JOIN LATERAL (SELECT ${orderAccountOf('o', fraction('o', 'order:account'))} AS a) AS account
+    CROSS JOIN LATERAL (SELECT floor(${relationCountOf('a')}
+      * power(${fraction('o', 'order:relation')}, 2))::int AS any_relation) AS popular
+    CROSS JOIN LATERAL (SELECT ${percentageRelationOf('a', 'any_relation')} AS r) AS relation
+    CROSS JOIN LATERAL (SELECT ${relationBrandOf('a', 'r')} AS b,
+      ${relationCommissionValueOf('a', 'r', relationBrandOf('a', 'r'))} AS rate,
+      1 + ${pick('o', 'order:items', 3)} AS item_count,
+      ${HISTORY_DAYS} * power(${fraction('o', 'order:age')}, 1.25) AS age) AS traits
+    CROSS JOIN LATERAL (SELECT ${statusOf('o', 'age')} AS status,
+      ${daysBefore(anchor, 'age')} AS ordered_at) AS state`;
+}
+
+/** The items of the batch's orders: products of the order's brand at their effective price. */
+const ITEMS = `SELECT o, q, p, quantity, unit_price, quantity * unit_price AS total, rate,
+    round(quantity * unit_price * rate / 10000.0)::int AS commission, b, k
+  FROM orders
+  CROSS JOIN LATERAL generate_series(0, item_count - 1) AS q
+  CROSS JOIN LATERAL (SELECT ${pick('o * 3 + q', 'item:product', SIZES.productsPerBrand)} AS k,
+    1 + ${pick('o * 3 + q', 'item:quantity', 3)} AS quantity) AS line
+  CROSS JOIN LATERAL (SELECT ${productOrdinalOf('b', 'k')} AS p) AS product
+  CROSS JOIN LATERAL (SELECT ${effectivePriceOf('p')} AS unit_price) AS price`;
+
+export function ordersStep(anchor: Sql): Step {
+  return {
+    name: 'orders',
+    tables: ['Order', 'OrderItem'],
+    units: SIZES.orders,
+    batchSize: 50_000,
+    after: ['brands', 'affiliates', 'channels'],
+    sql: `WITH orders AS MATERIALIZED (${ordersOf(anchor)}),
+      items AS MATERIALIZED (${ITEMS}),
+      new_items AS (
+        INSERT INTO "OrderItem" ("id", "orderId", "productId", "sku", "name", "quantity",
+          "unitPriceMinor", "totalMinor", "commissionRateBps", "commissionValueMinor", "position")
+        SELECT ${idOf('order-item', `o || ':' || q`)}, ${idOf('order', 'o')}, ${productIdOf('p')},
+          ${productSkuOf('b', 'k')}, ${productNameOf('b', 'k')}, quantity, unit_price, total, rate,
+          commission, q
+        FROM items
+        ON CONFLICT ("id") DO NOTHING
+        RETURNING 1),
+      new_orders AS (
+        INSERT INTO "Order" ("id", "orderNumber", "affiliateId", "organizationId", "status",
+          "currency", "transactionValueMinor", "commissionRateBps", "earningsMinor", "shortUrlCode",
+          "channelId", "orderedAt", "updatedAt")
+        SELECT ${idOf('order', 'o')},
+          'ORD-' || extract(year FROM ordered_at)::int || '-' || lpad((o + 1)::text, 8, '0'),
+          affiliate_id, ${brandIdOf('b')}, status,
+          CASE WHEN ${chance('o', 'order:usd', 17)} THEN 'USD' ELSE 'EUR' END,
+          totals.value, rate, totals.earnings, ${urlCodeOf('link_digest')},
+          CASE WHEN o % 3 = 0 THEN ${channelIdOf('a', pick('o', 'order:channel', channelCountOf('a')))} END,
+          ordered_at,
+          CASE WHEN status = 'PENDING' THEN ordered_at
+            ELSE ${daysAfter('ordered_at', `LEAST(age, 3 + ${pick('o', 'order:review', 18)})`)} END
+        FROM orders
+        JOIN (SELECT o, sum(total)::int AS value, sum(commission)::int AS earnings
+          FROM items GROUP BY o) AS totals USING (o)
+        -- Half the orders came through the affiliate's brand-page link.
+        CROSS JOIN LATERAL (SELECT CASE WHEN o % 2 = 1
+          THEN ${brandPageUrlCodeDigest('affiliate_id', 'b')} END AS link_digest) AS link
+        ON CONFLICT ("id") DO NOTHING
+        RETURNING 1)
+      SELECT (SELECT count(*) FROM new_orders)::int AS "Order",
+        (SELECT count(*) FROM new_items)::int AS "OrderItem"`,
+  };
+}
