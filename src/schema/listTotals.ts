@@ -20,7 +20,6 @@ interface LargeTotal {
 }
 
 const largeTotals = new Map<string, LargeTotal>();
-/** Full counts under way: concurrent requests for one list share one. */
 const counting = new Map<string, Promise<number>>();
 
 /** Names one list as a client asked for it, whatever the page. */
@@ -44,10 +43,11 @@ async function countAndRemember(key: string, count: CountRows): Promise<number> 
   return value;
 }
 
-function countInFull(key: string, count: CountRows): Promise<number> {
+/** Counts under way: concurrent requests for one list share one. */
+function shared(key: string, work: () => Promise<number>): Promise<number> {
   let pending = counting.get(key);
   if (!pending) {
-    pending = countAndRemember(key, count).finally(() => counting.delete(key));
+    pending = work().finally(() => counting.delete(key));
     counting.set(key, pending);
   }
   return pending;
@@ -61,12 +61,14 @@ export async function listTotal(
   const remembered = largeTotals.get(key);
   if (remembered) {
     if (nowMs - remembered.countedAt >= FRESH_FOR_MS && !counting.has(key)) {
-      countInFull(key, count).catch((error: unknown) => {
+      shared(key, () => countAndRemember(key, count)).catch((error: unknown) => {
         logger.warn({ err: error }, 'refreshing a list total failed; the previous one is served');
       });
     }
     return remembered.value;
   }
-  const bounded = await count(EXACT_UP_TO + 1);
-  return bounded <= EXACT_UP_TO ? bounded : countInFull(key, count);
+  return shared(key, async () => {
+    const bounded = await count(EXACT_UP_TO + 1);
+    return bounded <= EXACT_UP_TO ? bounded : countAndRemember(key, count);
+  });
 }
