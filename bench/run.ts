@@ -1,0 +1,338 @@
+// The benchmark harness (issue #7): the service on PostgreSQL + Redis, loaded by autocannon beside
+// the machine's ceiling (a bare node:http server with a fixed 20-item body), scenario by scenario;
+// writes bench/results/latest.md (and a copy under bench/results/runs/). On demand, not a test.
+//
+//   npm run bench                                   # demo and scale (scale if bench_scale is seeded)
+//   npm run bench -- --target demo --duration 5 --only orders
+//
+// Options: --target demo|scale|both (default both), --duration S per scenario (10),
+// --warmup S (2), --connections N (50), --only <substring of scenario names>,
+// --no-explain (skip the query plans), --no-profile (skip the CPU profile), --pg-log <file>.
+import { mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  clickCountOf,
+  DEMO_SCHEMA,
+  resetDemoSchema,
+  SCALE_SCHEMA,
+  schemaRows,
+  type SchemaRows,
+} from './support/database';
+import { capturePlans, defaultLogFile, type ExplainRequest } from './support/explain';
+import { KEYS, resolveFixtures } from './support/fixtures';
+import { differenceFromRest } from './support/graphqlEquivalent';
+import { runLoad, type LoadResult, type LoadSettings, type LoadSpec } from './support/load';
+import { currentCommit, describeMachine } from './support/machine';
+import { choiceOption, flagOption, numberOption, stringOption } from './support/options';
+import { startCeilingServer, startService, type CeilingServer } from './support/processes';
+import { profileScenario } from './support/profile';
+import {
+  headerLines,
+  plansDocument,
+  renderReport,
+  type AuthPairResult,
+  type RunReport,
+  type ScenarioOutcome,
+  type TargetName,
+  type TargetRun,
+  writeMarkdown,
+} from './support/report';
+import { authPairs, buildScenarios, listRoutes, type Scenario } from './support/scenarios';
+import { verdictOf } from './support/targets';
+
+const RESULTS_DIR = path.join(__dirname, 'results');
+
+interface Options {
+  targets: TargetName[];
+  durationS: number;
+  warmupS: number;
+  connections: number;
+  only?: string;
+  explain: boolean;
+  profile: boolean;
+  pgLog?: string;
+}
+
+function readOptions(argv: string[]): Options {
+  const target = choiceOption(argv, 'target', ['demo', 'scale', 'both'] as const, 'both');
+  return {
+    targets: target === 'both' ? ['demo', 'scale'] : [target],
+    durationS: numberOption(argv, 'duration', 10),
+    warmupS: numberOption(argv, 'warmup', 2),
+    connections: numberOption(argv, 'connections', 50),
+    only: stringOption(argv, 'only'),
+    explain: flagOption(argv, 'explain', true),
+    profile: flagOption(argv, 'profile', true),
+    pgLog: stringOption(argv, 'pg-log'),
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function selected(scenario: Scenario, only: string | undefined): boolean {
+  return !only || scenario.name.toLowerCase().includes(only.toLowerCase());
+}
+
+function progress(target: string, name: string, result: LoadResult): void {
+  console.log(
+    `[${target}] ${name.padEnd(72)} ${Math.round(result.requestsPerSecond).toString().padStart(6)} req/s` +
+      `  p50 ${result.p50Ms.toFixed(2)}  p99 ${result.p99Ms.toFixed(2)} ms  errors ${result.errors}`,
+  );
+}
+
+const SETTLED_MS = 50;
+
+/**
+ * Waits until the service has worked off what the previous scenario left queued (requests still
+ * running after autocannon hung up): /readyz runs SELECT 1 through the same pool, so it answers
+ * quickly only once the pool is free. Up to two minutes.
+ */
+async function settle(baseUrl: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const started = performance.now();
+    const response = await fetch(`${baseUrl}/readyz`).catch(() => null);
+    await response?.arrayBuffer();
+    if (response?.ok && performance.now() - started < SETTLED_MS) return;
+    await sleep(250);
+  }
+}
+
+/** Warm-up (not recorded), then the measured load. */
+async function measure(baseUrl: string, spec: LoadSpec, options: Options): Promise<LoadResult> {
+  const settings: LoadSettings = { connections: options.connections, durationS: options.warmupS };
+  await runLoad(baseUrl, spec, settings);
+  return runLoad(baseUrl, spec, { ...settings, durationS: options.durationS });
+}
+
+/**
+ * The redirect, with its click count checked: the measured phase makes a fixed number of requests
+ * per connection (sized from the warm-up's rate), so none is in flight when the count is read.
+ */
+async function measureRedirect(
+  baseUrl: string,
+  schema: string,
+  scenario: Scenario,
+  options: Options,
+): Promise<Pick<ScenarioOutcome, 'result' | 'clicks'>> {
+  const { connections, durationS, warmupS } = options;
+  const warm = await runLoad(baseUrl, scenario.spec, { connections, durationS: warmupS });
+  // The warm-up's last requests may still be counting their clicks.
+  await settle(baseUrl);
+  const urlCode = scenario.clickCode!;
+  const before = await clickCountOf(schema, urlCode);
+  const requestsPerConnection = Math.max(
+    1,
+    Math.round((warm.requestsPerSecond * durationS) / connections),
+  );
+  const result = await runLoad(baseUrl, scenario.spec, {
+    connections,
+    durationS,
+    requestsPerConnection,
+  });
+  const after = await clickCountOf(schema, urlCode);
+  const redirects = result.statusCounts[302] ?? 0;
+  return {
+    result,
+    clicks: { urlCode, before, after, redirects, exact: after - before === redirects },
+  };
+}
+
+/** The auth pairs again with one connection: the latency a single request gains. */
+async function measureAuthUnloaded(baseUrl: string, options: Options): Promise<AuthPairResult[]> {
+  const single = { ...options, connections: 1 };
+  const scenarios = authPairs();
+  const results: AuthPairResult[] = [];
+  for (let i = 0; i < scenarios.length; i += 2) {
+    const withKey = await measure(baseUrl, scenarios[i]!.spec, single);
+    const withoutKey = await measure(baseUrl, scenarios[i + 1]!.spec, single);
+    results.push({ path: scenarios[i]!.route, withKey, withoutKey });
+  }
+  return results;
+}
+
+function dataNoteOf(target: TargetName, seedLine: string | null, rows: SchemaRows | null): string {
+  const estimates = rows
+    ? Object.entries(rows.estimates)
+        .map(([table, count]) => `${table} ≈ ${count.toLocaleString('en-US')}`)
+        .join(', ')
+    : 'unknown';
+  return target === 'demo'
+    ? `Demo data, dropped and seeded fresh for this run (\`scripts/seed.ts\`): ${seedLine}.`
+    : `Scale data (\`npm run seed:scale\`), planner row estimates: ${estimates}.`;
+}
+
+/** The plans worth reading: each list route's first page, page 500 and filter families. */
+function explainRequests(scenarios: Scenario[]): ExplainRequest[] {
+  const explained = new Set(['list', 'page-500', 'filter']);
+  return scenarios
+    .filter((scenario) => explained.has(scenario.kind))
+    .map((scenario) => {
+      const request = scenario.spec.requests[0]!;
+      return {
+        label: scenario.name,
+        path: request.path,
+        apiKey: request.headers?.['x-api-key'] ?? KEYS.affiliate,
+      };
+    });
+}
+
+async function runTarget(
+  target: TargetName,
+  ceiling: CeilingServer,
+  options: Options,
+): Promise<TargetRun> {
+  const schema = target === 'demo' ? DEMO_SCHEMA : SCALE_SCHEMA;
+  const seedLine = target === 'demo' ? await resetDemoSchema() : null;
+  const dataNote = dataNoteOf(target, seedLine, await schemaRows(schema));
+  console.log(`[${target}] ${dataNote}`);
+
+  const service = await startService({ schema });
+  const outcomes: ScenarioOutcome[] = [];
+  let scenarios: Scenario[];
+  let ceilingResult: LoadResult;
+  let authSingleConnection: AuthPairResult[] = [];
+  let graphqlDifferences: TargetRun['graphqlDifferences'];
+  try {
+    const fixtures = await resolveFixtures(service.baseUrl);
+    scenarios = buildScenarios(fixtures).filter((scenario) => selected(scenario, options.only));
+    graphqlDifferences = await Promise.all(
+      listRoutes().map(async (route) => ({
+        route: route.path,
+        difference: await differenceFromRest(
+          service.baseUrl,
+          route,
+          route.path.startsWith('/api/partner/') ? KEYS.partner : KEYS.affiliate,
+        ),
+      })),
+    );
+    ceilingResult = await measure(
+      ceiling.baseUrl,
+      { requests: [{ method: 'GET', path: '/' }], expected: [200] },
+      options,
+    );
+    progress(target, 'ceiling', ceilingResult);
+    for (const scenario of scenarios) {
+      const measured =
+        scenario.kind === 'redirect'
+          ? await measureRedirect(service.baseUrl, schema, scenario, options)
+          : { result: await measure(service.baseUrl, scenario.spec, options) };
+      const share = measured.result.requestsPerSecond / ceilingResult.requestsPerSecond;
+      const verdict = verdictOf(
+        scenario.kind,
+        measured.result,
+        ceilingResult.requestsPerSecond,
+        measured.clicks?.exact,
+      );
+      outcomes.push({ scenario, ...measured, share, verdict });
+      progress(target, scenario.name, measured.result);
+      await settle(service.baseUrl);
+    }
+    if (scenarios.some((scenario) => scenario.kind === 'auth')) {
+      authSingleConnection = await measureAuthUnloaded(service.baseUrl, options);
+    }
+  } finally {
+    await service.stop();
+  }
+
+  const run: TargetRun = {
+    target,
+    schema,
+    dataNote,
+    ceiling: ceilingResult,
+    outcomes,
+    authSingleConnection,
+    graphqlDifferences,
+  };
+  const requests = explainRequests(scenarios);
+  if (options.explain && requests.length) {
+    const logFile = options.pgLog ?? (await defaultLogFile());
+    run.plans = await capturePlans(schema, requests, logFile);
+    run.plansFile = `plans-${target}.md`;
+    console.log(`[${target}] plans of ${requests.length} requests captured`);
+  }
+  const lists = outcomes.filter((o) => o.scenario.kind === 'list');
+  if (options.profile && lists.length) {
+    const slowest = lists.reduce((a, b) =>
+      b.result.requestsPerSecond < a.result.requestsPerSecond ? b : a,
+    );
+    run.profile = await profileScenario(schema, slowest.scenario, {
+      connections: options.connections,
+      durationS: options.durationS,
+    });
+    console.log(`[${target}] CPU profile of ${slowest.scenario.name} taken`);
+  }
+  return run;
+}
+
+function timestamp(date: Date): string {
+  return date.toISOString().slice(0, 16).replace(/:/g, '');
+}
+
+async function main(): Promise<void> {
+  const options = readOptions(process.argv.slice(2));
+  const notes: string[] = [];
+  const [load1] = os.loadavg();
+  const cores = os.cpus().length;
+  notes.push(
+    `1-minute load average at the start: ${load1!.toFixed(2)} on ${cores} cores` +
+      (load1! > cores / 2
+        ? ': other processes were busy on this machine, so these numbers understate the service'
+        : ''),
+  );
+  if (options.targets.includes('scale')) {
+    const rows = await schemaRows(SCALE_SCHEMA);
+    const why = rows ? rows.notAtScale : 'it does not exist';
+    if (why) {
+      options.targets = options.targets.filter((target) => target !== 'scale');
+      notes.push(
+        `schema ${SCALE_SCHEMA} is not usable (${why}; run \`npm run seed:scale\`): the scale ` +
+          'target was not run, so the full-scale targets and growth are not measured',
+      );
+      console.warn(notes.at(-1));
+    }
+  }
+  if (!options.targets.length) throw new Error('no target to run');
+
+  const date = new Date();
+  const report: RunReport = {
+    date,
+    commit: currentCommit(),
+    machine: await describeMachine(),
+    settings: {
+      durationS: options.durationS,
+      warmupS: options.warmupS,
+      connections: options.connections,
+      only: options.only,
+    },
+    notes,
+    runs: [],
+  };
+  const ceiling = await startCeilingServer();
+  try {
+    for (const target of options.targets) {
+      report.runs.push(await runTarget(target, ceiling, options));
+    }
+  } finally {
+    await ceiling.stop();
+  }
+
+  const markdown = renderReport(report);
+  mkdirSync(path.join(RESULTS_DIR, 'runs'), { recursive: true });
+  await writeMarkdown(path.join(RESULTS_DIR, 'latest.md'), markdown);
+  const copy = path.join(RESULTS_DIR, 'runs', `${timestamp(date)}-${report.commit.short}.md`);
+  await writeMarkdown(copy, markdown.replace(/\]\((plans-\w+\.md)\)/g, '](../$1)'));
+  for (const run of report.runs) {
+    if (run.plansFile) {
+      const plans = plansDocument(run, headerLines(report));
+      await writeMarkdown(path.join(RESULTS_DIR, run.plansFile), plans);
+    }
+  }
+  console.log(`results: bench/results/latest.md, ${path.relative(process.cwd(), copy)}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

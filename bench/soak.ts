@@ -1,0 +1,240 @@
+// The soak (issue #8): mixed traffic for minutes on the service (PostgreSQL + Redis), recording
+// every 10 s the server's RSS (/proc/<pid>/status of the node process serving), its event-loop
+// delay (measured inside the server by bench/support/serverProbe.cjs), requests/s, p99 and errors
+// of that window. Verdict: RSS growth after the warm-up under 10 %. Writes bench/results/soak.md.
+// On demand, not in CI.
+//
+//   npm run soak                         # 10 minutes, 20 connections, scale data if seeded
+//   npm run soak -- --minutes 2 --connections 20 --target demo
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { DEMO_SCHEMA, resetDemoSchema, SCALE_SCHEMA, schemaRows } from './support/database';
+import { resolveFixtures } from './support/fixtures';
+import { autocannonOptions, LatencyLog, quantile } from './support/load';
+import { currentCommit, describeMachine, machineLines } from './support/machine';
+import { choiceOption, numberOption } from './support/options';
+import { askProbe, startService, type Service } from './support/processes';
+import { writeMarkdown } from './support/report';
+import { soakMix } from './support/scenarios';
+
+const WINDOW_S = 10;
+const WARMUP_S = 60;
+const MAX_GROWTH = 0.1;
+
+interface ProbeSample {
+  eventLoop: { p50Ms: number; p99Ms: number; maxMs: number; meanMs: number };
+  memory: { rss: number; heapUsed: number; heapTotal: number; external: number };
+}
+
+interface Sample {
+  atS: number;
+  rssMiB: number;
+  heapUsedMiB: number;
+  loopP50Ms: number;
+  loopP99Ms: number;
+  loopMaxMs: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+}
+
+const MiB = 2 ** 20;
+
+/** VmRSS of the process, from the kernel (not the process's own account). */
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kB = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+  if (!kB) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(kB) / 1024;
+}
+
+const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+
+interface Verdict {
+  baselineMiB: number;
+  endMiB: number;
+  maxMiB: number;
+  growth: number;
+  maxGrowth: number;
+  met: boolean;
+}
+
+/** Baseline: the first three windows after the warm-up; end: the last three. */
+function verdictOf(samples: Sample[]): Verdict | null {
+  const after = samples.filter((sample) => sample.atS > WARMUP_S);
+  if (after.length < 6) return null;
+  const baselineMiB = mean(after.slice(0, 3).map((s) => s.rssMiB));
+  const endMiB = mean(after.slice(-3).map((s) => s.rssMiB));
+  const maxMiB = Math.max(...after.map((s) => s.rssMiB));
+  const growth = endMiB / baselineMiB - 1;
+  return {
+    baselineMiB,
+    endMiB,
+    maxMiB,
+    growth,
+    maxGrowth: maxMiB / baselineMiB - 1,
+    met: growth < MAX_GROWTH,
+  };
+}
+
+async function soak(
+  service: Service,
+  minutes: number,
+  connections: number,
+  onSample: (sample: Sample) => void,
+): Promise<{ responses: number; errors: number; statusCounts: Record<number, number> }> {
+  const fixtures = await resolveFixtures(service.baseUrl);
+  const spec = soakMix(fixtures);
+  const latencies = new LatencyLog();
+  const statusCounts: Record<number, number> = {};
+  let windowErrors = 0;
+  let errors = 0;
+  let responses = 0;
+  const instance = autocannon(
+    autocannonOptions(service.baseUrl, spec, { connections, durationS: minutes * 60 }),
+  );
+  instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
+    latencies.add(responseTimeMs);
+    responses++;
+    statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;
+    if (!spec.expected.includes(statusCode)) windowErrors++;
+  });
+  instance.on('reqError', () => windowErrors++);
+  // Starts the probe's window with the load.
+  await askProbe<ProbeSample>(service, 'bench:sample');
+  const started = performance.now();
+  let windowStart = started;
+  const timer = setInterval(async () => {
+    const now = performance.now();
+    const sorted = latencies.drain();
+    const windowS = (now - windowStart) / 1000;
+    windowStart = now;
+    const windowErrorCount = windowErrors;
+    errors += windowErrors;
+    windowErrors = 0;
+    const probe = await askProbe<ProbeSample>(service, 'bench:sample');
+    onSample({
+      atS: Math.round((now - started) / 1000),
+      rssMiB: rssMiB(service.pid),
+      heapUsedMiB: probe.memory.heapUsed / MiB,
+      loopP50Ms: probe.eventLoop.p50Ms,
+      loopP99Ms: probe.eventLoop.p99Ms,
+      loopMaxMs: probe.eventLoop.maxMs,
+      requestsPerSecond: sorted.length / windowS,
+      p50Ms: quantile(sorted, 0.5),
+      p99Ms: quantile(sorted, 0.99),
+      errors: windowErrorCount,
+    });
+  }, WINDOW_S * 1000);
+  try {
+    await instance;
+  } finally {
+    clearInterval(timer);
+  }
+  return { responses, errors: errors + windowErrors, statusCounts };
+}
+
+function render(
+  header: string[],
+  samples: Sample[],
+  verdict: Verdict | null,
+  totals: { responses: number; errors: number; statusCounts: Record<number, number> },
+): string {
+  const row = (s: Sample) =>
+    `| ${s.atS} | ${s.rssMiB.toFixed(1)} | ${s.heapUsedMiB.toFixed(1)} | ${s.loopP50Ms.toFixed(2)} | ` +
+    `${s.loopP99Ms.toFixed(2)} | ${s.loopMaxMs.toFixed(1)} | ${Math.round(s.requestsPerSecond)} | ` +
+    `${s.p50Ms.toFixed(2)} | ${s.p99Ms.toFixed(2)} | ${s.errors} |`;
+  const statuses = Object.entries(totals.statusCounts)
+    .map(([status, count]) => `${status}×${count}`)
+    .join(', ');
+  const verdictLines = verdict
+    ? [
+        `- RSS after the ${WARMUP_S} s warm-up (mean of the first three windows): ${verdict.baselineMiB.toFixed(1)} MiB`,
+        `- RSS at the end (mean of the last three windows): ${verdict.endMiB.toFixed(1)} MiB, ` +
+          `growth **${(verdict.growth * 100).toFixed(1)} %**; highest after warm-up ${verdict.maxMiB.toFixed(1)} MiB ` +
+          `(+${(verdict.maxGrowth * 100).toFixed(1)} %)`,
+        `- Verdict: ${verdict.met ? '**flat**' : '**not flat**'} (target: growth under ${MAX_GROWTH * 100} %)`,
+      ]
+    : ['- Verdict: not enough windows after the warm-up (run at least 2 minutes)'];
+  return [
+    '# Soak results',
+    '',
+    'Generated by `npm run soak` (bench/soak.ts). Mixed traffic: each list route, the redirect,',
+    'single GETs, GraphQL lists and shortener POSTs, cycled by every connection',
+    '(`soakMix` in bench/support/scenarios.ts). RSS is VmRSS of the server process from',
+    '/proc; event-loop delay is measured inside the server (perf_hooks.monitorEventLoopDelay,',
+    '10 ms resolution) by bench/support/serverProbe.cjs; req/s, p50 and p99 are of that window.',
+    '',
+    ...header,
+    '',
+    '## Verdict',
+    '',
+    ...verdictLines,
+    `- ${totals.responses.toLocaleString('en-US')} answers (${statuses}), ${totals.errors} errors`,
+    '',
+    `## Every ${WINDOW_S} s`,
+    '',
+    '| s | RSS MiB | heap used MiB | loop p50 ms | loop p99 ms | loop max ms | req/s | p50 ms | p99 ms | errors |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...samples.map(row),
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const minutes = numberOption(argv, 'minutes', 10);
+  const connections = numberOption(argv, 'connections', 20);
+  const scaleRows = await schemaRows(SCALE_SCHEMA);
+  const scaleSeeded = Boolean(scaleRows && !scaleRows.notAtScale);
+  const target = choiceOption(
+    argv,
+    'target',
+    ['demo', 'scale'] as const,
+    scaleSeeded ? 'scale' : 'demo',
+  );
+  if (target === 'scale' && !scaleSeeded) throw new Error(`${SCALE_SCHEMA} is not seeded`);
+  const schema = target === 'scale' ? SCALE_SCHEMA : DEMO_SCHEMA;
+  if (target === 'demo') await resetDemoSchema();
+
+  const date = new Date();
+  const machine = await describeMachine();
+  const service = await startService({ schema, withProbe: true });
+  const samples: Sample[] = [];
+  let totals;
+  try {
+    totals = await soak(service, minutes, connections, (sample) => {
+      samples.push(sample);
+      console.log(
+        `${String(sample.atS).padStart(4)} s  RSS ${sample.rssMiB.toFixed(1)} MiB  heap ${sample.heapUsedMiB.toFixed(1)}  ` +
+          `loop p99 ${sample.loopP99Ms.toFixed(1)} ms  ${Math.round(sample.requestsPerSecond)} req/s  ` +
+          `p99 ${sample.p99Ms.toFixed(1)} ms  errors ${sample.errors}`,
+      );
+    });
+  } finally {
+    await service.stop();
+  }
+  const header = [
+    `- Date: ${date.toISOString()}`,
+    `- Commit: ${currentCommit().label}`,
+    ...machineLines(machine),
+    `- Settings: ${minutes} min, ${connections} connections, target ${target} (schema \`${schema}\`)` +
+      (target === 'demo' && !scaleSeeded ? ` (${SCALE_SCHEMA} not seeded)` : ''),
+  ];
+  const verdict = verdictOf(samples);
+  const file = path.join(__dirname, 'results', 'soak.md');
+  await writeMarkdown(file, render(header, samples, verdict, totals));
+  console.log(
+    verdict
+      ? `RSS growth after warm-up ${(verdict.growth * 100).toFixed(1)} %: ${verdict.met ? 'flat' : 'NOT flat'}`
+      : 'too short for a verdict',
+  );
+  console.log(`results: ${path.relative(process.cwd(), file)}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,407 @@
+// The markdown of a run: settings and machine, one table per target, growth, auth + quota, the
+// redirect's click count, GraphQL equivalence, query plans and the CPU profile.
+import { writeFileSync } from 'node:fs';
+import { format, resolveConfig } from 'prettier';
+import type { RequestPlans } from './explain';
+import type { LoadResult } from './load';
+import { machineLines, type Commit, type Machine } from './machine';
+import type { ProfileSummary } from './profile';
+import type { Scenario } from './scenarios';
+import { TARGETS, type Verdict } from './targets';
+
+export type TargetName = 'demo' | 'scale';
+
+export interface ClickCheck {
+  urlCode: string;
+  before: number;
+  after: number;
+  redirects: number;
+  exact: boolean;
+}
+
+export interface ScenarioOutcome {
+  scenario: Scenario;
+  result: LoadResult;
+  /** requests/s over the ceiling's. */
+  share: number;
+  verdict: Verdict | null;
+  clicks?: ClickCheck;
+}
+
+export interface AuthPairResult {
+  path: string;
+  withKey: LoadResult;
+  withoutKey: LoadResult;
+}
+
+export interface TargetRun {
+  target: TargetName;
+  schema: string;
+  /** How the data came to be, and its size. */
+  dataNote: string;
+  ceiling: LoadResult;
+  outcomes: ScenarioOutcome[];
+  /** The auth pairs measured with one connection (unloaded latency). */
+  authSingleConnection: AuthPairResult[];
+  graphqlDifferences: { route: string; difference: string | null }[];
+  plans?: RequestPlans[];
+  plansFile?: string;
+  profile?: ProfileSummary;
+}
+
+export interface RunReport {
+  date: Date;
+  commit: Commit;
+  machine: Machine;
+  settings: { durationS: number; warmupS: number; connections: number; only?: string };
+  notes: string[];
+  runs: TargetRun[];
+}
+
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '—');
+const rps = (value: number) => Math.round(value).toLocaleString('en-US');
+const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
+
+function table(header: string[], rows: string[][]): string[] {
+  return [
+    `| ${header.join(' | ')} |`,
+    `| ${header.map(() => '---').join(' | ')} |`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ];
+}
+
+function statusSummary(result: LoadResult): string {
+  return Object.entries(result.statusCounts)
+    .map(([status, count]) => `${status}×${count}`)
+    .join(' ');
+}
+
+function verdictCell(verdict: Verdict | null): string {
+  if (!verdict) return '—';
+  return verdict.met ? 'yes' : `**no**: ${verdict.misses.join('; ')}`;
+}
+
+function scenarioTable(run: TargetRun): string[] {
+  const rows = [
+    [
+      'ceiling (bare node:http, fixed 20-item body)',
+      rps(run.ceiling.requestsPerSecond),
+      ms(run.ceiling.p50Ms),
+      ms(run.ceiling.p99Ms),
+      String(run.ceiling.errors),
+      '100 %',
+      '—',
+      statusSummary(run.ceiling),
+    ],
+    ...run.outcomes.map(({ scenario, result, share, verdict }) => [
+      `\`${scenario.name}\``,
+      rps(result.requestsPerSecond),
+      ms(result.p50Ms),
+      ms(result.p99Ms),
+      String(result.errors),
+      pct(share),
+      verdictCell(verdict),
+      statusSummary(result),
+    ]),
+  ];
+  return table(
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', '% of ceiling', 'target met?', 'statuses'],
+    rows,
+  );
+}
+
+function medianOf(run: TargetRun | undefined, kind: string, route: string): number | undefined {
+  return run?.outcomes.find((o) => o.scenario.kind === kind && o.scenario.route === route)?.result
+    .p50Ms;
+}
+
+function growthSection(runs: TargetRun[]): string[] {
+  const demo = runs.find((run) => run.target === 'demo');
+  const scale = runs.find((run) => run.target === 'scale');
+  const lines = ['## Growth: median at scale over median on the demo data', ''];
+  if (!demo || !scale) {
+    return [...lines, 'Not measured: growth needs both targets in one run (`--target both`).', ''];
+  }
+  const routes = [
+    ...new Set(
+      scale.outcomes.filter((o) => o.scenario.kind === 'list').map((o) => o.scenario.route),
+    ),
+  ];
+  const rows = routes.flatMap((route) =>
+    (['list', 'page-500'] as const).flatMap((kind) => {
+      const before = medianOf(demo, kind, route);
+      const after = medianOf(scale, kind, route);
+      if (before === undefined || after === undefined) return [];
+      const ratio = after / before;
+      return [
+        [
+          `\`${route}\``,
+          kind === 'list' ? 'first page' : 'page 500',
+          ms(before),
+          ms(after),
+          `${ratio.toFixed(2)}x`,
+          ratio <= TARGETS.growthRatio ? 'yes' : '**no**',
+        ],
+      ];
+    }),
+  );
+  return [
+    ...lines,
+    `Target: within ${TARGETS.growthRatio}x. Both medians are at the same connection count, so they`,
+    'include queueing: the ratio is the ratio of per-request cost.',
+    '',
+    ...table(['route', 'page', 'demo p50 ms', 'scale p50 ms', 'ratio', 'within?'], rows),
+    '',
+  ];
+}
+
+function authSection(run: TargetRun, connections: number): string[] {
+  const loaded = run.outcomes.filter((o) => o.scenario.kind === 'auth');
+  const pairOf = (path: string) => ({
+    withKey: loaded.find((o) => o.scenario.route === path && o.scenario.name.endsWith('with key')),
+    without: loaded.find(
+      (o) => o.scenario.route === path && o.scenario.name.endsWith('without key'),
+    ),
+  });
+  const rows = run.authSingleConnection.map(({ path, withKey, withoutKey }) => {
+    const delta = withKey.p50Ms - withoutKey.p50Ms;
+    const pair = pairOf(path);
+    const loadedDelta =
+      pair.withKey && pair.without ? pair.withKey.result.p50Ms - pair.without.result.p50Ms : NaN;
+    const costDelta =
+      pair.withKey && pair.without
+        ? 1000 / pair.withKey.result.requestsPerSecond -
+          1000 / pair.without.result.requestsPerSecond
+        : NaN;
+    return [
+      `\`GET ${path}\``,
+      ms(withKey.p50Ms),
+      ms(withoutKey.p50Ms),
+      `**${ms(delta)}**`,
+      delta < TARGETS.authDeltaMs ? 'yes' : '**no**',
+      ms(loadedDelta),
+      Number.isFinite(costDelta) ? costDelta.toFixed(3) : '—',
+    ];
+  });
+  return [
+    `### Auth + quota path (${run.target})`,
+    '',
+    `Target: under ${TARGETS.authDeltaMs} ms added to the median. Measured with 1 connection (the`,
+    `latency one request gains); at ${connections} connections the median mostly measures the`,
+    'queue (connections / throughput), shown beside it with the added service cost per request',
+    '(1000 / req/s with key - 1000 / req/s without, ms of the whole machine).',
+    '',
+    `- \`GET /affiliate/bench-unrouted\` is the isolating pair: the facade answers 404 for an`,
+    '  unrouted path under /affiliate/ before it authenticates, so with a key the only added work',
+    '  is the edge quota admission (key verification, the Redis count, the rate-limit headers).',
+    '- `GET /affiliate/offers` is the cheapest routed path: 410 with a key (after auth and Sofa),',
+    '  401 without (the facade refuses before Sofa), so its delta also holds a GraphQL execution.',
+    '',
+    ...table(
+      [
+        'pair',
+        'p50 with key (1 conn)',
+        'p50 without',
+        'added ms',
+        'under target?',
+        `added p50 at ${connections} conn`,
+        'added cost ms/request',
+      ],
+      rows,
+    ),
+    '',
+  ];
+}
+
+function clickSection(run: TargetRun): string[] {
+  const checks = run.outcomes.flatMap((o) => (o.clicks ? [o.clicks] : []));
+  if (!checks.length) return [];
+  return [
+    `### Redirect click count (${run.target})`,
+    '',
+    'Measured phase run with a fixed number of requests per connection (nothing in flight at the',
+    'end); the count read with `pg` before and after.',
+    '',
+    ...table(
+      ['urlCode', 'clickCount before', 'after', 'rise', '302 answers', 'exact?'],
+      checks.map((check) => [
+        check.urlCode,
+        String(check.before),
+        String(check.after),
+        String(check.after - check.before),
+        String(check.redirects),
+        check.exact ? 'yes' : '**no**',
+      ]),
+    ),
+    '',
+  ];
+}
+
+function equivalenceSection(run: TargetRun): string[] {
+  if (!run.graphqlDifferences.length) return [];
+  const differing = run.graphqlDifferences.filter((entry) => entry.difference);
+  const verdict = differing.length
+    ? differing.map((entry) => `\`${entry.route}\`: ${entry.difference}`).join('; ')
+    : `all ${run.graphqlDifferences.length} list routes answer the same body on both`;
+  return [
+    `GraphQL equivalence (${run.target}): POST /graphql with the query Sofa runs for the route vs the`,
+    `REST route, first page: ${verdict}.`,
+    '',
+  ];
+}
+
+const SCAN_NODE =
+  /(Parallel )?(Seq Scan|Index Only Scan|Index Scan|Bitmap Heap Scan|Bitmap Index Scan)(?: Backward)?(?: using (\S+))? on (\S+).*?actual time=[\d.]+\.\.[\d.]+ rows=(\d+) loops=(\d+)/;
+
+/** The scan nodes of a plan: which index or table, the rows each produced and filtered out. */
+export function scanNodes(plan: string): string[] {
+  // One block per plan node: its line and its detail lines, up to the next "->".
+  const blocks = plan.split(/\n(?=\s*->)/);
+  return blocks.flatMap((block) => {
+    const match = SCAN_NODE.exec(block);
+    if (!match) return [];
+    const [, parallel, node, index, table, rows, loops] = match;
+    const removed = /Rows Removed by (?:Filter|Index Recheck): (\d+)/.exec(block)?.[1];
+    return [
+      `${parallel ?? ''}${node} ${index ?? table} rows=${rows}${loops === '1' ? '' : `×${loops}`}` +
+        (removed ? ` (${removed} filtered out${loops === '1' ? '' : ' per loop'})` : ''),
+    ];
+  });
+}
+
+/** What a statement is, briefly: `count "Order"`, `page "Order" LIMIT OFFSET`, `rows "OrderItem"`. */
+export function statementSummary(query: string): string {
+  const table = /\bFROM\s+(?:"[^"]+"\.)?("[^"]+")/i.exec(query)?.[1] ?? '?';
+  if (/^\s*SELECT\s+COUNT\(/i.test(query)) return `count ${table}`;
+  if (/^\s*(UPDATE|INSERT|DELETE)\b/i.test(query)) {
+    const verb = query.trim().split(/\s+/)[0]!.toUpperCase();
+    const target = /^\s*\w+\s+(?:INTO\s+|FROM\s+)?(?:"[^"]+"\.)?("[^"]+")/i.exec(query)?.[1] ?? '?';
+    return `${verb.toLowerCase()} ${target}`;
+  }
+  // Prisma adds OFFSET to relation loads too; a page is what has a LIMIT.
+  if (!/\bLIMIT\b/.test(query)) return `rows ${table}`;
+  return `page ${table} LIMIT${/\bOFFSET\b/.test(query) ? ' OFFSET' : ''}`;
+}
+
+function plansSection(run: TargetRun): string[] {
+  if (!run.plans) return [];
+  const rows = run.plans.flatMap(({ label, status, statements }) =>
+    statements.map((statement) => [
+      `${label} (${status})`,
+      `\`${statementSummary(statement.query)}\``,
+      statement.durationMs.toFixed(3),
+      scanNodes(statement.plan).join('<br>') || '—',
+    ]),
+  );
+  return [
+    `### Query plans (${run.target}), EXPLAIN ANALYZE of the statements the service ran`,
+    '',
+    `auto_explain (log_analyze, log_buffers) for a service instance connected as its own role; each`,
+    `request's third call. Full plans: [${run.plansFile}](${run.plansFile}).`,
+    '',
+    ...table(['request', 'statement', 'ms', 'scans (actual rows)'], rows),
+    '',
+  ];
+}
+
+export function plansDocument(run: TargetRun, header: string[]): string {
+  const lines = [`# Query plans: ${run.target} (${run.schema})`, '', ...header, ''];
+  for (const { label, path, status, statements } of run.plans ?? []) {
+    lines.push(`## ${label}`, '', `\`GET ${path}\` answered ${status}.`, '');
+    for (const statement of statements) {
+      lines.push(
+        `- ${statement.durationMs.toFixed(3)} ms: \`${statement.query.replace(/`/g, "'")}\``,
+        '',
+        '```',
+        statement.plan,
+        '```',
+        '',
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+function profileSection(run: TargetRun): string[] {
+  const profile = run.profile;
+  if (!profile) return [];
+  const busyShare = profile.busyMs / (profile.busyMs + profile.idleMs);
+  return [
+    `### CPU profile of the service (${run.target}): \`${profile.scenario}\``,
+    '',
+    `The slowest list route of this target, profiled by V8 in the server during the measured`,
+    `load (${rps(profile.load.requestsPerSecond)} req/s, p50 ${ms(profile.load.p50Ms)} ms): the`,
+    `server's main thread was busy ${pct(busyShare)} of the time. Self time, as a share of busy time:`,
+    '',
+    ...table(
+      ['package / area', 'self ms', 'share'],
+      profile.packages
+        .slice(0, 12)
+        .map((entry) => [entry.name, entry.ms.toFixed(0), pct(entry.share)]),
+    ),
+    '',
+    ...table(
+      ['function', 'self ms', 'share'],
+      profile.functions
+        .slice(0, 20)
+        .map((entry) => [`\`${entry.name}\``, entry.ms.toFixed(0), pct(entry.share)]),
+    ),
+    '',
+  ];
+}
+
+export function headerLines(report: RunReport): string[] {
+  const { settings } = report;
+  return [
+    `- Date: ${report.date.toISOString()}`,
+    `- Commit: ${report.commit.label}`,
+    ...machineLines(report.machine),
+    `- Settings: ${settings.connections} connections, ${settings.durationS} s per scenario after a ` +
+      `${settings.warmupS} s warm-up (not recorded), autocannon 8 in the harness process` +
+      (settings.only ? `; only scenarios matching "${settings.only}"` : ''),
+  ];
+}
+
+export function renderReport(report: RunReport): string {
+  const connections = report.settings.connections;
+  const lines = [
+    '# Benchmark results',
+    '',
+    'Generated by `npm run bench` (bench/run.ts); rerun to refresh. Latencies are per answer,',
+    'measured by the harness (sub-millisecond); errors are transport errors and timeouts plus',
+    'answers with a status the scenario does not expect.',
+    '',
+    ...headerLines(report),
+    ...report.notes.map((note) => `- Note: ${note}`),
+    '',
+    '## Targets',
+    '',
+    `- every authenticated list route at default \`limit\` (rows marked by a verdict): at least`,
+    `  ${TARGETS.list.minCeilingShare * 100} % of the ceiling's req/s, p99 under ${TARGETS.list.maxP99Ms} ms, 0 errors, at full scale`,
+    `- the redirect: at least ${TARGETS.redirect.minCeilingShare * 100} % of the ceiling, click count exact`,
+    `- auth + quota: under ${TARGETS.authDeltaMs} ms added to the median`,
+    `- growth: median at scale within ${TARGETS.growthRatio}x of the demo median, first page and page 500`,
+    '',
+  ];
+  for (const run of report.runs) {
+    lines.push(`## Target: ${run.target} (schema \`${run.schema}\`)`, '', run.dataNote, '');
+    lines.push(...scenarioTable(run), '');
+    lines.push(...equivalenceSection(run));
+  }
+  lines.push(...growthSection(report.runs));
+  for (const run of report.runs) {
+    lines.push(
+      ...authSection(run, connections),
+      ...clickSection(run),
+      ...plansSection(run),
+      ...profileSection(run),
+    );
+  }
+  return lines.join('\n').replace(/\n{3,}/g, '\n\n') + '\n';
+}
+
+/** Writes generated markdown as prettier would format it, so `npm run lint` accepts it. */
+export async function writeMarkdown(file: string, markdown: string): Promise<void> {
+  const options = (await resolveConfig(file)) ?? {};
+  writeFileSync(file, await format(markdown, { ...options, filepath: file }));
+}

@@ -1,0 +1,301 @@
+// The scenario table: what the harness loads, built from the route table (src/rest/routes.ts) and
+// the contract's limits and filters, with values from the running service (fixtures.ts).
+import { ROUTES, surfaceOf, type RestRoute } from '../../src/rest/routes';
+import { KEYS, type Fixtures } from './fixtures';
+import { graphqlQueryOf, rootFieldOf } from './graphqlEquivalent';
+import type { LoadRequest, LoadSpec } from './load';
+
+export type ScenarioKind =
+  | 'list'
+  | 'list-max'
+  | 'page-500'
+  | 'filter'
+  | 'graphql'
+  | 'single'
+  | 'write'
+  | 'redirect'
+  | 'auth';
+
+export interface Scenario {
+  name: string;
+  kind: ScenarioKind;
+  /** The REST path it exercises, without the query (growth table and profile key). */
+  route: string;
+  spec: LoadSpec;
+  /** redirect: the link whose click count must rise by exactly the number of 302 answers. */
+  clickCode?: string;
+}
+
+interface ListLimits {
+  defaultLimit: number;
+  maxLimit: number;
+}
+
+/** The contract's page rules (Limits, Pagination envelopes); null: the route takes no `limit`. */
+const LIST_LIMITS: Record<string, ListLimits | null> = {
+  '/api/partner/organizations': { defaultLimit: 20, maxLimit: 100 },
+  '/api/partner/brands': { defaultLimit: 20, maxLimit: 20 },
+  '/api/partner/campaigns': { defaultLimit: 10, maxLimit: 20 },
+  '/affiliate/brands': { defaultLimit: 20, maxLimit: 20 },
+  '/affiliate/channels': null,
+  '/affiliate/campaigns': { defaultLimit: 10, maxLimit: 20 },
+  '/affiliate/orders': { defaultLimit: 10, maxLimit: 100 },
+  '/affiliate/products': { defaultLimit: 5, maxLimit: 100 },
+  '/affiliate/shortener/urls': { defaultLimit: 10, maxLimit: 100 },
+};
+
+/** Removed route (contract, Versioning 4): answers 410, listed for the auth pair only. */
+const REMOVED_ROUTE = '/affiliate/offers';
+
+/** A path under the affiliate surface that no route serves: the facade answers 404 before auth. */
+export const UNROUTED_PATH = '/affiliate/bench-unrouted';
+
+export const DEEP_PAGE = 500;
+
+/** The GET routes without path parameters, checked against LIST_LIMITS so none is forgotten. */
+export function listRoutes(): RestRoute[] {
+  const lists = ROUTES.filter(
+    (route) => route.method === 'GET' && !route.path.includes(':') && route.path !== REMOVED_ROUTE,
+  );
+  const missing = lists.filter((route) => !(route.path in LIST_LIMITS));
+  if (missing.length) {
+    throw new Error(`bench: no limits for ${missing.map((route) => route.path).join(', ')}`);
+  }
+  return lists;
+}
+
+function keyFor(path: string): string {
+  return surfaceOf(path)?.keyType === 'partner' ? KEYS.partner : KEYS.affiliate;
+}
+
+function get(path: string, expected = [200], key: string | null = keyFor(path)): LoadSpec {
+  const headers = key ? { 'x-api-key': key } : undefined;
+  return { requests: [{ method: 'GET', path, headers }], expected };
+}
+
+function withQuery(path: string, query: Record<string, string | number>): string {
+  const search = new URLSearchParams(
+    Object.entries(query).map(([name, value]) => [name, String(value)]),
+  ).toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/** Each filter family of a list route, with a value that matches something in the data. */
+function filterFamilies(path: string, f: Fixtures): Record<string, Record<string, string>> {
+  const createdRange = { startAt: f.startAt, endAt: f.endAt };
+  const brandFilters = {
+    search: { search: f.brandSearch },
+    categories: { categories: f.category },
+    traits: { isHighlight: 'true', isPublic: 'true' },
+    'created range': createdRange,
+  };
+  const campaignFilters = {
+    types: { types: 'Offer', offerType: 'Url' },
+    organizationId: { organizationId: f.brandIds[0]! },
+    organizationIds: { organizationIds: f.brandIds.slice(0, 5).join(',') },
+    name: { name: f.campaignSearch },
+    status: { status: 'onTime' },
+    categories: { categories: f.category },
+    isHighlight: { isHighlight: 'true' },
+    period: createdRange,
+  };
+  switch (path) {
+    case '/api/partner/organizations':
+      return { search: { search: f.organizationSearch } };
+    case '/api/partner/brands':
+      return brandFilters;
+    case '/affiliate/brands':
+      return { ...brandFilters, isFavorite: { isFavorite: 'true' } };
+    case '/api/partner/campaigns':
+    case '/affiliate/campaigns':
+      return campaignFilters;
+    case '/affiliate/orders':
+      return {
+        status: { status: 'PAID' },
+        organizationId: { organizationId: f.orderBrandId },
+        search: { search: f.orderSearch },
+        'ordered range': createdRange,
+      };
+    case '/affiliate/products':
+      return {
+        available: { available: 'true' },
+        categories: { categories: f.category },
+        'price range': { minPrice: '10', maxPrice: '100' },
+        organizationId: { organizationId: f.productBrandId },
+        search: { search: f.productSearch },
+      };
+    case '/affiliate/shortener/urls':
+      return {
+        active: { active: 'false' },
+        type: { type: 'BrandPage' },
+        organizationId: { organizationId: f.brandIds[0]! },
+        search: { search: f.shortUrlSearch },
+        'created range': createdRange,
+      };
+    default:
+      return {};
+  }
+}
+
+function listScenarios(route: RestRoute, f: Fixtures): Scenario[] {
+  const { path } = route;
+  const limits = LIST_LIMITS[path];
+  const scenarios: Scenario[] = [
+    { name: `GET ${path}`, kind: 'list', route: path, spec: get(path) },
+  ];
+  if (limits) {
+    const max = withQuery(path, { limit: limits.maxLimit });
+    const deep = withQuery(path, { page: DEEP_PAGE });
+    scenarios.push(
+      { name: `GET ${max}`, kind: 'list-max', route: path, spec: get(max) },
+      { name: `GET ${deep}`, kind: 'page-500', route: path, spec: get(deep) },
+    );
+  }
+  for (const [family, query] of Object.entries(filterFamilies(path, f))) {
+    const filtered = withQuery(path, query);
+    scenarios.push({
+      name: `GET ${path} [${family}]`,
+      kind: 'filter',
+      route: path,
+      spec: get(filtered),
+    });
+  }
+  return scenarios;
+}
+
+/** POST /graphql running the route's own query (same selection as the REST answer). */
+export function graphqlRequest(route: RestRoute): LoadRequest {
+  return {
+    method: 'POST',
+    path: '/graphql',
+    headers: { 'x-api-key': keyFor(route.path) },
+    body: JSON.stringify({ query: graphqlQueryOf(route), variables: {} }),
+  };
+}
+
+function graphqlScenario(route: RestRoute): Scenario {
+  return {
+    name: `POST /graphql ${rootFieldOf(route)}`,
+    kind: 'graphql',
+    route: route.path,
+    spec: { requests: [graphqlRequest(route)], expected: [200] },
+  };
+}
+
+function singleScenarios(f: Fixtures): Scenario[] {
+  const singles: [string, string][] = [
+    ['/api/partner/brands/:brandId', f.partnerBrandId],
+    ['/api/partner/campaigns/:campaignId', f.partnerCampaignId],
+    ['/affiliate/brands/:brandId', f.brandIds[0]!],
+    ['/affiliate/campaigns/:campaignId', f.affiliateCampaignId],
+    ['/affiliate/channels/:channelId', f.channelId],
+    ['/affiliate/orders/:orderId', f.orderId],
+    ['/affiliate/shortener/urls/:urlCode', f.urlCode],
+  ];
+  return singles.map(([route, id]) => {
+    const path = route.replace(/:\w+$/, encodeURIComponent(id));
+    return { name: `GET ${route}`, kind: 'single', route, spec: get(path) };
+  });
+}
+
+/** Brand-page links for the first page of brands: 201 the first time for each, 200 after. */
+function shortenerScenario(f: Fixtures): Scenario {
+  const path = '/affiliate/shortener/url';
+  return {
+    name: `POST ${path} (${f.brandIds.length} brand pages)`,
+    kind: 'write',
+    route: path,
+    spec: {
+      requests: f.brandIds.map((organizationId) => ({
+        method: 'POST',
+        path,
+        headers: { 'x-api-key': KEYS.affiliate },
+        body: JSON.stringify({ organizationId }),
+      })),
+      expected: [200, 201],
+    },
+  };
+}
+
+function redirectScenario(f: Fixtures): Scenario {
+  return {
+    name: 'GET /s/{urlCode}',
+    kind: 'redirect',
+    route: '/s/:urlCode',
+    spec: get(`/s/${f.urlCode}`, [302], null),
+    clickCode: f.urlCode,
+  };
+}
+
+/**
+ * The auth + quota path alone. The unrouted path answers 404 in the facade before any auth, so
+ * with a key the only added work is the edge's quota admission (key verification, Redis count)
+ * and its headers. The removed route is the cheapest routed one: 410 after auth and Sofa, 401
+ * without a key (so that pair also differs by Sofa's execution).
+ */
+export function authPairs(): Scenario[] {
+  const pair = (path: string, withKey: number, without: number): Scenario[] => [
+    {
+      name: `GET ${path} with key`,
+      kind: 'auth',
+      route: path,
+      spec: get(path, [withKey], KEYS.affiliate),
+    },
+    {
+      name: `GET ${path} without key`,
+      kind: 'auth',
+      route: path,
+      spec: get(path, [without], null),
+    },
+  ];
+  return [...pair(UNROUTED_PATH, 404, 404), ...pair(REMOVED_ROUTE, 410, 401)];
+}
+
+export function buildScenarios(f: Fixtures): Scenario[] {
+  const lists = listRoutes();
+  return [
+    ...lists.flatMap((route) => listScenarios(route, f)),
+    ...lists.map(graphqlScenario),
+    ...singleScenarios(f),
+    shortenerScenario(f),
+    redirectScenario(f),
+    ...authPairs(),
+  ];
+}
+
+/** The groups' requests spread evenly: each group's i-th request at (i + 0.5) / its size. */
+function interleave(groups: LoadRequest[][]): LoadRequest[] {
+  return groups
+    .flatMap((group) => group.map((request, i) => ({ request, at: (i + 0.5) / group.length })))
+    .sort((a, b) => a.at - b.at)
+    .map(({ request }) => request);
+}
+
+const SOAK_SINGLES = [
+  '/affiliate/orders/:orderId',
+  '/affiliate/campaigns/:campaignId',
+  '/affiliate/brands/:brandId',
+];
+
+/**
+ * The soak's mixed traffic, which every connection cycles through: each list route once (9),
+ * the redirect 4 times, 3 single GETs, 2 GraphQL lists and 2 shortener POSTs (20 requests).
+ */
+export function soakMix(f: Fixtures): LoadSpec {
+  const lists = listRoutes();
+  const first = (scenarios: Scenario[]) => scenarios.map((scenario) => scenario.spec.requests[0]!);
+  const redirect = first([redirectScenario(f)])[0]!;
+  const singles = first(singleScenarios(f).filter((s) => SOAK_SINGLES.includes(s.route)));
+  const graphql = lists
+    .filter((route) => ['/affiliate/orders', '/affiliate/campaigns'].includes(route.path))
+    .map(graphqlRequest);
+  const posts = shortenerScenario(f).spec.requests.slice(0, 2);
+  const requests = interleave([
+    lists.map((route) => get(route.path).requests[0]!),
+    [redirect, redirect, redirect, redirect],
+    singles,
+    graphql,
+    posts,
+  ]);
+  return { requests, expected: [200, 201, 302] };
+}

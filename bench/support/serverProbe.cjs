@@ -1,0 +1,63 @@
+// Loaded into the service process (`node --require bench/support/serverProbe.cjs`) by the soak and
+// the profiler; answers the harness over the IPC channel:
+//   bench:sample         -> event-loop delay since the previous sample (perf_hooks), memory
+//   bench:profile-start  -> starts the V8 CPU profiler (inspector), so start-up stays out of it
+//   bench:profile-stop   -> stops it and writes the profile (.cpuprofile JSON) to `file`
+// Plain CommonJS, no dependencies: it runs before tsx and the service load.
+'use strict';
+const { monitorEventLoopDelay } = require('node:perf_hooks');
+const { Session } = require('node:inspector');
+const { writeFileSync } = require('node:fs');
+
+if (typeof process.send === 'function') {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  const ms = (ns) => ns / 1e6;
+  let session = null;
+
+  const post = (method, params) =>
+    new Promise((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+
+  const handlers = {
+    'bench:sample': async () => {
+      const sample = {
+        eventLoop: {
+          p50Ms: ms(delay.percentile(50)),
+          p99Ms: ms(delay.percentile(99)),
+          maxMs: ms(delay.max),
+          meanMs: ms(delay.mean),
+        },
+        memory: process.memoryUsage(),
+      };
+      delay.reset();
+      return sample;
+    },
+    'bench:profile-start': async () => {
+      session = new Session();
+      session.connect();
+      await post('Profiler.enable');
+      await post('Profiler.start');
+      return {};
+    },
+    'bench:profile-stop': async ({ file }) => {
+      const { profile } = await post('Profiler.stop');
+      session.disconnect();
+      session = null;
+      writeFileSync(file, JSON.stringify(profile));
+      return { file };
+    },
+  };
+
+  process.on('message', (message) => {
+    const handler = message && handlers[message.type];
+    if (!handler) return;
+    handler(message).then(
+      (reply) => process.send({ type: `${message.type}:reply`, ...reply }),
+      (error) => process.send({ type: `${message.type}:reply`, error: String(error) }),
+    );
+  });
+  // The channel must not keep a server that is shutting down alive.
+  process.channel.unref();
+}
