@@ -32,12 +32,22 @@ export interface NodeChild {
 
 const OUTPUT_KEPT = 8_000;
 
+// Children still running when the harness ends (an error, Ctrl-C) are killed with it, so no
+// service or ceiling server outlives a run.
+const running = new Set<ChildProcess>();
+process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => process.exit(130));
+}
+
 function spawnNode(nodeArgs: string[], env: NodeJS.ProcessEnv): NodeChild {
   const child = spawn(process.execPath, nodeArgs, {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-OUTPUT_KEPT);
