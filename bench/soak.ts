@@ -6,11 +6,17 @@
 //
 //   npm run soak                         # 10 minutes, 20 connections, scale data if seeded
 //   npm run soak -- --minutes 2 --connections 20 --target demo
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { DEMO_SCHEMA, resetDemoSchema, SCALE_SCHEMA, schemaRows } from './support/database';
 import { resolveFixtures } from './support/fixtures';
+import {
+  summarizeHeapProfile,
+  type LiveHeapSummary,
+  type SamplingHeapProfile,
+} from './support/heapProfile';
 import { autocannonOptions, LatencyLog, quantile } from './support/load';
 import { currentCommit, describeMachine, machineLines } from './support/machine';
 import { choiceOption, numberOption } from './support/options';
@@ -84,7 +90,7 @@ async function soak(
   minutes: number,
   connections: number,
   onSample: (sample: Sample) => void,
-): Promise<{ responses: number; errors: number; statusCounts: Record<number, number> }> {
+): Promise<SoakTotals> {
   const fixtures = await resolveFixtures(service.baseUrl);
   const spec = soakMix(fixtures);
   const latencies = new LatencyLog();
@@ -106,6 +112,7 @@ async function soak(
   await askProbe<ProbeSample>(service, 'bench:sample');
   const started = performance.now();
   let windowStart = started;
+  let heapStart: Promise<HeapReply> | undefined;
   const timer = setInterval(async () => {
     const now = performance.now();
     const sorted = latencies.drain();
@@ -127,20 +134,89 @@ async function soak(
       p99Ms: quantile(sorted, 0.99),
       errors: windowErrorCount,
     });
+    // Once warm: a full GC, then the sampling heap profiler until the end.
+    if (!heapStart && now - started >= WARMUP_S * 1000) {
+      heapStart = askProbe<HeapReply>(service, 'bench:heap-start');
+    }
   }, WINDOW_S * 1000);
   try {
     await instance;
   } finally {
     clearInterval(timer);
   }
-  return { responses, errors: errors + windowErrors, statusCounts };
+  const retained = heapStart ? await retainedHeap(service, await heapStart) : undefined;
+  return { responses, errors: errors + windowErrors, statusCounts, retained };
+}
+
+interface SoakTotals {
+  responses: number;
+  errors: number;
+  statusCounts: Record<number, number>;
+  /** Measured when the soak outlasted its warm-up. */
+  retained?: RetainedHeap;
+}
+
+interface HeapReply {
+  memory: { heapUsed: number };
+}
+
+interface RetainedHeap {
+  startMiB: number;
+  endMiB: number;
+  live: LiveHeapSummary;
+}
+
+/** Heap used after a full GC at the warm-up's end and at the end, and what the growth holds. */
+async function retainedHeap(service: Service, start: HeapReply): Promise<RetainedHeap> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'soak-heap-'));
+  try {
+    const file = path.join(dir, 'live.heapprofile');
+    const end = await askProbe<HeapReply>(service, 'bench:heap-stop', { file }, 120_000);
+    const profile = JSON.parse(readFileSync(file, 'utf8')) as SamplingHeapProfile;
+    return {
+      startMiB: start.memory.heapUsed / MiB,
+      endMiB: end.memory.heapUsed / MiB,
+      live: summarizeHeapProfile(profile),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function retainedLines(retained: RetainedHeap | undefined): string[] {
+  if (!retained) return [];
+  const { startMiB, endMiB, live } = retained;
+  const mib = (bytes: number) => (bytes / MiB).toFixed(1);
+  const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
+  return [
+    '## Retained heap',
+    '',
+    `Heap used after a full GC (inspector HeapProfiler.collectGarbage): ${startMiB.toFixed(1)} MiB at the`,
+    `end of the warm-up, ${endMiB.toFixed(1)} MiB at the end (${endMiB >= startMiB ? '+' : ''}${(endMiB - startMiB).toFixed(1)} MiB).`,
+    `Of what was allocated after the warm-up, V8's sampling heap profiler finds ${mib(live.bytes)} MiB`,
+    'still alive after the final GC, allocated by (nearest frames outside node core, allocation first):',
+    '',
+    '| package | live MiB | share |',
+    '| --- | --- | --- |',
+    ...live.packages.map(
+      (entry) => `| ${entry.name} | ${mib(entry.bytes)} | ${pct(entry.share)} |`,
+    ),
+    '',
+    '| allocation stack | live MiB | share |',
+    '| --- | --- | --- |',
+    ...live.stacks.map(
+      (entry) =>
+        `| \`${entry.name.replace(/\|/g, '\\|')}\` | ${mib(entry.bytes)} | ${pct(entry.share)} |`,
+    ),
+    '',
+  ];
 }
 
 function render(
   header: string[],
   samples: Sample[],
   verdict: Verdict | null,
-  totals: { responses: number; errors: number; statusCounts: Record<number, number> },
+  totals: SoakTotals,
 ): string {
   const row = (s: Sample) =>
     `| ${s.atS} | ${s.rssMiB.toFixed(1)} | ${s.heapUsedMiB.toFixed(1)} | ${s.loopP50Ms.toFixed(2)} | ` +
@@ -173,6 +249,8 @@ function render(
     '',
     ...verdictLines,
     `- ${totals.responses.toLocaleString('en-US')} answers (${statuses}), ${totals.errors} errors`,
+    '',
+    ...retainedLines(totals.retained),
     '',
     `## Every ${WINDOW_S} s`,
     '',

@@ -8,7 +8,7 @@ import { runLoad, type LoadResult, type LoadSettings } from './load';
 import { askProbe, REPO_ROOT, startService } from './processes';
 import type { Scenario } from './scenarios';
 
-interface CallFrame {
+export interface CallFrame {
   functionName: string;
   url: string;
   lineNumber: number;
@@ -48,7 +48,7 @@ export function ownerOf(url: string): string {
   return local.startsWith(REPO_ROOT) ? path.relative(REPO_ROOT, local).split('/')[0]! : local;
 }
 
-function frameName({ functionName, url, lineNumber }: CallFrame): string {
+export function frameName({ functionName, url, lineNumber }: CallFrame): string {
   const where = url
     ? `${url.replace(/^file:\/\//, '').replace(`${REPO_ROOT}/`, '')}:${lineNumber + 1}`
     : '';

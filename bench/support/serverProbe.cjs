@@ -3,6 +3,9 @@
 //   bench:sample         -> event-loop delay since the previous sample (perf_hooks), memory
 //   bench:profile-start  -> starts the V8 CPU profiler (inspector), so start-up stays out of it
 //   bench:profile-stop   -> stops it and writes the profile (.cpuprofile JSON) to `file`
+//   bench:heap-start     -> full GC, then V8's sampling heap profiler (allocations and their stacks)
+//   bench:heap-stop      -> full GC, then writes what sampled allocations are still alive to `file`
+// The two full GCs make heapUsed comparable: what stays after them is retained, not garbage.
 // Plain CommonJS, no dependencies: it runs before tsx and the service load.
 'use strict';
 const { monitorEventLoopDelay } = require('node:perf_hooks');
@@ -15,6 +18,12 @@ if (typeof process.send === 'function') {
   const ms = (ns) => ns / 1e6;
   let session = null;
 
+  const connect = () => {
+    if (!session) {
+      session = new Session();
+      session.connect();
+    }
+  };
   const post = (method, params) =>
     new Promise((resolve, reject) =>
       session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
@@ -35,18 +44,31 @@ if (typeof process.send === 'function') {
       return sample;
     },
     'bench:profile-start': async () => {
-      session = new Session();
-      session.connect();
+      connect();
       await post('Profiler.enable');
       await post('Profiler.start');
       return {};
     },
     'bench:profile-stop': async ({ file }) => {
       const { profile } = await post('Profiler.stop');
-      session.disconnect();
-      session = null;
       writeFileSync(file, JSON.stringify(profile));
       return { file };
+    },
+    'bench:heap-start': async () => {
+      connect();
+      await post('HeapProfiler.enable');
+      await post('HeapProfiler.collectGarbage');
+      const memory = process.memoryUsage();
+      await post('HeapProfiler.startSampling', { samplingInterval: 32768 });
+      return { memory };
+    },
+    'bench:heap-stop': async ({ file }) => {
+      await post('HeapProfiler.collectGarbage');
+      const memory = process.memoryUsage();
+      const { profile } = await post('HeapProfiler.getSamplingProfile');
+      await post('HeapProfiler.stopSampling');
+      writeFileSync(file, JSON.stringify(profile));
+      return { file, memory };
     },
   };
 

@@ -67,13 +67,14 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
     answerHeaders: Record<string, string>,
   ): Promise<Response> {
     const body = checkBody(request, settings.maxBodyBytes, InnerTransformStream);
-    // yoga gets a request whose body is counted and whose signal also fires at the deadline; the
-    // quota authenticates this same request, so the facade finds the key already verified.
+    // yoga gets a request whose body is counted and whose signal fires at the deadline or when the
+    // client goes away; the quota authenticates this same request, so the facade finds the key
+    // already verified.
     const forwarded = new InnerRequest(request.url, {
       method: request.method,
       headers: request.headers,
       body: body.kind === 'ok' ? body.body : null,
-      signal: AbortSignal.any([request.signal, signal]),
+      signal,
       duplex: 'half',
     } as RequestInit);
 
@@ -116,7 +117,7 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
       response = await runWithRequestId(requestId, async () => {
         const health = await healthResponse(url, redis);
         if (health) return health;
-        const outcome = await withDeadline(settings.requestTimeoutMs, (signal) =>
+        const outcome = await withDeadline(settings.requestTimeoutMs, request.signal, (signal) =>
           admitAndHandle(request, serverContext, signal, answerHeaders),
         );
         if (outcome.kind === 'done') return outcome.value;
