@@ -1,13 +1,14 @@
 // Prisma CLI configuration. Migrations are authored against embedded PGlite through the WASM
 // schema engine, so no native engine is ever downloaded (see docs/decisions.md).
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type {
   SqlDriverAdapter,
   SqlMigrationAwareDriverAdapterFactory,
 } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { defineConfig } from 'prisma/config';
+import { openPGlite } from './src/pglite';
 
 // The datasource's `url = env("DATABASE_URL")` must resolve or the CLI falls back to the native
 // engine and tries to download it; the embedded default has no URL, so give it a placeholder.
@@ -39,7 +40,7 @@ class PGliteForMigrate extends PrismaPGlite {
   }
 
   override connectToShadowDb() {
-    return connectPGlite(new PGlite()) as never;
+    return connectPGlite(openPGlite()) as never;
   }
 }
 
@@ -52,7 +53,7 @@ export default defineConfig({
   // points the CLI at a real data folder instead (`prisma migrate status` on the embedded database).
   async adapter() {
     return new PGliteForMigrate(
-      new PGlite(process.env.PGLITE_DATA_DIR),
+      openPGlite(process.env.PGLITE_DATA_DIR),
     ) as unknown as SqlMigrationAwareDriverAdapterFactory;
   },
 });

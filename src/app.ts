@@ -20,7 +20,6 @@ import { ApiError } from './schema/errors';
 import { databaseUnavailable } from './rest/errors';
 import { useRestFacade } from './rest/facade';
 import { useApiReference } from './rest/openapi';
-import { useShortLinkRedirect } from './rest/redirect';
 import { useUnknownPathAnswer } from './rest/unknownPaths';
 import type { Context } from './schema/context';
 import { schema } from './schema';
@@ -126,7 +125,6 @@ function createYogaServer(graphqlSettings: GraphqlSettings) {
       useExecutionCancellation(),
       useKeyManagementLimit(),
       useRestFacade(),
-      useShortLinkRedirect(),
       useApiReference(),
       useUnknownPathAnswer(GRAPHQL_ENDPOINT),
       useJsonAnswers(),

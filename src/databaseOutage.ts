@@ -4,10 +4,16 @@
 //
 // Prisma reports outages as known request errors (P1001 "can't reach database server", ...) or,
 // through the driver adapter, with the adapter's error kind; pg errors that the adapter does not
-// map (pool connect timeout, a connection dropped mid-query) arrive as plain Errors.
+// map arrive as pg's DatabaseError (SQLSTATE in `code`, e.g. 57P01 when the server shuts down) or,
+// without a code (pool connect timeout, a connection dropped mid-query), as plain Errors.
 
-/** Prisma's codes for "no usable database connection". */
-const OUTAGE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+/**
+ * Prisma's codes for "no usable database connection". P2028 is a transaction API error: an
+ * implicit transaction (createMany) whose connection the server terminated mid-write ends in
+ * "Transaction already closed". The write is committed or not; a retry of a link creation finds
+ * the link that exists (dedupe), so "retry" is the right answer either way.
+ */
+const OUTAGE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);
 
 /** Driver-adapter error kinds that mean the server cannot be used right now. */
 const OUTAGE_ADAPTER_KINDS = new Set([
@@ -21,7 +27,8 @@ const OUTAGE_ADAPTER_KINDS = new Set([
 const OUTAGE_SQLSTATE = /^(08|57P)/;
 
 /** Messages of pg's own errors (node-postgres has no codes for these). */
-const OUTAGE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect/i;
+const OUTAGE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i;
 
 interface AdapterCause {
   kind?: unknown;
@@ -36,6 +43,8 @@ function adapterCauseOf(error: object): AdapterCause | undefined {
 function isOutageItself(error: object): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && OUTAGE_PRISMA_CODES.has(code)) return true;
+  // pg's own DatabaseError carries the SQLSTATE as `code` when no adapter mapped it.
+  if (typeof code === 'string' && OUTAGE_SQLSTATE.test(code)) return true;
   const cause = adapterCauseOf(error);
   if (typeof cause?.kind === 'string' && OUTAGE_ADAPTER_KINDS.has(cause.kind)) return true;
   if (cause?.kind === 'postgres' && typeof cause.code === 'string') {

@@ -1,13 +1,14 @@
 // The one PrismaClient, on embedded PGlite (default) or a PostgreSQL server (DATABASE_URL).
 // Both run the same schema and migrations; the query engine is WASM, never a native binary.
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { config } from './config';
 import { PrismaClient } from './generated/prisma/client';
+import { openPGlite } from './pglite';
 
 /** One connection for scripts that need plain multi-statement SQL (the migration applier). */
 export interface SqlConnection {
@@ -42,7 +43,7 @@ function pgliteBackend(dataDir: string): Backend {
   const open = () => {
     if (!pglite) {
       if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
-      pglite = new PGlite(dataDir);
+      pglite = openPGlite(dataDir);
     }
     return pglite;
   };
@@ -75,7 +76,8 @@ function postgresBackend(connectionString: string, schema: string): Backend {
   const pool = new pg.Pool({
     connectionString,
     // A statement outliving the request deadline is cancelled by the server itself.
-    options: `-c search_path="${schema}" -c statement_timeout=${config.requestTimeoutMs}`,
+    // `public` after the schema: the extensions live there (migration list_and_search_indexes).
+    options: `-c search_path="${schema}",public -c statement_timeout=${config.requestTimeoutMs}`,
     max: 10,
     connectionTimeoutMillis: 5_000,
   });

@@ -2,10 +2,13 @@
 // the REST facade). It is a handler around yoga rather than yoga plugins because the deadline has
 // to wrap the whole request, and the REST facade answers inside its own `onRequest` hook, which no
 // earlier yoga hook can wrap. Order, for every route, REST and GraphQL alike:
-//   request id -> /healthz, /readyz -> deadline { quota (one count per HTTP request, before any
-//   parsing) -> payload limit -> yoga } -> response headers (request id, quota, deprecation) -> log.
+//   request id -> /healthz, /readyz -> deadline { /s/{code} redirect (public, no key, no body) |
+//   quota (one count per HTTP request, before any parsing) -> payload limit -> yoga }
+//   -> response headers (request id, quota, deprecation) -> log.
+// The redirect is the hottest route and needs nothing of yoga, so it is answered here.
 import { rememberClientIp } from '../auth/requestAuth';
 import { errorResponse, toApiError } from '../rest/errors';
+import { REDIRECT_PREFIX, redirectResponse } from '../rest/redirect';
 import { ApiError } from '../schema/errors';
 import { logger } from '../logger';
 import { checkBody } from '../limits/bodyLimit';
@@ -118,7 +121,9 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
         const health = await healthResponse(url, redis);
         if (health) return health;
         const outcome = await withDeadline(settings.requestTimeoutMs, request.signal, (signal) =>
-          admitAndHandle(request, serverContext, signal, answerHeaders),
+          url.pathname.startsWith(REDIRECT_PREFIX)
+            ? redirectResponse(request, url.pathname)
+            : admitAndHandle(request, serverContext, signal, answerHeaders),
         );
         if (outcome.kind === 'done') return outcome.value;
         logger.warn({ requestId, timeoutMs: settings.requestTimeoutMs }, 'request timed out');

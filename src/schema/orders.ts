@@ -9,7 +9,7 @@ import { affiliateIdOf } from './affiliate';
 import { builder, keyAuth } from './builder';
 import { NotFoundError } from './errors';
 import { fromBasisPoints, fromMinor } from './money';
-import { pageArgs, pageInfo, resolvePage, type PageRule } from './pagination';
+import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs, type PageRule } from './pagination';
 import { isUuid } from './scalars';
 import { dateRange } from './visibility';
 
@@ -145,13 +145,17 @@ builder.queryFields((t) => ({
         listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
           prisma.order.count({ where, take }),
         ),
-        prisma.order.findMany({
-          ...queryFromInfo({ context, info, path: ['data'] }),
-          where,
-          orderBy: ORDER_ORDER,
-          skip: page.skip,
-          take: page.limit,
-        }),
+        findPage(
+          page,
+          (range) =>
+            prisma.order.findMany({ where, orderBy: ORDER_ORDER, ...range, select: { id: true } }),
+          (slice) =>
+            prisma.order.findMany({
+              ...queryFromInfo({ context, info, path: ['data'] }),
+              ...sliceArgs(where, slice),
+              orderBy: ORDER_ORDER,
+            }),
+        ),
       ]);
       return { data, meta: pageInfo(total, page) };
     },

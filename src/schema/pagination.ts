@@ -42,6 +42,40 @@ export function resolvePage(args: PageArgs, rule: PageRule): Page {
   return { page, limit, skip: (page - 1) * limit };
 }
 
+/** From this offset on, a page's rows are found by their ids first (see `findPage`). */
+export const FIND_IDS_FROM_OFFSET = 1_000;
+
+/** What a page query reads: an offset range of the list, or the page's rows by their ids. */
+export type PageSlice = { skip: number; take: number } | { ids: string[] };
+
+/**
+ * The rows of one page. An OFFSET reads every row it skips: deep in a big list that is thousands
+ * of scattered row reads (page 500 of the big account's orders: 219 ms). From
+ * FIND_IDS_FROM_OFFSET on, the page's ids are found first, from the index alone where it covers
+ * the list's filter and order (5 ms), and then only those rows are read.
+ */
+export async function findPage<Row>(
+  page: Page,
+  findIds: (range: { skip: number; take: number }) => Promise<{ id: string }[]>,
+  findRows: (slice: PageSlice) => Promise<Row[]>,
+): Promise<Row[]> {
+  const range = { skip: page.skip, take: page.limit };
+  if (page.skip < FIND_IDS_FROM_OFFSET) return findRows(range);
+  const ids = (await findIds(range)).map(({ id }) => id);
+  return ids.length === 0 ? [] : findRows({ ids });
+}
+
+/** The Prisma arguments of a slice: the list's filter with the range, or narrowed to the ids. */
+export function sliceArgs<Where extends object>(
+  where: Where,
+  slice: PageSlice,
+): { where: Where | { AND: Where[] }; skip?: number; take?: number } {
+  if (!('ids' in slice)) return { where, ...slice };
+  // The list's own filter stays: the ids narrow it, they never widen it.
+  const byId = { id: { in: slice.ids } } as Where; // every model's where input has a string `id`
+  return { where: { AND: [where, byId] } };
+}
+
 export function pageInfo(total: number, { page, limit }: Page): PageInfo {
   return { total, page, limit, totalPages: Math.ceil(total / limit) };
 }

@@ -22,7 +22,7 @@ import {
 import { affiliateIdOf } from './affiliate';
 import { builder, keyAuth } from './builder';
 import { BadRequestError, NotFoundError } from './errors';
-import { pageArgs, pageInfo, resolvePage, type PageRule } from './pagination';
+import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs, type PageRule } from './pagination';
 import { isUuid } from './scalars';
 import { dateRange, visibleOrganization } from './visibility';
 
@@ -268,13 +268,22 @@ builder.queryFields((t) => ({
         listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
           prisma.shortUrl.count({ where, take }),
         ),
-        prisma.shortUrl.findMany({
-          ...queryFromInfo({ context, info, path: ['data'] }),
-          where,
-          orderBy: SHORT_URL_ORDER,
-          skip: page.skip,
-          take: page.limit,
-        }),
+        findPage(
+          page,
+          (range) =>
+            prisma.shortUrl.findMany({
+              where,
+              orderBy: SHORT_URL_ORDER,
+              ...range,
+              select: { id: true },
+            }),
+          (slice) =>
+            prisma.shortUrl.findMany({
+              ...queryFromInfo({ context, info, path: ['data'] }),
+              ...sliceArgs(where, slice),
+              orderBy: SHORT_URL_ORDER,
+            }),
+        ),
       ]);
       return { data, meta: pageInfo(total, page) };
     },

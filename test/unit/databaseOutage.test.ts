@@ -9,14 +9,26 @@ describe('isDatabaseOutage', () => {
   test.each([
     ["Prisma P1001 (can't reach the server)", prismaError('P1001')],
     ['Prisma P2024 (pool timeout)', prismaError('P2024')],
+    ['Prisma P2028 (transaction closed under it)', prismaError('P2028')],
     ['adapter DatabaseNotReachable', prismaError('P2010', { kind: 'DatabaseNotReachable' })],
     ['adapter ConnectionClosed', prismaError('P2010', { kind: 'ConnectionClosed' })],
     ['adapter TooManyConnections', prismaError('P2010', { kind: 'TooManyConnections' })],
     ['57P01 admin shutdown', prismaError('P2010', { kind: 'postgres', code: '57P01' })],
     ['57P03 cannot connect now', prismaError('P2010', { kind: 'postgres', code: '57P03' })],
     ['08006 connection failure', prismaError('P2010', { kind: 'postgres', code: '08006' })],
+    [
+      "pg's DatabaseError for 57P01, unmapped",
+      Object.assign(new Error('terminating connection due to administrator command'), {
+        code: '57P01',
+        severity: 'FATAL',
+      }),
+    ],
     ["pg's dropped connection", new Error('Connection terminated unexpectedly')],
     ["pg's pool connect timeout", new Error('timeout exceeded when trying to connect')],
+    [
+      "pg's client used after its connection failed",
+      new Error('Client has encountered a connection error and is not queryable'),
+    ],
     [
       'an outage wrapped by GraphQL',
       new GraphQLError('wrapped', { originalError: prismaError('P1001') }),
@@ -31,6 +43,10 @@ describe('isDatabaseOutage', () => {
     ['57014 statement timeout', prismaError('P2010', { kind: 'postgres', code: '57014' })],
     ['42P01 missing table', prismaError('P2010', { kind: 'postgres', code: '42P01' })],
     ['a plain error', new Error('boom')],
+    [
+      "pg's DatabaseError for a unique violation",
+      Object.assign(new Error('dup'), { code: '23505' }),
+    ],
     ['a GraphQL error of its own', new GraphQLError('bad argument')],
     ['not an error', 'P1001'],
     ['null', null],

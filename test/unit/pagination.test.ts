@@ -1,7 +1,15 @@
 // page/limit rules, decisions.md section 6: page >= 1 and limit >= 1 else 400; above the max,
 // most lists clamp silently and products answer 400.
 import { BadRequestError } from '../../src/schema/errors';
-import { pageInfo, resolvePage, type PageRule } from '../../src/schema/pagination';
+import {
+  FIND_IDS_FROM_OFFSET,
+  findPage,
+  pageInfo,
+  resolvePage,
+  sliceArgs,
+  type PageRule,
+  type PageSlice,
+} from '../../src/schema/pagination';
 
 const CLAMPED: PageRule = { defaultLimit: 10, maxLimit: 20, aboveMax: 'clamp' };
 const STRICT: PageRule = { defaultLimit: 20, maxLimit: 100, aboveMax: 'reject' };
@@ -124,6 +132,56 @@ describe('pageInfo', () => {
       page: 3,
       limit: 20,
       totalPages: 3,
+    });
+  });
+});
+
+describe('findPage', () => {
+  const rule = { defaultLimit: 10, maxLimit: 100, aboveMax: 'clamp' as const };
+  const finders = (ids: string[]) => {
+    const calls: unknown[] = [];
+    return {
+      calls,
+      findIds: async (range: unknown) => {
+        calls.push(['ids', range]);
+        return ids.map((id) => ({ id }));
+      },
+      findRows: async (slice: PageSlice) => {
+        calls.push(['rows', slice]);
+        return ['row'];
+      },
+    };
+  };
+
+  test('a page before FIND_IDS_FROM_OFFSET is one query by offset', async () => {
+    const { calls, findIds, findRows } = finders(['a']);
+    const page = resolvePage({ page: FIND_IDS_FROM_OFFSET / 10, limit: 10 }, rule);
+    await findPage(page, findIds, findRows);
+    expect(calls).toEqual([['rows', { skip: FIND_IDS_FROM_OFFSET - 10, take: 10 }]]);
+  });
+
+  test("from FIND_IDS_FROM_OFFSET on: the page's ids by offset, then its rows by id", async () => {
+    const { calls, findIds, findRows } = finders(['a', 'b']);
+    const page = resolvePage({ page: FIND_IDS_FROM_OFFSET / 10 + 1, limit: 10 }, rule);
+    await findPage(page, findIds, findRows);
+    expect(calls).toEqual([
+      ['ids', { skip: FIND_IDS_FROM_OFFSET, take: 10 }],
+      ['rows', { ids: ['a', 'b'] }],
+    ]);
+  });
+
+  test('a deep page past the end reads no rows', async () => {
+    const { calls, findIds, findRows } = finders([]);
+    const page = resolvePage({ page: 5_000, limit: 10 }, rule);
+    await expect(findPage(page, findIds, findRows)).resolves.toEqual([]);
+    expect(calls).toHaveLength(1);
+  });
+
+  test("sliceArgs keeps the list's filter and narrows it to the ids", () => {
+    const where = { affiliateId: 'me' };
+    expect(sliceArgs(where, { skip: 20, take: 10 })).toEqual({ where, skip: 20, take: 10 });
+    expect(sliceArgs(where, { ids: ['a'] })).toEqual({
+      where: { AND: [where, { id: { in: ['a'] } }] },
     });
   });
 });
