@@ -11,16 +11,9 @@ import { config } from '../src/config';
 import { prisma } from '../src/db';
 import { createRedisClient, type RedisClient } from '../src/limits/redis';
 import { logger } from '../src/logger';
-import { useTestDatabase } from './support/app';
+import { callApp, graphqlApp, useTestDatabase, type App } from './support/app';
 import { createApiKey, createLegacyKey } from './support/factories';
-import {
-  dashboardUserWithToken,
-  replica,
-  send,
-  sendGraphql,
-  spyOnDatabase,
-  type App,
-} from './support/keySecurity';
+import { dashboardUserWithToken, replica, spyOnDatabase } from './support/keySecurity';
 
 useTestDatabase();
 
@@ -43,20 +36,20 @@ const EVENTS = `query ($keyId: ID!) {
 
 const secretOf = (apiKey: string) => apiKey.slice(-32);
 const statusWith = async (key: string, route = AFFILIATE_ROUTE, on: App = app) =>
-  (await send(on, route, { key })).status;
+  (await callApp(on, route, { key })).status;
 
 async function createKeyAs(
   token: string,
   input: Record<string, unknown> = { name: 'k' },
   ip?: string,
 ) {
-  const { body } = await sendGraphql(app, CREATE, { input }, { token, ip });
+  const { body } = await graphqlApp(app, CREATE, { input }, { token, ip });
   if (!body.data) throw new Error(JSON.stringify(body.errors));
   return body.data.createApiKey as { apiKey: string; key: { id: string; prefix: string } };
 }
 
 async function rotateAs(token: string, id: string, grace?: number, on: App = app) {
-  const { body } = await sendGraphql(on, ROTATE, { id, grace }, { token });
+  const { body } = await graphqlApp(on, ROTATE, { id, grace }, { token });
   if (!body.data) throw new Error(JSON.stringify(body.errors));
   return body.data.rotateApiKey as { apiKey: string; key: Record<string, unknown> };
 }
@@ -96,9 +89,9 @@ describe('1. checksum: refused before any lookup', () => {
       expect(parseApiKey(key)).toBeNull();
       const database = spyOnDatabase();
       try {
-        const rest = await send(app, AFFILIATE_ROUTE, { key });
-        const partner = await send(app, PARTNER_ROUTE, { key });
-        const graphql = await sendGraphql(app, AFFILIATE_QUERY, {}, { key });
+        const rest = await callApp(app, AFFILIATE_ROUTE, { key });
+        const partner = await callApp(app, PARTNER_ROUTE, { key });
+        const graphql = await graphqlApp(app, AFFILIATE_QUERY, {}, { key });
         expect([rest.status, partner.status]).toEqual([401, 401]);
         expect(graphql.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
         expect(database.calls()).toEqual([]);
@@ -135,11 +128,11 @@ describe('1. checksum: refused before any lookup', () => {
     const { apiKey } = await createApiKey('affiliate');
     const database = spyOnDatabase();
     try {
-      expect((await send(app, AFFILIATE_ROUTE, { key: apiKey })).status).toBe(200);
+      expect((await callApp(app, AFFILIATE_ROUTE, { key: apiKey })).status).toBe(200);
       // First, however many layers ask (quota, facade, yoga), and with its owner joined.
       expect(database.calls()[0]).toBe('$queryRaw');
       expect(database.rawSql()[0]).toContain('LEFT JOIN "User"');
-      expect((await sendGraphql(app, AFFILIATE_QUERY, {}, { key: apiKey })).status).toBe(200);
+      expect((await graphqlApp(app, AFFILIATE_QUERY, {}, { key: apiKey })).status).toBe(200);
       const keyLookups = database.rawSql().filter((sql) => sql.includes('LEFT JOIN "ApiKey"'));
       expect(keyLookups).toHaveLength(1);
     } finally {
@@ -163,7 +156,7 @@ describe('1. checksum: refused before any lookup', () => {
       const ip = `198.51.100.${Math.floor(Math.random() * 250)}`;
       const key = withBadChecksum(generateApiKey('test').apiKey);
       try {
-        expect((await send(shared, AFFILIATE_ROUTE, { key, ip })).status).toBe(401);
+        expect((await callApp(shared, AFFILIATE_ROUTE, { key, ip })).status).toBe(401);
         expect(database.calls()).toEqual([]);
         // Malformed keys can never verify: their per-IP failure count stays in memory.
         expect(commands).not.toHaveBeenCalled();
@@ -181,7 +174,7 @@ describe('2. rotation with a grace period', () => {
     async (grace) => {
       const { token } = await dashboardUserWithToken('PARTNER');
       const created = await createKeyAs(token);
-      const { body } = await sendGraphql(app, ROTATE, { id: created.key.id, grace }, { token });
+      const { body } = await graphqlApp(app, ROTATE, { id: created.key.id, grace }, { token });
       expect(body.errors[0].extensions.code).toBe('BAD_REQUEST');
       expect(body.errors[0].message).toContain('gracePeriodSeconds');
       expect(await statusWith(created.apiKey, PARTNER_ROUTE)).toBe(200);
@@ -290,7 +283,7 @@ describe('2. rotation with a grace period', () => {
       ownerId: user.id,
       expiresAt: new Date(Date.now() - 1_000),
     });
-    const { body } = await sendGraphql(app, ROTATE, { id: expired.row.id }, { token });
+    const { body } = await graphqlApp(app, ROTATE, { id: expired.row.id }, { token });
     expect(body.errors[0].extensions.code).toBe('BAD_REQUEST');
     const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: expired.row.id } });
     expect(row.secretHash).toBe(expired.row.secretHash);
@@ -316,7 +309,7 @@ describe('3. expiry, to the second', () => {
     await new Promise((resolve) =>
       setTimeout(resolve, Math.max(0, expiresAt.getTime() - Date.now()) + 20),
     );
-    const { status, body } = await send(app, AFFILIATE_ROUTE, { key: apiKey });
+    const { status, body } = await callApp(app, AFFILIATE_ROUTE, { key: apiKey });
     expect(status).toBe(401);
     expect(body.code).toBe('UNAUTHORIZED');
   });
@@ -355,8 +348,8 @@ describe('4. last use, without a write per request', () => {
       for (let n = 0; n < 20; n += 1) {
         const answer =
           n % 2
-            ? await sendGraphql(app, AFFILIATE_QUERY, {}, { key: apiKey, ip: '203.0.113.7' })
-            : await send(app, AFFILIATE_ROUTE, { key: apiKey, ip: '203.0.113.7' });
+            ? await graphqlApp(app, AFFILIATE_QUERY, {}, { key: apiKey, ip: '203.0.113.7' })
+            : await callApp(app, AFFILIATE_ROUTE, { key: apiKey, ip: '203.0.113.7' });
         statuses.push(answer.status);
       }
       await keyUsageSettled();
@@ -370,7 +363,7 @@ describe('4. last use, without a write per request', () => {
     expect(Math.abs(row.lastUsedAt!.getTime() - Date.now())).toBeLessThan(10_000);
     expect(row.lastUsedIp).toBe('203.0.113.7');
 
-    const listed = (await sendGraphql(app, LIST, {}, { token })).body.data.listApiKeys;
+    const listed = (await graphqlApp(app, LIST, {}, { token })).body.data.listApiKeys;
     expect(listed).toEqual([
       expect.objectContaining({
         id: key.id,
@@ -444,10 +437,10 @@ describe('5. audit trail', () => {
   test('created, rotated, revoked: actor and IP of the dashboard request, newest first', async () => {
     const { user, token } = await dashboardUserWithToken('PARTNER');
     const { key } = await createKeyAs(token, { name: 'audited' }, '203.0.113.10');
-    await sendGraphql(app, ROTATE, { id: key.id, grace: 60 }, { token, ip: '203.0.113.11' });
-    await sendGraphql(app, REVOKE, { id: key.id }, { token, ip: '2001:db8::12' });
-    await sendGraphql(app, REVOKE, { id: key.id }, { token, ip: '203.0.113.13' }); // changes nothing
-    const { body } = await sendGraphql(app, EVENTS, { keyId: key.id }, { token });
+    await graphqlApp(app, ROTATE, { id: key.id, grace: 60 }, { token, ip: '203.0.113.11' });
+    await graphqlApp(app, REVOKE, { id: key.id }, { token, ip: '2001:db8::12' });
+    await graphqlApp(app, REVOKE, { id: key.id }, { token, ip: '203.0.113.13' }); // changes nothing
+    const { body } = await graphqlApp(app, EVENTS, { keyId: key.id }, { token });
     expect(body.data.apiKeyEvents).toEqual([
       {
         id: expect.any(String),
@@ -479,23 +472,23 @@ describe('5. audit trail', () => {
   test('a revoked key presented with its correct secret: one event a minute, caller IP, no actor', async () => {
     const { token } = await dashboardUserWithToken('AFFILIATE');
     const created = await createKeyAs(token);
-    await sendGraphql(app, REVOKE, { id: created.key.id }, { token });
+    await graphqlApp(app, REVOKE, { id: created.key.id }, { token });
     for (let n = 0; n < 5; n += 1) {
       expect(
-        (await send(app, AFFILIATE_ROUTE, { key: created.apiKey, ip: '198.51.100.66' })).status,
+        (await callApp(app, AFFILIATE_ROUTE, { key: created.apiKey, ip: '198.51.100.66' })).status,
       ).toBe(401);
     }
     // A wrong secret for the revoked key's prefix is no "use": nothing recorded.
     expect(
       (
-        await send(app, AFFILIATE_ROUTE, {
+        await callApp(app, AFFILIATE_ROUTE, {
           key: wrongSecretFor(created.key.prefix),
           ip: '198.51.100.67',
         })
       ).status,
     ).toBe(401);
     await keyUsageSettled();
-    const events = (await sendGraphql(app, EVENTS, { keyId: created.key.id }, { token })).body.data
+    const events = (await graphqlApp(app, EVENTS, { keyId: created.key.id }, { token })).body.data
       .apiKeyEvents;
     expect(events.map((event: { kind: string }) => event.kind)).toEqual([
       'USED_AFTER_REVOCATION',
@@ -526,14 +519,14 @@ describe('5. audit trail', () => {
   test('apiKeyEvents: another user’s key is NOT_FOUND; no dashboard token is UNAUTHORIZED', async () => {
     const { token } = await dashboardUserWithToken('PARTNER');
     const other = await createApiKey('partner');
-    const notMine = await sendGraphql(app, EVENTS, { keyId: other.row.id }, { token });
+    const notMine = await graphqlApp(app, EVENTS, { keyId: other.row.id }, { token });
     expect(notMine.body.errors[0].extensions.code).toBe('NOT_FOUND');
     expect(
-      (await sendGraphql(app, EVENTS, { keyId: 'nope' }, { token })).body.errors[0].extensions.code,
+      (await graphqlApp(app, EVENTS, { keyId: 'nope' }, { token })).body.errors[0].extensions.code,
     ).toBe('NOT_FOUND');
-    const anonymous = await sendGraphql(app, EVENTS, { keyId: other.row.id });
+    const anonymous = await graphqlApp(app, EVENTS, { keyId: other.row.id });
     expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
-    const withApiKey = await sendGraphql(
+    const withApiKey = await graphqlApp(
       app,
       EVENTS,
       { keyId: other.row.id },
@@ -547,8 +540,8 @@ describe('6. Idempotency-Key on createApiKey and rotateApiKey', () => {
   test('the same request again: the same full key, no second key', async () => {
     const { user, token } = await dashboardUserWithToken('AFFILIATE');
     const input = { name: 'retry me', scopes: ['orders:read'] };
-    const first = await sendGraphql(app, CREATE, { input }, { token, idempotencyKey: 'create-1' });
-    const again = await sendGraphql(app, CREATE, { input }, { token, idempotencyKey: 'create-1' });
+    const first = await graphqlApp(app, CREATE, { input }, { token, idempotencyKey: 'create-1' });
+    const again = await graphqlApp(app, CREATE, { input }, { token, idempotencyKey: 'create-1' });
     expect(first.body.data.createApiKey.apiKey).toMatch(/^svc_test_/);
     expect(again.body).toEqual(first.body);
     expect(await prisma.apiKey.count({ where: { ownerId: user.id } })).toBe(1);
@@ -557,13 +550,13 @@ describe('6. Idempotency-Key on createApiKey and rotateApiKey', () => {
 
   test('the same Idempotency-Key for another request is a CONFLICT, and creates nothing', async () => {
     const { user, token } = await dashboardUserWithToken('AFFILIATE');
-    await sendGraphql(
+    await graphqlApp(
       app,
       CREATE,
       { input: { name: 'one' } },
       { token, idempotencyKey: 'create-2' },
     );
-    const other = await sendGraphql(
+    const other = await graphqlApp(
       app,
       CREATE,
       { input: { name: 'two' } },
@@ -585,13 +578,13 @@ describe('6. Idempotency-Key on createApiKey and rotateApiKey', () => {
       await dashboardUserWithToken('AFFILIATE'),
     ];
     const input = { name: 'same' };
-    const a = await sendGraphql(
+    const a = await graphqlApp(
       app,
       CREATE,
       { input },
       { token: alice.token, idempotencyKey: 'shared' },
     );
-    const b = await sendGraphql(
+    const b = await graphqlApp(
       app,
       CREATE,
       { input },
@@ -605,12 +598,7 @@ describe('6. Idempotency-Key on createApiKey and rotateApiKey', () => {
     const { user, token } = await dashboardUserWithToken('AFFILIATE');
     const answers = await Promise.all(
       Array.from({ length: 5 }, () =>
-        sendGraphql(
-          app,
-          CREATE,
-          { input: { name: 'burst' } },
-          { token, idempotencyKey: 'burst-1' },
-        ),
+        graphqlApp(app, CREATE, { input: { name: 'burst' } }, { token, idempotencyKey: 'burst-1' }),
       ),
     );
     const keys = new Set(answers.map((answer) => answer.body.data.createApiKey.apiKey));
@@ -621,13 +609,13 @@ describe('6. Idempotency-Key on createApiKey and rotateApiKey', () => {
   test('rotateApiKey: a retry answers the same new key and rotates once', async () => {
     const { token } = await dashboardUserWithToken('PARTNER');
     const created = await createKeyAs(token);
-    const first = await sendGraphql(
+    const first = await graphqlApp(
       app,
       ROTATE,
       { id: created.key.id },
       { token, idempotencyKey: 'rotate-1' },
     );
-    const again = await sendGraphql(
+    const again = await graphqlApp(
       app,
       ROTATE,
       { id: created.key.id },
@@ -638,7 +626,7 @@ describe('6. Idempotency-Key on createApiKey and rotateApiKey', () => {
     expect(
       await prisma.apiKeyEvent.count({ where: { keyId: created.key.id, kind: 'ROTATED' } }),
     ).toBe(1);
-    const otherGrace = await sendGraphql(
+    const otherGrace = await graphqlApp(
       app,
       ROTATE,
       { id: created.key.id, grace: 60 },
@@ -650,7 +638,7 @@ describe('6. Idempotency-Key on createApiKey and rotateApiKey', () => {
   test('the stored answer never holds the key in clear, and it is gone after 24 h', async () => {
     const { user, token } = await dashboardUserWithToken('AFFILIATE');
     const first = (
-      await sendGraphql(
+      await graphqlApp(
         app,
         CREATE,
         { input: { name: 'sealed' } },
@@ -670,7 +658,7 @@ describe('6. Idempotency-Key on createApiKey and rotateApiKey', () => {
     });
     // Any idempotent request, by anyone, deletes expired records of every scope.
     const someoneElse = await dashboardUserWithToken('AFFILIATE');
-    await sendGraphql(
+    await graphqlApp(
       app,
       CREATE,
       { input: { name: 'x' } },
@@ -681,7 +669,7 @@ describe('6. Idempotency-Key on createApiKey and rotateApiKey', () => {
     ).toBe(0);
     // The key is free again: a new key.
     const later = (
-      await sendGraphql(
+      await graphqlApp(
         app,
         CREATE,
         { input: { name: 'sealed' } },
@@ -693,14 +681,14 @@ describe('6. Idempotency-Key on createApiKey and rotateApiKey', () => {
 
   test('a refused request is not remembered: the Idempotency-Key stays free', async () => {
     const { token } = await dashboardUserWithToken('PARTNER');
-    const refused = await sendGraphql(
+    const refused = await graphqlApp(
       app,
       CREATE,
       { input: { name: 'x', scopes: ['orders:read'] } },
       { token, idempotencyKey: 'free-1' },
     );
     expect(refused.body.errors[0].extensions.code).toBe('BAD_REQUEST');
-    const accepted = await sendGraphql(
+    const accepted = await graphqlApp(
       app,
       CREATE,
       { input: { name: 'x' } },
@@ -713,14 +701,14 @@ describe('6. Idempotency-Key on createApiKey and rotateApiKey', () => {
     const { user, token } = await dashboardUserWithToken('PARTNER');
     const twice = `mutation { a: createApiKey(input: { name: "a" }) { apiKey } ...more }
       fragment more on Mutation { b: createApiKey(input: { name: "b" }) { apiKey } }`;
-    const { body } = await sendGraphql(app, twice, {}, { token, idempotencyKey: 'two-1' });
+    const { body } = await graphqlApp(app, twice, {}, { token, idempotencyKey: 'two-1' });
     expect(body.errors[0].extensions.code).toBe('BAD_REQUEST');
     expect(await prisma.apiKey.count({ where: { ownerId: user.id } })).toBe(0);
   });
 
   test('a malformed Idempotency-Key is BAD_REQUEST', async () => {
     const { token } = await dashboardUserWithToken('PARTNER');
-    const { body } = await sendGraphql(
+    const { body } = await graphqlApp(
       app,
       CREATE,
       { input: { name: 'x' } },
@@ -769,21 +757,21 @@ describe('8. secrets: only in the create and rotate answers', () => {
       const a = await createKeyAs(affiliate.token, { name: 'logged' }, '203.0.113.20');
       const p = await createKeyAs(partner.token, { name: 'logged' }, '203.0.113.21');
       const replayed = (
-        await sendGraphql(
+        await graphqlApp(
           app,
           CREATE,
           { input: { name: 'idem' } },
           { token: affiliate.token, idempotencyKey: 'log-1' },
         )
       ).body.data.createApiKey;
-      await sendGraphql(
+      await graphqlApp(
         app,
         CREATE,
         { input: { name: 'idem' } },
         { token: affiliate.token, idempotencyKey: 'log-1' },
       );
       remember(
-        await sendGraphql(
+        await graphqlApp(
           app,
           CREATE,
           { input: { name: 'other' } },
@@ -795,21 +783,16 @@ describe('8. secrets: only in the create and rotate answers', () => {
       issued.push(a.apiKey, p.apiKey, replayed.apiKey, rotated.apiKey, fromLegacy.apiKey);
 
       for (const key of [a.apiKey, rotated.apiKey, legacy.apiKey, fromLegacy.apiKey]) {
-        remember(await send(app, AFFILIATE_ROUTE, { key, ip: '203.0.113.22' }));
-        remember(await sendGraphql(app, AFFILIATE_QUERY, {}, { key }));
-        remember(await send(app, PARTNER_ROUTE, { key })); // wrong surface: 401
+        remember(await callApp(app, AFFILIATE_ROUTE, { key, ip: '203.0.113.22' }));
+        remember(await graphqlApp(app, AFFILIATE_QUERY, {}, { key }));
+        remember(await callApp(app, PARTNER_ROUTE, { key })); // wrong surface: 401
       }
-      remember(await send(app, '/affiliate/orders?limit=abc', { key: a.apiKey })); // 400
-      remember(await sendGraphql(app, '{ affiliateChannels { nope } }', {}, { key: a.apiKey })); // invalid
+      remember(await callApp(app, '/affiliate/orders?limit=abc', { key: a.apiKey })); // 400
+      remember(await graphqlApp(app, '{ affiliateChannels { nope } }', {}, { key: a.apiKey })); // invalid
       remember(
-        await sendGraphql(
-          app,
-          '{ partnerOrganizations { meta { total } } }',
-          {},
-          { key: p.apiKey },
-        ),
+        await graphqlApp(app, '{ partnerOrganizations { meta { total } } }', {}, { key: p.apiKey }),
       );
-      remember(await send(app, '/api/partner/brands/not-a-uuid', { key: p.apiKey })); // 404
+      remember(await callApp(app, '/api/partner/brands/not-a-uuid', { key: p.apiKey })); // 404
       // Near misses: a changed character, a bad checksum, a wrong secret, the secret alone.
       for (const key of [rotated.apiKey, p.apiKey]) {
         const parsed = parseApiKey(key) as { prefix: string };
@@ -820,8 +803,8 @@ describe('8. secrets: only in the create and rotate answers', () => {
           key.toUpperCase(),
           changeCharacter(key, key.length - 10),
         ]) {
-          remember(await send(app, AFFILIATE_ROUTE, { key: nearMiss }));
-          remember(await sendGraphql(app, AFFILIATE_QUERY, {}, { key: nearMiss }));
+          remember(await callApp(app, AFFILIATE_ROUTE, { key: nearMiss }));
+          remember(await graphqlApp(app, AFFILIATE_QUERY, {}, { key: nearMiss }));
         }
       }
       // An unexpected failure while verifying (the key not remembered): a 500 whose cause is logged.
@@ -829,7 +812,7 @@ describe('8. secrets: only in the create and rotate answers', () => {
       const lookup = jest
         .spyOn(prisma, '$queryRaw')
         .mockRejectedValueOnce(new Error('connection reset'));
-      remember(await send(app, AFFILIATE_ROUTE, { key: rotated.apiKey }));
+      remember(await callApp(app, AFFILIATE_ROUTE, { key: rotated.apiKey }));
       lookup.mockRestore();
       // A failing usage write (on a key's first use), logged as a warning.
       const unused = await createKeyAs(partner.token, { name: 'first use' });
@@ -837,19 +820,17 @@ describe('8. secrets: only in the create and rotate answers', () => {
       const raw = jest
         .spyOn(prisma, '$executeRaw')
         .mockRejectedValueOnce(new Error('deadlock detected'));
-      remember(await send(app, PARTNER_ROUTE, { key: unused.apiKey }));
+      remember(await callApp(app, PARTNER_ROUTE, { key: unused.apiKey }));
       await keyUsageSettled();
       raw.mockRestore();
 
-      await sendGraphql(app, REVOKE, { id: a.key.id }, { token: affiliate.token });
-      remember(await send(app, AFFILIATE_ROUTE, { key: rotated.apiKey, ip: '203.0.113.23' }));
-      remember(await send(app, AFFILIATE_ROUTE, { key: a.apiKey })); // the previous secret, revoked too
-      remember(await sendGraphql(app, LIST, {}, { token: affiliate.token }));
-      remember(await sendGraphql(app, EVENTS, { keyId: a.key.id }, { token: affiliate.token }));
-      remember(
-        await sendGraphql(app, EVENTS, { keyId: legacy.row.id }, { token: affiliate.token }),
-      );
-      remember(await sendGraphql(app, `{ listApiKeys { id } }`, {}, { token: partner.token }));
+      await graphqlApp(app, REVOKE, { id: a.key.id }, { token: affiliate.token });
+      remember(await callApp(app, AFFILIATE_ROUTE, { key: rotated.apiKey, ip: '203.0.113.23' }));
+      remember(await callApp(app, AFFILIATE_ROUTE, { key: a.apiKey })); // the previous secret, revoked too
+      remember(await graphqlApp(app, LIST, {}, { token: affiliate.token }));
+      remember(await graphqlApp(app, EVENTS, { keyId: a.key.id }, { token: affiliate.token }));
+      remember(await graphqlApp(app, EVENTS, { keyId: legacy.row.id }, { token: affiliate.token }));
+      remember(await graphqlApp(app, `{ listApiKeys { id } }`, {}, { token: partner.token }));
     });
 
     // The capture works: access lines, the 500's cause, the usage warning, at every level.

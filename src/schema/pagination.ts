@@ -80,15 +80,25 @@ export function pageInfo(total: number, { page, limit }: Page): PageInfo {
   return { total, page, limit, totalPages: Math.ceil(total / limit) };
 }
 
-/** The `page` and `limit` arguments of a paginated list, documented with its rule. */
+/**
+ * The `page` and `limit` arguments of a paginated list, documented with its rule. The rule rides
+ * along in the arguments' extensions, so the OpenAPI document states the one the resolver applies.
+ */
 export function pageArgs(rule: PageRule) {
+  const extensions = { pageRule: rule };
   return builder.args((t) => ({
-    page: t.int({ description: 'Page number, from 1. Default 1.' }),
+    page: t.int({ description: 'Page number, from 1. Default 1.', extensions }),
     limit: t.int({
+      extensions,
       description:
         rule.aboveMax === 'clamp'
           ? `Items per page. Default ${rule.defaultLimit}; values above ${rule.maxLimit} are clamped to ${rule.maxLimit}.`
           : `Items per page, 1 to ${rule.maxLimit}. Default ${rule.defaultLimit}.`,
     }),
   }));
+}
+
+/** The page rule of a `page` or `limit` argument made by `pageArgs`. */
+export function pageRuleOf(arg: { extensions?: Readonly<Record<string, unknown>> | null }) {
+  return arg.extensions?.pageRule as PageRule | undefined;
 }

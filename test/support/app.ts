@@ -9,10 +9,15 @@ export function useTestDatabase({ migrate = true } = {}): void {
   if (migrate) beforeAll(() => applyMigrations());
 }
 
+export type App = ReturnType<typeof createApp>;
+
 export interface CallOptions {
   method?: string;
   key?: string;
   token?: string;
+  /** The client IP, as X-Forwarded-For (believed by an app with `trustProxy`). */
+  ip?: string;
+  idempotencyKey?: string;
   headers?: Record<string, string>;
   body?: unknown;
 }
@@ -23,13 +28,19 @@ export interface CallResult {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
 }
 
-/** Calls the app like an HTTP client would and reads the JSON answer. */
-export async function call(path: string, options: CallOptions = {}): Promise<CallResult> {
+/** Calls `target` like an HTTP client would and reads the JSON answer. */
+export async function callApp(
+  target: App,
+  path: string,
+  options: CallOptions = {},
+): Promise<CallResult> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) headers['x-api-key'] = options.key;
   if (options.token !== undefined) headers['x-api-token'] = options.token;
+  if (options.ip !== undefined) headers['x-forwarded-for'] = options.ip;
+  if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await app.fetch(`http://api.test${path}`, {
+  const response = await target.fetch(`http://api.test${path}`, {
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
@@ -42,11 +53,22 @@ export async function call(path: string, options: CallOptions = {}): Promise<Cal
   };
 }
 
-/** Runs a GraphQL operation over HTTP. */
-export function graphql(
+/** Runs a GraphQL operation on `target` over HTTP. */
+export function graphqlApp(
+  target: App,
   query: string,
   variables: Record<string, unknown> = {},
   options: Omit<CallOptions, 'body' | 'method'> = {},
 ): Promise<CallResult> {
-  return call('/graphql', { ...options, method: 'POST', body: { query, variables } });
+  return callApp(target, '/graphql', { ...options, method: 'POST', body: { query, variables } });
 }
+
+/** Calls this file's app. */
+export const call = (path: string, options?: CallOptions) => callApp(app, path, options);
+
+/** Runs a GraphQL operation on this file's app. */
+export const graphql = (
+  query: string,
+  variables?: Record<string, unknown>,
+  options?: Omit<CallOptions, 'body' | 'method'>,
+) => graphqlApp(app, query, variables, options);

@@ -1,13 +1,12 @@
 // Helpers for the key-security tests: an app that believes X-Forwarded-For (so tests choose the
-// client IP), calls with any headers, and a spy on every database call the app can make.
+// client IP), dashboard users with tokens, and a spy on every database call the app can make.
+// Calls go through `callApp` / `graphqlApp` of ./app.
 import { createApp, type AppOptions } from '../../src/app';
 import { signDashboardToken } from '../../src/auth/dashboardToken';
 import { prisma } from '../../src/db';
 import { Prisma } from '../../src/generated/prisma/client';
-import type { CallResult } from './app';
+import type { App } from './app';
 import { createUser } from './factories';
-
-export type App = ReturnType<typeof createApp>;
 
 /**
  * A replica whose client IP comes from X-Forwarded-For (TRUST_PROXY on). Its limits stay in its
@@ -20,45 +19,6 @@ export function replica(options: AppOptions = {}): App {
     ...options,
     settings: { trustProxy: true, ...options.settings },
   });
-}
-
-export interface SendOptions {
-  method?: string;
-  key?: string;
-  token?: string;
-  ip?: string;
-  idempotencyKey?: string;
-  headers?: Record<string, string>;
-  body?: unknown;
-}
-
-export async function send(app: App, path: string, options: SendOptions = {}): Promise<CallResult> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.key !== undefined) headers['x-api-key'] = options.key;
-  if (options.token !== undefined) headers['x-api-token'] = options.token;
-  if (options.ip !== undefined) headers['x-forwarded-for'] = options.ip;
-  if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await app.fetch(`http://api.test${path}`, {
-    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: text ? JSON.parse(text) : null,
-  };
-}
-
-export function sendGraphql(
-  app: App,
-  query: string,
-  variables: Record<string, unknown> = {},
-  options: Omit<SendOptions, 'body' | 'method'> = {},
-): Promise<CallResult> {
-  return send(app, '/graphql', { ...options, method: 'POST', body: { query, variables } });
 }
 
 export async function dashboardUserWithToken(role: 'AFFILIATE' | 'PARTNER' = 'AFFILIATE') {

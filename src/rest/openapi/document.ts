@@ -1,0 +1,108 @@
+// The OpenAPI 3.1 document of the route table.
+import type { GraphQLSchema } from 'graphql';
+import { useSofa } from 'sofa-api';
+import { config } from '../../config';
+import { IDEMPOTENCY_KEY_HEADER } from '../../http/idempotency';
+import { restSchema } from '../facade';
+import { ROUTES } from '../routes';
+import { completeSchemas } from './components';
+import { errorResponseComponents, errorSchemas, headerComponents } from './errors';
+import type { Json } from './json';
+import { operationOf, tagOf } from './operations';
+import { fieldOf, openApiPath, SCALARS } from './parameters';
+
+export interface OpenApiSettings {
+  serverUrl: string;
+  rateLimitMax: number;
+  rateLimitWindowSeconds: number;
+}
+
+export function openApiSettingsFromConfig(): OpenApiSettings {
+  return {
+    serverUrl: config.publicBaseUrl,
+    rateLimitMax: config.rateLimitMax,
+    rateLimitWindowSeconds: config.rateLimitWindowSeconds,
+  };
+}
+
+const API_DESCRIPTION = `The affiliate network's REST API: the **affiliate surface** (\`/affiliate/*\`, one affiliate per key) and the **partner catalog** (\`/api/partner/*\`, read-only).
+
+**Authentication.** Every route takes an \`x-api-key\` header. Affiliate keys open \`/affiliate/*\`, partner keys \`/api/partner/*\`; a missing, invalid or other-type key answers 401, a key without the route's scope 403. Each operation names its scope (\`x-required-scopes\`). Keys are created and rotated over GraphQL at \`/graphql\` with a dashboard token (\`x-api-token\`).
+
+**Lists.** \`{ data, meta }\`, \`{ data, pagination }\` or \`{ data, count }\`; \`page\` from 1, \`limit\` up to the route's maximum (clamped; products answer 400 instead). List parameters take \`a,b\` or a repeated parameter. Unknown query parameters are ignored; malformed ones answer 400 naming the parameter.
+
+**Errors.** \`{ success: false, message, code, requestId }\`; 404 bodies also carry \`error\` and \`statusCode\`.
+
+**Limits.** A quota per key and client IP (headers \`X-RateLimit-*\`, \`RateLimit\`, \`RateLimit-Policy\`; 429 with \`Retry-After\`), 1 MB bodies (413), 60 s per request (504).`;
+
+/** The OpenAPI 3.1 document of the route table, from the full GraphQL schema. */
+export function buildOpenApiDocument(fullSchema: GraphQLSchema, settings: OpenApiSettings): Json {
+  const schema = restSchema(fullSchema);
+  // The router that mounts the routes (src/rest/facade.ts) is made the same way; this one only
+  // writes the document.
+  const router = useSofa({
+    basePath: '',
+    schema,
+    routes: Object.fromEntries(
+      ROUTES.map(({ field, method, path: routePath, responseStatus }) => [
+        field,
+        { method, path: routePath, responseStatus },
+      ]),
+    ),
+    customScalars: { DateTime: SCALARS.DateTime, UUID: SCALARS.UUID },
+    openAPI: { openapi: '3.1.0' },
+  });
+  const generated = router.openAPIDocument as unknown as {
+    paths: Record<string, Record<string, Json>>;
+    components: { schemas: Record<string, Json> };
+  };
+
+  const paths: Record<string, Json> = {};
+  for (const route of ROUTES) {
+    const oasPath = openApiPath(route.path);
+    const method = route.method.toLowerCase();
+    const field = fieldOf(schema, route);
+    paths[oasPath] = {
+      ...paths[oasPath],
+      [method]: operationOf(route, field, generated.paths[oasPath]?.[method]),
+    };
+  }
+
+  const tags = [...new Set(ROUTES.map(tagOf))].map((name) => ({ name }));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Affiliate network API',
+      version: '1.0.0',
+      description: `${API_DESCRIPTION}\n\nThis deployment's quota: ${settings.rateLimitMax} requests per ${settings.rateLimitWindowSeconds} s.`,
+    },
+    servers: [{ url: settings.serverUrl }],
+    tags,
+    security: [{ apiKey: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-api-key',
+          description:
+            'An affiliate or partner API key: `svc_{env}_{prefix}_{secret}` (v2) or a legacy 32-character v1 key (affiliate only).',
+        },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: IDEMPOTENCY_KEY_HEADER,
+          in: 'header',
+          required: false,
+          description:
+            'Optional. The same key with the same request within 24 h answers the recorded answer again (with `Idempotent-Replayed: true`); with another request, 409.',
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
+      },
+      headers: headerComponents(),
+      responses: errorResponseComponents(),
+      schemas: { ...completeSchemas(schema, generated.components.schemas), ...errorSchemas() },
+    },
+  };
+}

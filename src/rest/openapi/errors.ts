@@ -1,0 +1,152 @@
+// Error statuses and bodies, and the response headers (request id, quota, Retry-After,
+// Idempotent-Replayed), as components the operations refer to.
+import type { GraphQLField } from 'graphql';
+import { HTTP_STATUS_BY_CODE } from '../../schema/errors';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../../http/idempotency';
+import { surfaceOf, type RestRoute } from '../routes';
+import { ref, type Json } from './json';
+
+export const ERROR_RESPONSES = {
+  400: { name: 'BadRequest', description: 'Invalid parameter or body; the message names it' },
+  401: {
+    name: 'Unauthorized',
+    description: 'x-api-key missing, malformed, unknown, revoked or expired, or of the other type',
+  },
+  403: { name: 'Forbidden', description: 'The key lacks the scope of the route' },
+  404: { name: 'NotFound', description: "No such resource (or the key's affiliate is gone)" },
+  409: {
+    name: 'Conflict',
+    description: `${IDEMPOTENCY_KEY_HEADER} reused with another request, or still in progress`,
+  },
+  410: { name: 'Gone', description: 'The route was removed; the message names its successor' },
+  413: { name: 'PayloadTooLarge', description: 'The body exceeds 1 MB' },
+  429: {
+    name: 'TooManyRequests',
+    description: 'Quota exceeded; retry after `Retry-After` seconds',
+  },
+  500: { name: 'InternalServerError', description: 'Server error (no details are disclosed)' },
+  504: { name: 'RequestTimeout', description: 'The request ran past the deadline (60 s)' },
+} as const;
+
+export type ErrorStatus = keyof typeof ERROR_RESPONSES;
+
+const QUOTA_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'RateLimit',
+  'RateLimit-Policy',
+] as const;
+
+export function headerComponents(): Record<string, Json> {
+  const integer = { type: 'integer', minimum: 0 };
+  // The numbers of this deployment's quota are in info.description; these texts stay the same
+  // everywhere, so the generated client does not change with the configuration.
+  const quota = 'Sent on every response to a request carrying x-api-key, errors included.';
+  return {
+    'X-Request-Id': {
+      description:
+        "The request id (the client's own `X-Request-Id` when valid); also in error bodies",
+      schema: { type: 'string' },
+    },
+    'X-RateLimit-Limit': { description: `Requests allowed per window. ${quota}`, schema: integer },
+    'X-RateLimit-Remaining': {
+      description: `Requests left in the window. ${quota}`,
+      schema: integer,
+    },
+    'X-RateLimit-Reset': {
+      description: `Unix time (seconds) at which the window resets. ${quota}`,
+      schema: integer,
+    },
+    RateLimit: {
+      description: `IETF draft field: \`"policy";r=<remaining>;t=<seconds to reset>\`. ${quota}`,
+      schema: { type: 'string' },
+    },
+    'RateLimit-Policy': {
+      description: `IETF draft field: \`"policy";q=<max>;w=<window seconds>\`. ${quota}`,
+      schema: { type: 'string' },
+    },
+    'Retry-After': {
+      description: 'Seconds to wait before retrying',
+      required: true,
+      schema: { type: 'integer', minimum: 1 },
+    },
+    [IDEMPOTENT_REPLAYED_HEADER]: {
+      description: `\`true\` when the answer is the recorded answer to an earlier request with the same ${IDEMPOTENCY_KEY_HEADER}`,
+      schema: { type: 'string', enum: ['true'] },
+    },
+  };
+}
+
+export const headerRefs = (names: readonly string[]) =>
+  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+export const STANDARD_HEADERS = ['X-Request-Id', ...QUOTA_HEADERS];
+
+export function errorSchemas(): Record<string, Json> {
+  return {
+    Error: {
+      type: 'object',
+      description:
+        "Every error body. 404 bodies also carry `error` and `statusCode` (the contract's second error shape).",
+      required: ['success', 'message', 'code'],
+      properties: {
+        success: { type: 'boolean', const: false },
+        message: { type: 'string', description: 'What went wrong, naming the parameter if any' },
+        code: { type: 'string', enum: Object.keys(HTTP_STATUS_BY_CODE) },
+        requestId: { type: 'string', description: 'The X-Request-Id of the request, for support' },
+      },
+    },
+    NotFoundError: {
+      description:
+        'A 404 body: both documented error shapes at once (`{ success, message, code }` and `{ message, error, statusCode }`).',
+      allOf: [
+        ref('Error'),
+        {
+          type: 'object',
+          required: ['error', 'statusCode'],
+          properties: {
+            code: { const: 'NOT_FOUND' },
+            error: { type: 'string', const: 'Not Found' },
+            statusCode: { type: 'integer', const: 404 },
+          },
+        },
+      ],
+    },
+  };
+}
+
+export function errorResponseComponents(): Record<string, Json> {
+  return Object.fromEntries(
+    Object.entries(ERROR_RESPONSES).map(([status, { name, description }]) => [
+      name,
+      {
+        description,
+        headers: headerRefs(
+          status === '429' ? [...STANDARD_HEADERS, 'Retry-After'] : STANDARD_HEADERS,
+        ),
+        content: {
+          'application/json': { schema: ref(status === '404' ? 'NotFoundError' : 'Error') },
+        },
+      },
+    ]),
+  );
+}
+
+export function errorStatusesOf(
+  route: RestRoute,
+  field: GraphQLField<unknown, unknown>,
+): ErrorStatus[] {
+  const surface = surfaceOf(route.path)!;
+  const takesInput =
+    route.method === 'POST' || field.args.some((arg) => !route.path.includes(`:${arg.name}`));
+  const statuses: ErrorStatus[] = [401, 403, 429, 500, 504];
+  // A removed route checks the key, then answers 410 whatever else is asked.
+  if (field.deprecationReason) return [...statuses, 410].sort((a, b) => a - b) as ErrorStatus[];
+  // The partner surface answers 400 to dashboard credentials, whatever the route.
+  if (takesInput || surface.keyType === 'partner') statuses.push(400);
+  // Affiliate routes answer 404 once the key's affiliate account is gone.
+  if (route.path.includes(':') || surface.keyType === 'affiliate') statuses.push(404);
+  if (route.method === 'POST') statuses.push(409, 413);
+  return statuses.sort((a, b) => a - b);
+}

@@ -1,0 +1,99 @@
+// One operation per route: summary, key and scope, parameters, success and error responses.
+import type { GraphQLField } from 'graphql';
+import { IDEMPOTENT_REPLAYED_HEADER } from '../../http/idempotency';
+import { surfaceOf, type RestRoute } from '../routes';
+import { ERROR_RESPONSES, errorStatusesOf, headerRefs, STANDARD_HEADERS } from './errors';
+import type { Json } from './json';
+import { keyAuthOf, queryParameter, requestBody } from './parameters';
+
+/** The field description without its leading `GET /path:` (the document says that already). */
+function proseOf(field: GraphQLField<unknown, unknown>): string {
+  const prose = (field.description ?? '').replace(/^(GET|POST)\s+\S+:?\s*/, '').trim();
+  return prose.charAt(0).toUpperCase() + prose.slice(1);
+}
+
+function summaryOf(prose: string, route: RestRoute): string {
+  const first = prose.split(/[;.](\s|$)/)[0]?.trim() || `${route.method} ${route.path}`;
+  return first.length > 90 ? `${first.slice(0, 87)}...` : first;
+}
+
+export function tagOf(route: RestRoute): string {
+  const surface = surfaceOf(route.path)!;
+  const resource = route.path.slice(surface.prefix.length).split('/')[0]!;
+  return `${surface.keyType === 'partner' ? 'Partner catalog' : 'Affiliate'}: ${resource}`;
+}
+
+export function operationOf(
+  route: RestRoute,
+  field: GraphQLField<unknown, unknown>,
+  generated: Json | undefined,
+): Json {
+  const { keyType, scope } = keyAuthOf(field);
+  const prose = proseOf(field);
+  const pathArgs = field.args.filter((arg) => route.path.includes(`:${arg.name}`));
+  const queryArgs = field.args.filter((arg) => !pathArgs.includes(arg));
+  const successStatus = String(route.responseStatus ?? 200);
+  // Sofa's response schema: the envelope type of the field.
+  const generatedResponses = (generated?.responses ?? {}) as Record<string, Json>;
+  const envelope = (
+    generatedResponses[successStatus]?.content as Record<string, Json> | undefined
+  )?.['application/json']?.schema as Json | undefined;
+
+  const successHeaders = headerRefs(
+    route.method === 'POST' ? [...STANDARD_HEADERS, IDEMPOTENT_REPLAYED_HEADER] : STANDARD_HEADERS,
+  );
+  const success = (description: string) => ({
+    description,
+    headers: successHeaders,
+    content: { 'application/json': { schema: envelope } },
+  });
+  const responses: Json = {};
+  if (!field.deprecationReason) {
+    if (route.method === 'POST' && successStatus === '201') {
+      responses['201'] = success('Created');
+      responses['200'] = success('The same request was made before: the existing resource');
+    } else {
+      responses[successStatus] = success('OK');
+    }
+  }
+  for (const status of errorStatusesOf(route, field)) {
+    responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
+  }
+
+  const parameters: Json[] = [
+    ...pathArgs.map((arg) => ({
+      name: arg.name,
+      in: 'path',
+      required: true,
+      description: arg.description ?? 'The resource id; an id that does not exist answers 404',
+      schema: { type: 'string' },
+    })),
+    // A removed route's arguments no longer mean anything.
+    ...(route.method === 'GET' && !field.deprecationReason
+      ? queryArgs.map((arg) => queryParameter(route, arg))
+      : []),
+    ...(route.method === 'POST' ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+  ];
+
+  const description = [
+    prose,
+    `**Key:** ${keyType} key with scope \`${scope}\`.`,
+    field.deprecationReason && `**Removed:** ${field.deprecationReason}.`,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  return {
+    operationId: field.name,
+    summary: summaryOf(prose, route),
+    description,
+    tags: [tagOf(route)],
+    ...(field.deprecationReason && { deprecated: true }),
+    // OpenAPI 3.1 lets a non-OAuth requirement list role names: the key's scope.
+    security: [{ apiKey: [scope] }],
+    'x-key-type': keyType,
+    'x-required-scopes': [scope],
+    ...(parameters.length && { parameters }),
+    ...(route.method === 'POST' && { requestBody: requestBody(queryArgs) }),
+    responses,
+  };
+}

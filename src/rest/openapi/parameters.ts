@@ -1,0 +1,133 @@
+// Path, query and body parameters of the operations, written from the fields' arguments the way
+// the facade reads them (src/rest/queryParams.ts, src/rest/body.ts).
+import {
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLSchema,
+} from 'graphql';
+import type { AuthScopes } from '../../schema/builder';
+import { pageRuleOf } from '../../schema/pagination';
+import { MAX_BODY_STRING_LENGTH } from '../body';
+import type { RestRoute } from '../routes';
+import type { Json } from './json';
+
+/** Defaults a resolver applies to other absent parameters (stated in the argument's description). */
+export const PARAMETER_DEFAULTS: Partial<Record<RestRoute['field'], Record<string, unknown>>> = {
+  'Query.affiliateShortUrls': { active: true },
+};
+
+/** What src/rest/queryParams.ts accepts for a String or ID query parameter. */
+export const MAX_QUERY_STRING_LENGTH = 500;
+
+export const SCALARS: Record<string, Json> = {
+  Int: { type: 'integer', format: 'int32' },
+  Float: { type: 'number' },
+  Boolean: { type: 'boolean' },
+  String: { type: 'string' },
+  ID: { type: 'string' },
+  DateTime: { type: 'string', format: 'date-time' },
+  UUID: { type: 'string', format: 'uuid' },
+};
+
+/** The OpenAPI path of a route-table path: `/a/:b` -> `/a/{b}`. */
+export function openApiPath(routePath: string): string {
+  return routePath.replace(/:(\w+)/g, '{$1}');
+}
+
+export function fieldOf(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknown, unknown> {
+  const [operation, name] = route.field.split('.') as [string, string];
+  const type = operation === 'Query' ? schema.getQueryType() : schema.getMutationType();
+  const field = type?.getFields()[name];
+  if (!field) throw new Error(`The route table names ${route.field}, which the schema lacks`);
+  return field;
+}
+
+/** The key type and scope a field's `keyAuth(type, scope)` declares (scope-auth keeps it). */
+export function keyAuthOf(field: GraphQLField<unknown, unknown>): {
+  keyType: AuthScopes['apiKey'];
+  scope: AuthScopes['keyScope'];
+} {
+  const options = field.extensions?.pothosOptions as
+    { authScopes?: { $all?: Partial<AuthScopes> } } | undefined;
+  const all = options?.authScopes?.$all;
+  if (!all?.apiKey || !all.keyScope) {
+    throw new Error(`${field.name} declares no keyAuth(type, scope); every REST route needs one`);
+  }
+  return { keyType: all.apiKey, scope: all.keyScope };
+}
+
+/** A query or body value's schema, from its GraphQL input type. */
+function inputSchema(type: GraphQLInputType, maxStringLength: number): Json {
+  const nullable = getNullableType(type);
+  if (isListType(nullable)) {
+    return { type: 'array', items: inputSchema(nullable.ofType, maxStringLength) };
+  }
+  const named = getNamedType(type);
+  if (isEnumType(named)) return { type: 'string', enum: named.getValues().map((v) => v.name) };
+  const scalar = SCALARS[named.name] ?? SCALARS.String!;
+  return scalar.type === 'string' && !scalar.format
+    ? { ...scalar, maxLength: maxStringLength }
+    : { ...scalar };
+}
+
+export function queryParameter(route: RestRoute, arg: GraphQLArgument): Json {
+  const schema = inputSchema(arg.type, MAX_QUERY_STRING_LENGTH);
+  const rule = pageRuleOf(arg);
+  if (rule && arg.name === 'page') Object.assign(schema, { minimum: 1, default: 1 });
+  if (rule && arg.name === 'limit') {
+    Object.assign(schema, { minimum: 1, maximum: rule.maxLimit, default: rule.defaultLimit });
+  }
+  const defaultValue = PARAMETER_DEFAULTS[route.field]?.[arg.name] ?? arg.defaultValue;
+  if (defaultValue !== undefined) schema.default = defaultValue;
+  const list = schema.type === 'array';
+  // The page rule's wording is already in the argument's description (pageArgs).
+  const description = [
+    arg.description,
+    list && 'Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`).',
+  ]
+    .filter((part): part is string => Boolean(part))
+    .map((part) => (/[.!?]$/.test(part) ? part : `${part}.`))
+    .join(' ');
+  return {
+    name: arg.name,
+    in: 'query',
+    required: isNonNullType(arg.type),
+    ...(description && { description }),
+    ...(arg.deprecationReason && { deprecated: true }),
+    schema,
+    ...(list && { style: 'form', explode: false }),
+  };
+}
+
+export function requestBody(args: readonly GraphQLArgument[]): Json {
+  const properties = Object.fromEntries(
+    args.map((arg) => [
+      arg.name,
+      {
+        ...inputSchema(arg.type, MAX_BODY_STRING_LENGTH),
+        ...(arg.description && { description: arg.description }),
+      },
+    ]),
+  );
+  const required = args.filter((arg) => isNonNullType(arg.type)).map((arg) => arg.name);
+  return {
+    required: true,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          properties,
+          ...(required.length && { required }),
+          // Contract: unknown body fields answer 400.
+          additionalProperties: false,
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,144 @@
+// Serving: GET /openapi.json (the document, made once from the schema), GET /docs (Swagger UI,
+// from node_modules, under a strict CSP) and the page's assets.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { GraphQLSchema } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Context } from '../../schema/context';
+import { buildOpenApiDocument, openApiSettingsFromConfig, type OpenApiSettings } from './document';
+
+export const OPENAPI_PATH = '/openapi.json';
+export const DOCS_PATH = '/docs';
+
+const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+const SWAGGER_UI_VERSION = (
+  JSON.parse(readFileSync(path.join(SWAGGER_UI_DIR, 'package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;
+/** Asset URLs carry the renderer's version, so browsers may keep them for good. */
+const ASSETS_PATH = `${DOCS_PATH}/assets/${SWAGGER_UI_VERSION}`;
+
+const ASSETS: Record<string, { file?: string; body?: string; type: string }> = {
+  'swagger-ui-bundle.js': { file: 'swagger-ui-bundle.js', type: 'text/javascript' },
+  'swagger-ui.css': { file: 'swagger-ui.css', type: 'text/css' },
+  'favicon-32x32.png': { file: 'favicon-32x32.png', type: 'image/png' },
+  // The page's start-up script is a file, not inline, so the page's CSP can forbid inline scripts.
+  'init.js': {
+    type: 'text/javascript',
+    body: `window.ui = SwaggerUIBundle({
+  url: ${JSON.stringify(OPENAPI_PATH)},
+  dom_id: '#reference',
+  deepLinking: true,
+  docExpansion: 'list',
+  defaultModelsExpandDepth: 0,
+  displayRequestDuration: true,
+  persistAuthorization: false,
+  tryItOutEnabled: false,
+  validatorUrl: null,
+});
+`,
+  },
+};
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Affiliate network API reference</title>
+    <link rel="icon" type="image/png" href="${ASSETS_PATH}/favicon-32x32.png" />
+    <link rel="stylesheet" href="${ASSETS_PATH}/swagger-ui.css" />
+  </head>
+  <body>
+    <noscript>The reference needs JavaScript; the document itself is at ${OPENAPI_PATH}.</noscript>
+    <div id="reference"></div>
+    <script src="${ASSETS_PATH}/swagger-ui-bundle.js"></script>
+    <script src="${ASSETS_PATH}/init.js"></script>
+  </body>
+</html>
+`;
+
+function docsPageHeaders(serverUrl: string): Record<string, string> {
+  let apiOrigin = '';
+  try {
+    apiOrigin = new URL(serverUrl).origin;
+  } catch {
+    // A relative server URL is this origin.
+  }
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    // Everything comes from this server; "try it out" may call the documented server.
+    'Content-Security-Policy': [
+      "default-src 'self'",
+      "script-src 'self'",
+      // Swagger UI sets element styles from script.
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      `connect-src 'self' ${apiOrigin}`.trim(),
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+      "form-action 'none'",
+    ].join('; '),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+  };
+}
+
+const assetCache = new Map<string, Uint8Array<ArrayBuffer>>();
+
+function assetResponse(name: string): Response | null {
+  const asset = ASSETS[name];
+  if (!asset) return null;
+  let body = assetCache.get(name);
+  if (!body) {
+    body = asset.file
+      ? new Uint8Array(readFileSync(path.join(SWAGGER_UI_DIR, asset.file)))
+      : new TextEncoder().encode(asset.body);
+    assetCache.set(name, body);
+  }
+  return new Response(body, {
+    headers: {
+      'Content-Type': asset.type,
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}
+
+/**
+ * Serves GET /openapi.json (the document, made once from the schema), GET /docs (the reference
+ * page) and the page's assets. Public: no key, no quota count (the edge counts keyed requests).
+ */
+export function useApiReference(
+  settings: OpenApiSettings = openApiSettingsFromConfig(),
+): Plugin<Context> {
+  let schema: GraphQLSchema | undefined;
+  let document: string | undefined;
+  return {
+    onSchemaChange({ schema: changed }) {
+      schema = changed;
+      document = undefined;
+    },
+    onRequest({ request, url, endResponse }) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return;
+      if (url.pathname === OPENAPI_PATH && schema) {
+        document ??= JSON.stringify(buildOpenApiDocument(schema, settings), null, 2);
+        endResponse(
+          new Response(document, {
+            headers: {
+              'Content-Type': 'application/json; charset=utf-8',
+              'Cache-Control': 'no-cache',
+              'Access-Control-Allow-Origin': '*',
+            },
+          }),
+        );
+      } else if (url.pathname === DOCS_PATH || url.pathname === `${DOCS_PATH}/`) {
+        endResponse(new Response(DOCS_PAGE, { headers: docsPageHeaders(settings.serverUrl) }));
+      } else if (url.pathname.startsWith(`${ASSETS_PATH}/`)) {
+        const response = assetResponse(url.pathname.slice(ASSETS_PATH.length + 1));
+        if (response) endResponse(response);
+      }
+    },
+  };
+}
