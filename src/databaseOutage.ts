@@ -42,9 +42,10 @@ function adapterCauseOf(error: object): AdapterCause | undefined {
 
 function isOutageItself(error: object): boolean {
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && OUTAGE_PRISMA_CODES.has(code)) return true;
   // pg's own DatabaseError carries the SQLSTATE as `code` when no adapter mapped it.
-  if (typeof code === 'string' && OUTAGE_SQLSTATE.test(code)) return true;
+  if (typeof code === 'string' && (OUTAGE_PRISMA_CODES.has(code) || OUTAGE_SQLSTATE.test(code))) {
+    return true;
+  }
   const cause = adapterCauseOf(error);
   if (typeof cause?.kind === 'string' && OUTAGE_ADAPTER_KINDS.has(cause.kind)) return true;
   if (cause?.kind === 'postgres' && typeof cause.code === 'string') {

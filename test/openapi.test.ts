@@ -1,17 +1,10 @@
 // GET /openapi.json: a valid OpenAPI 3.1 document of exactly the route table, whose parameters,
 // scopes, envelopes and errors agree with the schema and with what the app answers.
-import {
-  getNamedType,
-  getNullableType,
-  isEnumType,
-  isListType,
-  isObjectType,
-  type GraphQLField,
-} from 'graphql';
+import { getNamedType, getNullableType, isEnumType, isListType, isObjectType } from 'graphql';
 import { SCOPES_BY_KEY_TYPE } from '../src/auth/scopes';
 import { restSchema } from '../src/rest/facade';
 import { keyAuthOf, MAX_QUERY_STRING_LENGTH, openApiPath } from '../src/rest/openapi';
-import { ROUTES, surfaceOf, type RestRoute } from '../src/rest/routes';
+import { routeField, ROUTES, surfaceOf, type RestRoute } from '../src/rest/routes';
 import { schema as fullSchema } from '../src/schema';
 import { pageRuleOf, type PageRule } from '../src/schema/pagination';
 import { call, useTestDatabase } from './support/app';
@@ -29,11 +22,7 @@ useTestDatabase();
 
 const schema = restSchema(fullSchema);
 
-function fieldOf(route: RestRoute): GraphQLField<unknown, unknown> {
-  const [operation, name] = route.field.split('.') as [string, string];
-  const type = operation === 'Query' ? schema.getQueryType() : schema.getMutationType();
-  return type!.getFields()[name]!;
-}
+const fieldOf = (route: RestRoute) => routeField(schema, route);
 
 /** The page rule the route's resolver applies (its `limit` argument carries it). */
 function pageRuleOfRoute(route: RestRoute): PageRule | undefined {

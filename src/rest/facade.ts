@@ -20,7 +20,7 @@ import { ApiError, BadRequestError, NotFoundError, UnauthorizedError } from '../
 import { parseJsonBody, variablesFromBody } from './body';
 import { errorResponse, restErrorHandler, toApiError } from './errors';
 import { variablesFromQuery } from './queryParams';
-import { lookupRoute, ROUTES, surfaceOf, type RestRoute } from './routes';
+import { lookupRoute, routeField, ROUTES, surfaceOf, type RestRoute } from './routes';
 import { hasControlCharacters } from '../schema/scalars';
 
 type GetEnveloped = Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
@@ -35,12 +35,6 @@ export function restSchema(schema: GraphQLSchema): GraphQLSchema {
       rootFieldFilter: (operation, fieldName) => routed.has(`${operation}.${fieldName}`),
     }),
   );
-}
-
-function fieldOf(schema: GraphQLSchema, route: RestRoute) {
-  const [operation, name] = route.field.split('.') as [string, string];
-  const type = operation === 'Query' ? schema.getQueryType() : schema.getMutationType();
-  return type!.getFields()[name]!;
 }
 
 /** Path parameters decoded; one that cannot name anything (bad escape, control character) is 404. */
@@ -87,7 +81,7 @@ async function admitRestRequest(
   }
   const apiKey = await apiKeyOf(request);
   if (!apiKey || apiKey.type !== surface.keyType) throw new UnauthorizedError();
-  const { args } = fieldOf(schema, route);
+  const { args } = routeField(schema, route);
   // A POST takes its arguments from the body only; its query string is ignored like unknown
   // parameters are.
   const variables =

@@ -1,5 +1,6 @@
 // The one route table: each documented REST path and the GraphQL root field that answers it.
 // Sofa mounts exactly these fields (src/rest/facade.ts); nothing else gets a REST route.
+import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { KeyType } from '../auth/scopes';
 
 export type HttpMethod = 'GET' | 'POST';
@@ -45,6 +46,18 @@ export const ROUTES: RestRoute[] = [
 ];
 
 /** The surfaces and the key type each one takes (contract, Authentication 3). */
+/** The root field of `schema` that answers `route`. */
+export function routeField(
+  schema: GraphQLSchema,
+  route: RestRoute,
+): GraphQLField<unknown, unknown> {
+  const [operation, name] = route.field.split('.') as [string, string];
+  const type = operation === 'Query' ? schema.getQueryType() : schema.getMutationType();
+  const field = type?.getFields()[name];
+  if (!field) throw new Error(`The route table names ${route.field}, which the schema lacks`);
+  return field;
+}
+
 export const SURFACES: { prefix: string; keyType: KeyType }[] = [
   { prefix: '/affiliate/', keyType: 'affiliate' },
   { prefix: '/api/partner/', keyType: 'partner' },

@@ -4,12 +4,12 @@ import { useSofa } from 'sofa-api';
 import { config } from '../../config';
 import { IDEMPOTENCY_KEY_HEADER } from '../../http/idempotency';
 import { restSchema } from '../facade';
-import { ROUTES } from '../routes';
+import { routeField, ROUTES } from '../routes';
 import { completeSchemas } from './components';
 import { errorResponseComponents, errorSchemas, headerComponents } from './errors';
 import type { Json } from './json';
 import { operationOf, tagOf } from './operations';
-import { fieldOf, openApiPath, SCALARS } from './parameters';
+import { openApiPath, SCALARS } from './parameters';
 
 export interface OpenApiSettings {
   serverUrl: string;
@@ -61,7 +61,7 @@ export function buildOpenApiDocument(fullSchema: GraphQLSchema, settings: OpenAp
   for (const route of ROUTES) {
     const oasPath = openApiPath(route.path);
     const method = route.method.toLowerCase();
-    const field = fieldOf(schema, route);
+    const field = routeField(schema, route);
     paths[oasPath] = {
       ...paths[oasPath],
       [method]: operationOf(route, field, generated.paths[oasPath]?.[method]),

@@ -28,7 +28,7 @@ export const ERROR_RESPONSES = {
   504: { name: 'RequestTimeout', description: 'The request ran past the deadline (60 s)' },
 } as const;
 
-export type ErrorStatus = keyof typeof ERROR_RESPONSES;
+type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
 const QUOTA_HEADERS = [
   'X-RateLimit-Limit',

@@ -9,7 +9,6 @@ import {
   type GraphQLArgument,
   type GraphQLField,
   type GraphQLInputType,
-  type GraphQLSchema,
 } from 'graphql';
 import type { AuthScopes } from '../../schema/builder';
 import { pageRuleOf } from '../../schema/pagination';
@@ -18,7 +17,7 @@ import type { RestRoute } from '../routes';
 import type { Json } from './json';
 
 /** Defaults a resolver applies to other absent parameters (stated in the argument's description). */
-export const PARAMETER_DEFAULTS: Partial<Record<RestRoute['field'], Record<string, unknown>>> = {
+const PARAMETER_DEFAULTS: Partial<Record<RestRoute['field'], Record<string, unknown>>> = {
   'Query.affiliateShortUrls': { active: true },
 };
 
@@ -38,14 +37,6 @@ export const SCALARS: Record<string, Json> = {
 /** The OpenAPI path of a route-table path: `/a/:b` -> `/a/{b}`. */
 export function openApiPath(routePath: string): string {
   return routePath.replace(/:(\w+)/g, '{$1}');
-}
-
-export function fieldOf(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknown, unknown> {
-  const [operation, name] = route.field.split('.') as [string, string];
-  const type = operation === 'Query' ? schema.getQueryType() : schema.getMutationType();
-  const field = type?.getFields()[name];
-  if (!field) throw new Error(`The route table names ${route.field}, which the schema lacks`);
-  return field;
 }
 
 /** The key type and scope a field's `keyAuth(type, scope)` declares (scope-auth keeps it). */
