@@ -404,6 +404,18 @@ describe('POST /affiliate/shortener/url: Idempotency-Key', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 
+  // Found by the fuzz test (FUZZ_SEED=22553667): the 400 echoes the lone surrogate, which
+  // PostgreSQL's jsonb cannot store; the answer was a 500 and the key stayed "in progress".
+  test('an answer the database cannot record is still the answer, and the key is let go', async () => {
+    const body = { featureId: '\udfff' };
+    const first = await createShortUrl(key, body, withKey('unrecordable-1'));
+    expect(first.status).toBe(400);
+    const started = Date.now();
+    const again = await createShortUrl(key, body, withKey('unrecordable-1'));
+    expect(again.status).toBe(400);
+    expect(Date.now() - started).toBeLessThan(2_000); // not a wait for a claim nobody holds
+  });
+
   test('the same key with a different body -> 409', async () => {
     const [a, b] = [await createCampaign(brand.id), await createCampaign(brand.id)];
     expect((await createShortUrl(key, { featureId: a.id }, withKey('conflict-1'))).status).toBe(

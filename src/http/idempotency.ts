@@ -7,6 +7,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { prisma } from '../db';
+import { logger } from '../logger';
 import { Prisma } from '../generated/prisma/client';
 import { ApiError, BadRequestError } from '../schema/errors';
 
@@ -154,14 +155,21 @@ async function executeAndRecord(
     await release();
     return answer;
   }
-  // updateMany: a record taken over as stale meanwhile is simply not updated.
-  await prisma.idempotencyRecord.updateMany({
-    where: { id },
-    data: {
-      status: answer.status,
-      body: answer.body === null ? Prisma.JsonNull : (answer.body as Prisma.InputJsonValue),
-      completedAt: new Date(),
-    },
-  });
+  try {
+    // updateMany: a record taken over as stale meanwhile is simply not updated.
+    await prisma.idempotencyRecord.updateMany({
+      where: { id },
+      data: {
+        status: answer.status,
+        body: answer.body === null ? Prisma.JsonNull : (answer.body as Prisma.InputJsonValue),
+        completedAt: new Date(),
+      },
+    });
+  } catch (error) {
+    // An answer the database cannot store (jsonb refuses a lone UTF-16 surrogate that a 400
+    // message echoes) is still this request's answer; the key is let go as after a failure.
+    logger.warn({ err: error }, 'an idempotent answer could not be recorded; its key is released');
+    await release();
+  }
   return answer;
 }
