@@ -126,3 +126,28 @@ test(`${CONCURRENT_HITS} concurrent GETs count exactly ${CONCURRENT_HITS} clicks
   expect(responses.every((response) => response.status === 302)).toBe(true);
   expect(await clickCountOf(link.urlCode)).toBe(7 + CONCURRENT_HITS);
 }, 120_000);
+
+test('concurrent GETs of many links, some inactive, are each counted on their own link', async () => {
+  const active = await Promise.all(
+    Array.from({ length: 12 }, (_, n) =>
+      createLink(affiliateId, organizationId, { clickCount: n }),
+    ),
+  );
+  const inactive = await createLink(affiliateId, organizationId, { active: false, clickCount: 3 });
+  const hitsPerLink = 15;
+  const links = [...active, inactive];
+  const responses = await Promise.all(
+    links.flatMap((link) =>
+      Array.from({ length: hitsPerLink }, async () => ({
+        link,
+        response: await hit(`/s/${link.urlCode}`),
+      })),
+    ),
+  );
+  for (const { link, response } of responses) {
+    expect(response.status).toBe(link.active ? 302 : 404);
+    if (link.active) expect(response.headers.get('location')).toBe(link.originalUrl);
+  }
+  const counts = await Promise.all(links.map((link) => clickCountOf(link.urlCode)));
+  expect(counts).toEqual([...active.map((link) => link.clickCount + hitsPerLink), 3]);
+}, 60_000);

@@ -1,11 +1,13 @@
 // GET /s/{urlCode}: the public redirect of a short link (no key). A 302 to the link's original URL,
-// with exactly one click counted per GET by one atomic UPDATE (no transaction, no read first: the
-// hot path of the service). HEAD and link-preview bots (a chat app unfurling a pasted link) get the
-// same redirect without a click. Unknown, malformed or inactive codes: 404 in the contract's body.
+// with exactly one click counted per GET, answered once it is committed (no read first: the hot
+// path of the service; clicks are written in batches, src/rest/clickBatches.ts). HEAD and
+// link-preview bots (a chat app unfurling a pasted link) get the same redirect without a click.
+// Unknown, malformed or inactive codes: 404 in the contract's body.
 // Answered by the edge (src/http/edge.ts) before yoga.
 import { prisma } from '../db';
 import { ApiError, NotFoundError } from '../schema/errors';
 import { isUrlCode } from '../shortLinks';
+import { countClick } from './clickBatches';
 import { errorResponse } from './errors';
 
 export const REDIRECT_PREFIX = '/s/';
@@ -16,26 +18,6 @@ const PREVIEW_AND_CRAWLER_AGENTS =
 
 export function isLinkPreviewOrCrawler(userAgent: string | null): boolean {
   return userAgent !== null && PREVIEW_AND_CRAWLER_AGENTS.test(userAgent);
-}
-
-/**
- * Counts one click on an active link and returns where it leads; null when there is none.
- * Clicks on one link queue on its row lock, held until the commit: waiting for the WAL flush there
- * capped a popular link at one click per disk flush. So this statement's transaction commits
- * without waiting for the flush (`synchronous_commit` off for it alone, via `set_config(..., true)`):
- * the count stays exact and survives any crash of the service; only a crash of PostgreSQL itself
- * could lose the clicks of its last few hundred milliseconds (docs/decisions.md).
- */
-export async function countClick(urlCode: string): Promise<string | null> {
-  const rows = await prisma.$queryRaw<{ originalUrl: string }[]>`
-    WITH clicked AS (
-      UPDATE "ShortUrl" SET "clickCount" = "clickCount" + 1
-      WHERE "urlCode" = ${urlCode} AND active
-      RETURNING "originalUrl"
-    )
-    SELECT "originalUrl", set_config('synchronous_commit', 'off', true) AS "commit"
-    FROM clicked`;
-  return rows[0]?.originalUrl ?? null;
 }
 
 /** Where an active link leads, without counting; null when there is none. */
