@@ -4,6 +4,7 @@
 import { once } from 'node:events';
 import { createApp, MAX_BODY_BYTES, type AppOptions } from '../src/app';
 import { signDashboardToken } from '../src/auth/dashboardToken';
+import { generateApiKey } from '../src/auth/keyFormat';
 import { config } from '../src/config';
 import { isEmbeddedDatabase, prisma, withSqlConnection } from '../src/db';
 import type { EdgeSettings } from '../src/http/edge';
@@ -208,6 +209,27 @@ describe('what is counted', () => {
     // From that IP even a valid key waits (a guess that hit would look the same); elsewhere not.
     expect((await hit(app, ORGANIZATIONS, { key: apiKey, ip })).status).toBe(429);
     expect((await hit(app, ORGANIZATIONS, { key: apiKey, ip: '192.0.2.51' })).status).toBe(200);
+  });
+
+  test('a key verified a moment ago waits too from an IP out of failures, and is not charged', async () => {
+    const app = appWith({ failedAuthMax: 2, failedAuthWindowSeconds: 1 });
+    const { apiKey } = await createApiKey('partner');
+    const ip = '192.0.2.60';
+    const first = await hit(app, ORGANIZATIONS, { key: apiKey, ip });
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('59');
+    // Well-formed keys nobody has: each one is looked up and fails.
+    const guesses = [];
+    for (let n = 0; n < 3; n += 1) {
+      guesses.push(await hit(app, ORGANIZATIONS, { key: generateApiKey('test').apiKey, ip }));
+    }
+    expect(guesses.map((guess) => guess.status)).toEqual([401, 401, 429]);
+    expect((await hit(app, ORGANIZATIONS, { key: apiKey, ip })).status).toBe(429);
+
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const afterTheWindow = await hit(app, ORGANIZATIONS, { key: apiKey, ip });
+    expect(afterTheWindow.status).toBe(200);
+    // The refused request was given back: this is the key's second counted request from the IP.
+    expect(afterTheWindow.headers.get('x-ratelimit-remaining')).toBe('58');
   });
 });
 

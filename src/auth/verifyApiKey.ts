@@ -11,7 +11,7 @@
 import { prisma } from '../db';
 import { Prisma } from '../generated/prisma/client';
 import { rememberedKeys } from './keyChanges';
-import { hashesEqual, parseApiKey, sha256Hex } from './keyFormat';
+import { hashesEqual, parseApiKey, sha256Hex, type ParsedApiKey } from './keyFormat';
 import { noteKeyUse, noteRevokedKeyUse } from './keyUsage';
 import type { ApiScope, KeyType } from './scopes';
 
@@ -132,13 +132,24 @@ const byWholeKeyHash = (hash: string) =>
     Prisma.sql`ORDER BY k."secretHash" = ${hash} DESC`,
   );
 
+/** The presented secret's hash, and what the remembered keys know the presented key by. */
+function presentedSecret(parsed: ParsedApiKey): { hash: string; rememberedAs: string } {
+  const hash = sha256Hex(parsed.version === 'v2' ? parsed.secret : parsed.key);
+  return { hash, rememberedAs: parsed.version === 'v2' ? `${parsed.prefix}:${hash}` : hash };
+}
+
+/** Whether checking this key now needs no database lookup (it opened its key a moment ago). */
+export function isRememberedKey(raw: string): boolean {
+  const parsed = parseApiKey(raw);
+  return parsed !== null && rememberedKeys.get(presentedSecret(parsed).rememberedAs) !== undefined;
+}
+
 /** Checks a presented key without side effects (no usage is recorded). */
 export async function checkApiKey(raw: string | null, now = new Date()): Promise<KeyCheck> {
   const parsed = raw ? parseApiKey(raw) : null;
   if (!parsed) return MALFORMED;
 
-  const presentedHash = sha256Hex(parsed.version === 'v2' ? parsed.secret : parsed.key);
-  const presented = parsed.version === 'v2' ? `${parsed.prefix}:${presentedHash}` : presentedHash;
+  const { hash: presentedHash, rememberedAs: presented } = presentedSecret(parsed);
   const remembered = rememberedKeys.get(presented);
   const stored =
     remembered ??
