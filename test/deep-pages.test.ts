@@ -1,23 +1,32 @@
 // Deep pages (offset >= FIND_IDS_FROM_OFFSET) are found by their ids first: they must hold exactly
-// the rows, in exactly the order, that the list has at that offset, ties on the sort key included.
+// the rows, in exactly the order, that the list has at that offset, ties on the sort key included,
+// and nothing the list leaves out (another affiliate's rows, hidden brands and their catalog).
 import { prisma } from '../src/db';
+import { affiliateBrandWhere } from '../src/schema/affiliateBrands';
+import { BRAND_ORDER, visibleBrandWhere } from '../src/schema/brands';
+import { CAMPAIGN_ORDER, campaignWhere } from '../src/schema/campaigns/common';
 import { FIND_IDS_FROM_OFFSET } from '../src/schema/pagination';
+import { PRODUCT_ORDER, productWhere } from '../src/schema/products';
 import { call, useTestDatabase } from './support/app';
-import { createApiKey, createBrand, createUser } from './support/factories';
+import { createApiKey, createBrand, createUser, VISIBLE } from './support/factories';
 
 useTestDatabase();
 
 const ROWS = FIND_IDS_FROM_OFFSET + 150;
 let key: string;
 let otherKey: string;
+let partnerKey: string;
+let affiliateId: string;
 
 const at = (i: number) => new Date(Date.UTC(2025, 0, 1) + Math.floor(i / 3) * 60_000); // ties of 3
 
 beforeAll(async () => {
   const affiliate = await createUser();
   const other = await createUser();
+  affiliateId = affiliate.id;
   ({ apiKey: key } = await createApiKey('affiliate', { ownerId: affiliate.id }));
   ({ apiKey: otherKey } = await createApiKey('affiliate', { ownerId: other.id }));
+  ({ apiKey: partnerKey } = await createApiKey('partner'));
   const brand = await createBrand({ name: 'Deep Brand' });
   const rows = Array.from({ length: ROWS }, (_, i) => i);
   await prisma.order.createMany({
@@ -41,6 +50,46 @@ beforeAll(async () => {
       linkType: 'BrandPage' as const,
       originalUrl: `https://deep.example/${i}`,
       dedupeKey: `deep-${i}`,
+      createdAt: at(i),
+    })),
+  });
+
+  // A catalog with ties on every sort key, every tenth brand hidden: its campaigns and products
+  // sit between visible ones in the list order, so a deep page must skip them exactly as OFFSET does.
+  const brands = await prisma.organization.createManyAndReturn({
+    data: rows.map((i) => ({
+      name: `Catalog ${String(Math.floor(i / 3)).padStart(4, '0')}`, // ties of 3
+      slug: `catalog-${i}`,
+      categories: [],
+      ...VISIBLE,
+      isVisible: i % 10 !== 0,
+    })),
+    select: { id: true },
+  });
+  await prisma.campaign.createMany({
+    data: rows.map((i) => ({
+      organizationId: brands[i]!.id,
+      name: `Deep campaign ${i}`,
+      type: 'Offer' as const,
+      offerType: 'Url' as const,
+      url: `https://deep.example/c/${i}`,
+      categories: [],
+      startAt: new Date(Date.UTC(2025, 0, 1)),
+      endAt: new Date(Date.UTC(2099, 0, 1)),
+      createdAt: at(i),
+    })),
+  });
+  await prisma.product.createMany({
+    data: rows.map((i) => ({
+      organizationId: brands[i]!.id,
+      name: `Deep product ${i}`,
+      sku: `DEEP-${i}`,
+      url: `https://deep.example/p/${i}`,
+      priceMinor: 1000,
+      currency: 'EUR',
+      stock: 1,
+      images: [],
+      categories: [],
       createdAt: at(i),
     })),
   });
@@ -69,24 +118,84 @@ describe.each([
         select: { urlCode: true },
       }),
   },
-])('GET $list, deep pages', ({ list, field, expected }) => {
+  {
+    list: '/api/partner/organizations',
+    field: 'id',
+    keyOf: () => partnerKey,
+    expected: () =>
+      prisma.organization.findMany({ where: VISIBLE, orderBy: BRAND_ORDER, select: { id: true } }),
+  },
+  {
+    list: '/api/partner/brands',
+    field: 'id',
+    keyOf: () => partnerKey,
+    maxLimit: 20,
+    expected: () =>
+      prisma.organization.findMany({
+        where: visibleBrandWhere({}),
+        orderBy: BRAND_ORDER,
+        select: { id: true },
+      }),
+  },
+  {
+    list: '/affiliate/brands',
+    field: 'id',
+    maxLimit: 20,
+    expected: () =>
+      prisma.organization.findMany({
+        where: affiliateBrandWhere({}, affiliateId),
+        orderBy: BRAND_ORDER,
+        select: { id: true },
+      }),
+  },
+  ...['/api/partner/campaigns', '/affiliate/campaigns'].map((list) => ({
+    list,
+    field: 'id',
+    keyOf: () => (list.startsWith('/api/partner') ? partnerKey : key),
+    maxLimit: 20,
+    expected: () =>
+      prisma.campaign.findMany({
+        where: campaignWhere({}, new Date()),
+        orderBy: CAMPAIGN_ORDER,
+        select: { id: true },
+      }),
+  })),
+  {
+    list: '/affiliate/products',
+    field: 'id',
+    expected: () =>
+      prisma.product.findMany({
+        where: productWhere({}),
+        orderBy: PRODUCT_ORDER,
+        select: { id: true },
+      }),
+  },
+])('GET $list, deep pages', ({ list, field, expected, keyOf = () => key, maxLimit = 100 }) => {
+  const limit = Math.min(100, maxLimit);
+  const lastPage = (total: number) => Math.ceil(total / limit);
   test.each([
-    { page: FIND_IDS_FROM_OFFSET / 100, limit: 100 }, // the last page read by offset
-    { page: FIND_IDS_FROM_OFFSET / 100 + 1, limit: 100 }, // the first found by ids
-    { page: FIND_IDS_FROM_OFFSET / 50 + 3, limit: 50 }, // partly past the end
-    { page: FIND_IDS_FROM_OFFSET / 10 + 16, limit: 10 }, // past the end: empty
-  ])('page $page, limit $limit: the same rows in the same order as the list', async (query) => {
+    { slice: 'the last page read by offset', page: () => FIND_IDS_FROM_OFFSET / limit },
+    { slice: 'the first page found by ids', page: () => FIND_IDS_FROM_OFFSET / limit + 1 },
+    { slice: 'the last page, partly filled', page: lastPage },
+    { slice: 'a page past the end (empty)', page: (total: number) => lastPage(total) + 1 },
+  ])('$slice: the same rows in the same order as the list', async ({ page }) => {
     const all = (await expected()).map((row: Row) => row[field]);
-    const { status, body } = await call(`${list}?page=${query.page}&limit=${query.limit}`, { key });
+    expect(all.length % limit).not.toBe(0); // so that the last page is partly filled
+    const { status, body } = await call(`${list}?page=${page(all.length)}&limit=${limit}`, {
+      key: keyOf(),
+    });
     expect(status).toBe(200);
-    const skip = (query.page - 1) * query.limit;
-    expect(body.data.map((row: Row) => row[field])).toEqual(all.slice(skip, skip + query.limit));
+    const skip = (page(all.length) - 1) * limit;
+    expect(body.data.map((row: Row) => row[field])).toEqual(all.slice(skip, skip + limit));
   });
+});
 
-  test("another affiliate's deep page holds none of these rows", async () => {
+test.each(['/affiliate/orders', '/affiliate/shortener/urls'])(
+  "GET %s: another affiliate's deep page holds none of these rows",
+  async (list) => {
     const page = FIND_IDS_FROM_OFFSET / 100 + 1;
     const { status, body } = await call(`${list}?page=${page}&limit=100`, { key: otherKey });
     expect(status).toBe(200);
     expect(body.data).toEqual([]);
-  });
-});
+  },
+);

@@ -20,7 +20,7 @@ import { AffiliateChannel, listedChannelWhere } from './channels';
 import type { Context } from './context';
 import { NotFoundError } from './errors';
 import { Commission, type CommissionShape } from './money';
-import { pageArgs, pageInfo, resolvePage, type PageRule } from './pagination';
+import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs, type PageRule } from './pagination';
 import { shortUrlOf } from '../shortLinks';
 
 const AFFILIATE_BRANDS_PAGE: PageRule = { defaultLimit: 20, maxLimit: 20, aboveMax: 'clamp' };
@@ -147,13 +147,22 @@ builder.queryFields((t) => ({
         listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
           prisma.organization.count({ where, take }),
         ),
-        prisma.organization.findMany({
-          ...queryFromInfo({ context, info, path: ['data'] }),
-          where,
-          orderBy: BRAND_ORDER,
-          skip: page.skip,
-          take: page.limit,
-        }),
+        findPage(
+          page,
+          (range) =>
+            prisma.organization.findMany({
+              where,
+              orderBy: BRAND_ORDER,
+              ...range,
+              select: { id: true },
+            }),
+          (slice) =>
+            prisma.organization.findMany({
+              ...queryFromInfo({ context, info, path: ['data'] }),
+              ...sliceArgs(where, slice),
+              orderBy: BRAND_ORDER,
+            }),
+        ),
       ]);
       return { data, pagination: pageInfo(total, page) };
     },

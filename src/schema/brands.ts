@@ -6,7 +6,7 @@ import type { Prisma } from '../generated/prisma/client';
 import { metaPageOf, singleOf } from '../rest/envelopes';
 import { builder, keyAuth } from './builder';
 import { NotFoundError } from './errors';
-import { pageArgs, pageInfo, resolvePage, type PageRule } from './pagination';
+import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs, type PageRule } from './pagination';
 import { isUuid } from './scalars';
 import { dateRange, visibleOrganization } from './visibility';
 
@@ -92,13 +92,22 @@ builder.queryFields((t) => ({
         listTotal(listKey(info.fieldName, null, args), (take) =>
           prisma.organization.count({ where, take }),
         ),
-        prisma.organization.findMany({
-          ...queryFromInfo({ context, info, path: ['data'] }),
-          where,
-          orderBy: BRAND_ORDER,
-          skip: page.skip,
-          take: page.limit,
-        }),
+        findPage(
+          page,
+          (range) =>
+            prisma.organization.findMany({
+              where,
+              orderBy: BRAND_ORDER,
+              ...range,
+              select: { id: true },
+            }),
+          (slice) =>
+            prisma.organization.findMany({
+              ...queryFromInfo({ context, info, path: ['data'] }),
+              ...sliceArgs(where, slice),
+              orderBy: BRAND_ORDER,
+            }),
+        ),
       ]);
       return { data, meta: pageInfo(total, page) };
     },

@@ -4,7 +4,8 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../db';
 import { metaPageOf } from '../rest/envelopes';
 import { builder, keyAuth } from './builder';
-import { pageArgs, pageInfo, resolvePage, type PageRule } from './pagination';
+import { BRAND_ORDER } from './brands';
+import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs, type PageRule } from './pagination';
 import { visibleOrganization } from './visibility';
 
 const ORGANIZATIONS_PAGE: PageRule = { defaultLimit: 20, maxLimit: 100, aboveMax: 'clamp' };
@@ -43,13 +44,22 @@ builder.queryField('partnerOrganizations', (t) =>
         listTotal(listKey(info.fieldName, null, args), (take) =>
           prisma.organization.count({ where, take }),
         ),
-        prisma.organization.findMany({
-          ...queryFromInfo({ context, info, path: ['data'] }),
-          where,
-          orderBy: [{ name: 'asc' }, { id: 'asc' }],
-          skip: page.skip,
-          take: page.limit,
-        }),
+        findPage(
+          page,
+          (range) =>
+            prisma.organization.findMany({
+              where,
+              orderBy: BRAND_ORDER,
+              ...range,
+              select: { id: true },
+            }),
+          (slice) =>
+            prisma.organization.findMany({
+              ...queryFromInfo({ context, info, path: ['data'] }),
+              ...sliceArgs(where, slice),
+              orderBy: BRAND_ORDER,
+            }),
+        ),
       ]);
       return { data, meta: pageInfo(total, page) };
     },

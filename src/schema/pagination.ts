@@ -52,7 +52,8 @@ export type PageSlice = { skip: number; take: number } | { ids: string[] };
  * The rows of one page. An OFFSET reads every row it skips: deep in a big list that is thousands
  * of scattered row reads (page 500 of the big account's orders: 219 ms). From
  * FIND_IDS_FROM_OFFSET on, the page's ids are found first, from the index alone where it covers
- * the list's filter and order (5 ms), and then only those rows are read.
+ * the list's filter and order (each list's index ends with the columns its filter reads), and
+ * then only those rows are read.
  */
 export async function findPage<Row>(
   page: Page,

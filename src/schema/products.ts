@@ -8,7 +8,7 @@ import { affiliateIdOf } from './affiliate';
 import { builder, keyAuth } from './builder';
 import { BadRequestError } from './errors';
 import { fromMinor, toMinor } from './money';
-import { pageArgs, resolvePage, type PageRule } from './pagination';
+import { findPage, pageArgs, resolvePage, sliceArgs, type PageRule } from './pagination';
 import { visibleOrganization } from './visibility';
 
 // Contract: products `limit` is 1..100, anything else is a 400 (not clamped).
@@ -198,13 +198,22 @@ builder.queryField('affiliateProducts', (t) =>
         listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
           prisma.product.count({ where, take }),
         ),
-        prisma.product.findMany({
-          ...queryFromInfo({ context, info, path: ['data'] }),
-          where,
-          orderBy: PRODUCT_ORDER,
-          skip: page.skip,
-          take: page.limit,
-        }),
+        findPage(
+          page,
+          (range) =>
+            prisma.product.findMany({
+              where,
+              orderBy: PRODUCT_ORDER,
+              ...range,
+              select: { id: true },
+            }),
+          (slice) =>
+            prisma.product.findMany({
+              ...queryFromInfo({ context, info, path: ['data'] }),
+              ...sliceArgs(where, slice),
+              orderBy: PRODUCT_ORDER,
+            }),
+        ),
       ]);
       return { data, count };
     },

@@ -17,7 +17,7 @@ import { affiliateIdOf } from '../affiliate';
 import { builder, keyAuth } from '../builder';
 import { ApiError, BadRequestError, NotFoundError } from '../errors';
 import { Commission } from '../money';
-import { pageArgs, pageInfo, resolvePage } from '../pagination';
+import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs } from '../pagination';
 import {
   CAMPAIGN_ORDER,
   CAMPAIGNS_PAGE,
@@ -150,13 +150,22 @@ builder.queryFields((t) => ({
         listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
           prisma.campaign.count({ where, take }),
         ),
-        prisma.campaign.findMany({
-          ...queryFromInfo({ context, info, path: ['data'] }),
-          where,
-          orderBy: CAMPAIGN_ORDER,
-          skip: page.skip,
-          take: page.limit,
-        }),
+        findPage(
+          page,
+          (range) =>
+            prisma.campaign.findMany({
+              where,
+              orderBy: CAMPAIGN_ORDER,
+              ...range,
+              select: { id: true },
+            }),
+          (slice) =>
+            prisma.campaign.findMany({
+              ...queryFromInfo({ context, info, path: ['data'] }),
+              ...sliceArgs(where, slice),
+              orderBy: CAMPAIGN_ORDER,
+            }),
+        ),
       ]);
       return { data, meta: pageInfo(total, page) };
     },

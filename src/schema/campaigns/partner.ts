@@ -5,7 +5,7 @@ import { prisma } from '../../db';
 import { metaPageOf, singleOf } from '../../rest/envelopes';
 import { builder, keyAuth } from '../builder';
 import { NotFoundError } from '../errors';
-import { pageArgs, pageInfo, resolvePage } from '../pagination';
+import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs } from '../pagination';
 import {
   CAMPAIGN_ORDER,
   CAMPAIGNS_PAGE,
@@ -44,13 +44,22 @@ builder.queryFields((t) => ({
         listTotal(listKey(info.fieldName, null, args), (take) =>
           prisma.campaign.count({ where, take }),
         ),
-        prisma.campaign.findMany({
-          ...queryFromInfo({ context, info, path: ['data'] }),
-          where,
-          orderBy: CAMPAIGN_ORDER,
-          skip: page.skip,
-          take: page.limit,
-        }),
+        findPage(
+          page,
+          (range) =>
+            prisma.campaign.findMany({
+              where,
+              orderBy: CAMPAIGN_ORDER,
+              ...range,
+              select: { id: true },
+            }),
+          (slice) =>
+            prisma.campaign.findMany({
+              ...queryFromInfo({ context, info, path: ['data'] }),
+              ...sliceArgs(where, slice),
+              orderBy: CAMPAIGN_ORDER,
+            }),
+        ),
       ]);
       return { data, meta: pageInfo(total, page) };
     },
