@@ -2,7 +2,7 @@
 // context (commission, favorite, enrolled channels, brand-page short link). Every context field
 // filters its rows by the key's affiliate inside the same query, so one affiliate's rows never
 // reach another.
-import { listKey, listTotal } from './listTotals';
+import { countArgs, listKey, listTotal } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
@@ -145,7 +145,7 @@ builder.queryFields((t) => ({
       const where = affiliateBrandWhere(args, affiliateIdOf(context));
       const [total, data] = await Promise.all([
         listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
-          prisma.organization.count({ where, take }),
+          prisma.organization.count(countArgs(where, BRAND_ORDER, take)),
         ),
         findPage(
           page,

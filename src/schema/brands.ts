@@ -1,5 +1,5 @@
 // Brands (= organizations) of the catalog. The partner view carries no affiliate context.
-import { listKey, listTotal } from './listTotals';
+import { countArgs, listKey, listTotal } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
@@ -90,7 +90,7 @@ builder.queryFields((t) => ({
       const where = visibleBrandWhere(args);
       const [total, data] = await Promise.all([
         listTotal(listKey(info.fieldName, null, args), (take) =>
-          prisma.organization.count({ where, take }),
+          prisma.organization.count(countArgs(where, BRAND_ORDER, take)),
         ),
         findPage(
           page,

@@ -22,6 +22,19 @@ interface LargeTotal {
 const largeTotals = new Map<string, LargeTotal>();
 const counting = new Map<string, Promise<number>>();
 
+/**
+ * The arguments of a list's count. Given a `take`, Prisma orders a count's rows by id, which sorts
+ * every match before it can stop; in the list's own order the count walks the list's index and
+ * stops at `take` (one brand's 9,000 orders: 5.6 -> 1.4 ms). A full count needs no order at all.
+ */
+export function countArgs<Where, OrderBy>(
+  where: Where,
+  orderBy: OrderBy,
+  take?: number,
+): { where: Where; orderBy?: OrderBy; take?: number } {
+  return take === undefined ? { where } : { where, orderBy, take };
+}
+
 /** Names one list as a client asked for it, whatever the page. */
 export function listKey(
   field: string,

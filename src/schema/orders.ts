@@ -1,6 +1,6 @@
 // The affiliate's orders: commission status, earnings, items. Only the key's affiliate's orders
 // exist for a request; another affiliate's order is not found.
-import { listKey, listTotal } from './listTotals';
+import { countArgs, listKey, listTotal } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../db';
 import { OrderStatus, type Prisma } from '../generated/prisma/client';
@@ -143,7 +143,7 @@ builder.queryFields((t) => ({
       const where = affiliateOrderWhere(affiliateIdOf(context), args);
       const [total, data] = await Promise.all([
         listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
-          prisma.order.count({ where, take }),
+          prisma.order.count(countArgs(where, ORDER_ORDER, take)),
         ),
         findPage(
           page,

@@ -1,5 +1,5 @@
 // GET /api/partner/organizations: a light directory of visible organizations.
-import { listKey, listTotal } from './listTotals';
+import { countArgs, listKey, listTotal } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../db';
 import { metaPageOf } from '../rest/envelopes';
@@ -42,7 +42,7 @@ builder.queryField('partnerOrganizations', (t) =>
       };
       const [total, data] = await Promise.all([
         listTotal(listKey(info.fieldName, null, args), (take) =>
-          prisma.organization.count({ where, take }),
+          prisma.organization.count(countArgs(where, BRAND_ORDER, take)),
         ),
         findPage(
           page,

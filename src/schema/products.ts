@@ -1,5 +1,5 @@
 // Products of visible brands, for the affiliate to promote. Money in major units of `currency`.
-import { listKey, listTotal } from './listTotals';
+import { countArgs, listKey, listTotal } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
@@ -196,7 +196,7 @@ builder.queryField('affiliateProducts', (t) =>
       const where = productWhere(args);
       const [count, data] = await Promise.all([
         listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
-          prisma.product.count({ where, take }),
+          prisma.product.count(countArgs(where, PRODUCT_ORDER, take)),
         ),
         findPage(
           page,

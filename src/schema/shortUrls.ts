@@ -2,7 +2,7 @@
 // lookup by code, and createShortUrl (POST /affiliate/shortener/url). Links are made by
 // src/shortLinks.ts (one per affiliate and target, race-free); the public redirect that counts
 // their clicks is src/rest/redirect.ts.
-import { listKey, listTotal } from './listTotals';
+import { countArgs, listKey, listTotal } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { config } from '../config';
 import { prisma } from '../db';
@@ -266,7 +266,7 @@ builder.queryFields((t) => ({
       const where = affiliateShortUrlWhere(affiliateIdOf(context), args);
       const [total, data] = await Promise.all([
         listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
-          prisma.shortUrl.count({ where, take }),
+          prisma.shortUrl.count(countArgs(where, SHORT_URL_ORDER, take)),
         ),
         findPage(
           page,

@@ -1,6 +1,6 @@
 // The affiliate view of campaigns: the shared fields plus the affiliate's context, its commission,
 // its own PersonalCoupon code and its short link (a `Url` offer's link is created on first need).
-import { listKey, listTotal } from '../listTotals';
+import { countArgs, listKey, listTotal } from '../listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../../db';
 import type { CampaignType, OfferType } from '../../generated/prisma/client';
@@ -148,7 +148,7 @@ builder.queryFields((t) => ({
       const where = campaignWhere(args, new Date());
       const [total, data] = await Promise.all([
         listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
-          prisma.campaign.count({ where, take }),
+          prisma.campaign.count(countArgs(where, CAMPAIGN_ORDER, take)),
         ),
         findPage(
           page,

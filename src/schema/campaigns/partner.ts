@@ -1,5 +1,5 @@
 // The partner view of campaigns: no short URL, no commission and no PersonalCoupon code.
-import { listKey, listTotal } from '../listTotals';
+import { countArgs, listKey, listTotal } from '../listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../../db';
 import { metaPageOf, singleOf } from '../../rest/envelopes';
@@ -42,7 +42,7 @@ builder.queryFields((t) => ({
       const where = campaignWhere(args, new Date());
       const [total, data] = await Promise.all([
         listTotal(listKey(info.fieldName, null, args), (take) =>
-          prisma.campaign.count({ where, take }),
+          prisma.campaign.count(countArgs(where, CAMPAIGN_ORDER, take)),
         ),
         findPage(
           page,
