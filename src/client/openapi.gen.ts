@@ -457,20 +457,6 @@ export interface components {
       /** Format: int32 */
       totalPages: number;
     };
-    /** @description A visible organization of the partner catalog directory */
-    PartnerOrganization: {
-      id: string;
-      name: string;
-      slug: string;
-      logoUrl: string | null;
-      websiteUrl: string | null;
-      /** Format: date-time */
-      createdAt: string;
-    };
-    PartnerOrganizationPage: {
-      data: components['schemas']['PartnerOrganization'][];
-      meta: components['schemas']['PageMeta'];
-    };
     /** @description A visible brand of the partner catalog: no channels, short URLs, commission or favorite */
     PartnerBrand: {
       id: string;
@@ -492,6 +478,20 @@ export interface components {
     };
     PartnerBrandResult: {
       data: components['schemas']['PartnerBrand'];
+    };
+    /** @description A visible organization of the partner catalog directory */
+    PartnerOrganization: {
+      id: string;
+      name: string;
+      slug: string;
+      logoUrl: string | null;
+      websiteUrl: string | null;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    PartnerOrganizationPage: {
+      data: components['schemas']['PartnerOrganization'][];
+      meta: components['schemas']['PageMeta'];
     };
     CampaignPeriod: {
       /** Format: date-time */
