@@ -2,15 +2,16 @@
 // context (commission, favorite, enrolled channels, brand-page short link). Every context field
 // filters its rows by the key's affiliate inside the same query, so one affiliate's rows never
 // reach another.
-import { countArgs, listKey, listTotal } from './listTotals';
+import { listKey, listTotal } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
 import { paginationPageOf, singleOf } from '../rest/envelopes';
 import { affiliateIdOf } from './affiliate';
 import {
-  BRAND_ORDER,
   brandFilterArgs,
+  findOrganizationPage,
+  organizationCounter,
   visibleBrandById,
   visibleBrandWhere,
   type BrandFilter,
@@ -20,7 +21,7 @@ import { AffiliateChannel, listedChannelWhere } from './channels';
 import type { Context } from './context';
 import { NotFoundError } from './errors';
 import { Commission, type CommissionShape } from './money';
-import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs, type PageRule } from './pagination';
+import { pageArgs, pageInfo, resolvePage, type PageRule } from './pagination';
 import { shortUrlOf } from '../shortLinks';
 
 const AFFILIATE_BRANDS_PAGE: PageRule = { defaultLimit: 20, maxLimit: 20, aboveMax: 'clamp' };
@@ -144,25 +145,11 @@ builder.queryFields((t) => ({
       const page = resolvePage(args, AFFILIATE_BRANDS_PAGE);
       const where = affiliateBrandWhere(args, affiliateIdOf(context));
       const [total, data] = await Promise.all([
-        listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
-          prisma.organization.count(countArgs(where, BRAND_ORDER, take)),
+        listTotal(
+          listKey(info.fieldName, affiliateIdOf(context), args),
+          organizationCounter(where),
         ),
-        findPage(
-          page,
-          (range) =>
-            prisma.organization.findMany({
-              where,
-              orderBy: BRAND_ORDER,
-              ...range,
-              select: { id: true },
-            }),
-          (slice) =>
-            prisma.organization.findMany({
-              ...queryFromInfo({ context, info, path: ['data'] }),
-              ...sliceArgs(where, slice),
-              orderBy: BRAND_ORDER,
-            }),
-        ),
+        findOrganizationPage(page, where, queryFromInfo({ context, info, path: ['data'] })),
       ]);
       return { data, pagination: pageInfo(total, page) };
     },

@@ -1,12 +1,21 @@
 // Brands (= organizations) of the catalog. The partner view carries no affiliate context.
-import { countArgs, listKey, listTotal } from './listTotals';
+import { countArgs, listKey, listTotal, type CountRows } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
 import { metaPageOf, singleOf } from '../rest/envelopes';
 import { builder, keyAuth } from './builder';
 import { NotFoundError } from './errors';
-import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs, type PageRule } from './pagination';
+import {
+  findPage,
+  pageArgs,
+  pageInfo,
+  resolvePage,
+  sliceArgs,
+  type Page,
+  type PageRule,
+  type RowSelection,
+} from './pagination';
 import { isUuid } from './scalars';
 import { dateRange, visibleOrganization } from './visibility';
 
@@ -70,6 +79,30 @@ export const BRAND_ORDER = [
   { id: 'asc' },
 ] satisfies Prisma.OrganizationOrderByWithRelationInput[];
 
+/** A page of a brand or organization list, in list order (deep pages found by their ids). */
+export function findOrganizationPage(
+  page: Page,
+  where: Prisma.OrganizationWhereInput,
+  selection: RowSelection,
+) {
+  return findPage(
+    page,
+    (range) =>
+      prisma.organization.findMany({ where, orderBy: BRAND_ORDER, ...range, select: { id: true } }),
+    (slice) =>
+      prisma.organization.findMany({
+        ...selection,
+        ...sliceArgs(where, slice),
+        orderBy: BRAND_ORDER,
+      }),
+  );
+}
+
+/** Counts a brand or organization list (for `listTotal`). */
+export function organizationCounter(where: Prisma.OrganizationWhereInput): CountRows {
+  return (take) => prisma.organization.count(countArgs(where, BRAND_ORDER, take));
+}
+
 /** The visible brand with this id; a non-UUID id cannot exist, so it is not found either. */
 export function visibleBrandById(brandId: string): Prisma.OrganizationWhereInput {
   if (!isUuid(brandId)) throw new NotFoundError(`Brand ${brandId} not found`);
@@ -89,25 +122,8 @@ builder.queryFields((t) => ({
       const page = resolvePage(args, PARTNER_BRANDS_PAGE);
       const where = visibleBrandWhere(args);
       const [total, data] = await Promise.all([
-        listTotal(listKey(info.fieldName, null, args), (take) =>
-          prisma.organization.count(countArgs(where, BRAND_ORDER, take)),
-        ),
-        findPage(
-          page,
-          (range) =>
-            prisma.organization.findMany({
-              where,
-              orderBy: BRAND_ORDER,
-              ...range,
-              select: { id: true },
-            }),
-          (slice) =>
-            prisma.organization.findMany({
-              ...queryFromInfo({ context, info, path: ['data'] }),
-              ...sliceArgs(where, slice),
-              orderBy: BRAND_ORDER,
-            }),
-        ),
+        listTotal(listKey(info.fieldName, null, args), organizationCounter(where)),
+        findOrganizationPage(page, where, queryFromInfo({ context, info, path: ['data'] })),
       ]);
       return { data, meta: pageInfo(total, page) };
     },

@@ -1,11 +1,10 @@
 // GET /api/partner/organizations: a light directory of visible organizations.
-import { countArgs, listKey, listTotal } from './listTotals';
+import { listKey, listTotal } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import { prisma } from '../db';
 import { metaPageOf } from '../rest/envelopes';
 import { builder, keyAuth } from './builder';
-import { BRAND_ORDER } from './brands';
-import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs, type PageRule } from './pagination';
+import { findOrganizationPage, organizationCounter } from './brands';
+import { pageArgs, pageInfo, resolvePage, type PageRule } from './pagination';
 import { visibleOrganization } from './visibility';
 
 const ORGANIZATIONS_PAGE: PageRule = { defaultLimit: 20, maxLimit: 100, aboveMax: 'clamp' };
@@ -41,25 +40,8 @@ builder.queryField('partnerOrganizations', (t) =>
         ...(args.search && { name: { contains: args.search, mode: 'insensitive' as const } }),
       };
       const [total, data] = await Promise.all([
-        listTotal(listKey(info.fieldName, null, args), (take) =>
-          prisma.organization.count(countArgs(where, BRAND_ORDER, take)),
-        ),
-        findPage(
-          page,
-          (range) =>
-            prisma.organization.findMany({
-              where,
-              orderBy: BRAND_ORDER,
-              ...range,
-              select: { id: true },
-            }),
-          (slice) =>
-            prisma.organization.findMany({
-              ...queryFromInfo({ context, info, path: ['data'] }),
-              ...sliceArgs(where, slice),
-              orderBy: BRAND_ORDER,
-            }),
-        ),
+        listTotal(listKey(info.fieldName, null, args), organizationCounter(where)),
+        findOrganizationPage(page, where, queryFromInfo({ context, info, path: ['data'] })),
       ]);
       return { data, meta: pageInfo(total, page) };
     },

@@ -1,4 +1,5 @@
 // The one pagination helper: page/limit rules of the contract and the page info of list envelopes.
+import type { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder';
 import { BadRequestError } from './errors';
 
@@ -41,6 +42,9 @@ export function resolvePage(args: PageArgs, rule: PageRule): Page {
   limit = Math.min(limit, rule.maxLimit);
   return { page, limit, skip: (page - 1) * limit };
 }
+
+/** The Prisma selection of a page's rows: what the GraphQL query asks for (`queryFromInfo`). */
+export type RowSelection = ReturnType<typeof queryFromInfo>;
 
 /** From this offset on, a page's rows are found by their ids first (see `findPage`). */
 export const FIND_IDS_FROM_OFFSET = 1_000;

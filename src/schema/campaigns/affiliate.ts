@@ -1,6 +1,6 @@
 // The affiliate view of campaigns: the shared fields plus the affiliate's context, its commission,
 // its own PersonalCoupon code and its short link (a `Url` offer's link is created on first need).
-import { countArgs, listKey, listTotal } from '../listTotals';
+import { listKey, listTotal } from '../listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../../db';
 import type { CampaignType, OfferType } from '../../generated/prisma/client';
@@ -17,14 +17,15 @@ import { affiliateIdOf } from '../affiliate';
 import { builder, keyAuth } from '../builder';
 import { ApiError, BadRequestError, NotFoundError } from '../errors';
 import { Commission } from '../money';
-import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs } from '../pagination';
+import { pageArgs, pageInfo, resolvePage } from '../pagination';
 import {
-  CAMPAIGN_ORDER,
   CAMPAIGNS_PAGE,
   CampaignFields,
   campaignById,
+  campaignCounter,
   campaignFilterArgs,
   campaignWhere,
+  findCampaignPage,
   type CampaignFilter,
 } from './common';
 
@@ -147,25 +148,8 @@ builder.queryFields((t) => ({
       const page = resolvePage(args, CAMPAIGNS_PAGE);
       const where = campaignWhere(args, new Date());
       const [total, data] = await Promise.all([
-        listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
-          prisma.campaign.count(countArgs(where, CAMPAIGN_ORDER, take)),
-        ),
-        findPage(
-          page,
-          (range) =>
-            prisma.campaign.findMany({
-              where,
-              orderBy: CAMPAIGN_ORDER,
-              ...range,
-              select: { id: true },
-            }),
-          (slice) =>
-            prisma.campaign.findMany({
-              ...queryFromInfo({ context, info, path: ['data'] }),
-              ...sliceArgs(where, slice),
-              orderBy: CAMPAIGN_ORDER,
-            }),
-        ),
+        listTotal(listKey(info.fieldName, affiliateIdOf(context), args), campaignCounter(where)),
+        findCampaignPage(page, where, queryFromInfo({ context, info, path: ['data'] })),
       ]);
       return { data, meta: pageInfo(total, page) };
     },

@@ -3,7 +3,9 @@
 import { CampaignType, OfferType, type Prisma } from '../../generated/prisma/client';
 import { builder } from '../builder';
 import { NotFoundError } from '../errors';
-import type { PageRule } from '../pagination';
+import { prisma } from '../../db';
+import { countArgs, type CountRows } from '../listTotals';
+import { findPage, sliceArgs, type Page, type PageRule, type RowSelection } from '../pagination';
 import { isUuid } from '../scalars';
 import { dateRange, visibleOrganization } from '../visibility';
 
@@ -78,6 +80,29 @@ export const CAMPAIGN_ORDER = [
   { id: 'desc' },
 ] satisfies Prisma.CampaignOrderByWithRelationInput[];
 
+/** A page of a campaign list, in list order (deep pages found by their ids). */
+export function findCampaignPage(
+  page: Page,
+  where: Prisma.CampaignWhereInput,
+  selection: RowSelection,
+) {
+  return findPage(
+    page,
+    (range) =>
+      prisma.campaign.findMany({ where, orderBy: CAMPAIGN_ORDER, ...range, select: { id: true } }),
+    (slice) =>
+      prisma.campaign.findMany({
+        ...selection,
+        ...sliceArgs(where, slice),
+        orderBy: CAMPAIGN_ORDER,
+      }),
+  );
+}
+
+/** Counts a campaign list (for `listTotal`). */
+export function campaignCounter(where: Prisma.CampaignWhereInput): CountRows {
+  return (take) => prisma.campaign.count(countArgs(where, CAMPAIGN_ORDER, take));
+}
 export function campaignById(campaignId: string): Prisma.CampaignWhereInput {
   if (!isUuid(campaignId)) throw new NotFoundError(`Campaign ${campaignId} not found`);
   return { id: campaignId.toLowerCase(), organization: visibleOrganization };

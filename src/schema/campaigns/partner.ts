@@ -1,18 +1,19 @@
 // The partner view of campaigns: no short URL, no commission and no PersonalCoupon code.
-import { countArgs, listKey, listTotal } from '../listTotals';
+import { listKey, listTotal } from '../listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../../db';
 import { metaPageOf, singleOf } from '../../rest/envelopes';
 import { builder, keyAuth } from '../builder';
 import { NotFoundError } from '../errors';
-import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs } from '../pagination';
+import { pageArgs, pageInfo, resolvePage } from '../pagination';
 import {
-  CAMPAIGN_ORDER,
   CAMPAIGNS_PAGE,
   CampaignFields,
   campaignById,
+  campaignCounter,
   campaignFilterArgs,
   campaignWhere,
+  findCampaignPage,
 } from './common';
 
 const PartnerCampaign = builder.prismaObject('Campaign', {
@@ -41,25 +42,8 @@ builder.queryFields((t) => ({
       const page = resolvePage(args, CAMPAIGNS_PAGE);
       const where = campaignWhere(args, new Date());
       const [total, data] = await Promise.all([
-        listTotal(listKey(info.fieldName, null, args), (take) =>
-          prisma.campaign.count(countArgs(where, CAMPAIGN_ORDER, take)),
-        ),
-        findPage(
-          page,
-          (range) =>
-            prisma.campaign.findMany({
-              where,
-              orderBy: CAMPAIGN_ORDER,
-              ...range,
-              select: { id: true },
-            }),
-          (slice) =>
-            prisma.campaign.findMany({
-              ...queryFromInfo({ context, info, path: ['data'] }),
-              ...sliceArgs(where, slice),
-              orderBy: CAMPAIGN_ORDER,
-            }),
-        ),
+        listTotal(listKey(info.fieldName, null, args), campaignCounter(where)),
+        findCampaignPage(page, where, queryFromInfo({ context, info, path: ['data'] })),
       ]);
       return { data, meta: pageInfo(total, page) };
     },
