@@ -53,8 +53,9 @@ export function clickBatches(
             }
           },
           (error: unknown) => {
-            for (const { waiters } of batch.values())
+            for (const { waiters } of batch.values()) {
               for (const waiter of waiters) waiter.reject(error);
+            }
           },
         )
         .finally(() => {

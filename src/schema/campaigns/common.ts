@@ -1,9 +1,9 @@
 // Campaigns (offers and coupons): what the partner and affiliate views share. The enums, the
 // computed status, the list filter and the `Campaign` interface.
+import { prisma } from '../../db';
 import { CampaignType, OfferType, type Prisma } from '../../generated/prisma/client';
 import { builder } from '../builder';
 import { NotFoundError } from '../errors';
-import { prisma } from '../../db';
 import { countArgs, type CountRows } from '../listTotals';
 import { findPage, sliceArgs, type Page, type PageRule, type RowSelection } from '../pagination';
 import { isUuid } from '../scalars';
@@ -103,6 +103,7 @@ export function findCampaignPage(
 export function campaignCounter(where: Prisma.CampaignWhereInput): CountRows {
   return (take) => prisma.campaign.count(countArgs(where, CAMPAIGN_ORDER, take));
 }
+
 export function campaignById(campaignId: string): Prisma.CampaignWhereInput {
   if (!isUuid(campaignId)) throw new NotFoundError(`Campaign ${campaignId} not found`);
   return { id: campaignId.toLowerCase(), organization: visibleOrganization };
