@@ -120,11 +120,14 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
       response = await runWithRequestId(requestId, async () => {
         const health = await healthResponse(url, redis);
         if (health) return health;
-        const outcome = await withDeadline(settings.requestTimeoutMs, request.signal, (signal) =>
-          url.pathname.startsWith(REDIRECT_PREFIX)
-            ? redirectResponse(request, url.pathname)
-            : admitAndHandle(request, serverContext, signal, answerHeaders),
-        );
+        // A click joins a batch that no client going away can stop: the redirect needs no signal.
+        const outcome = url.pathname.startsWith(REDIRECT_PREFIX)
+          ? await withDeadline(settings.requestTimeoutMs, null, () =>
+              redirectResponse(request, url.pathname),
+            )
+          : await withDeadline(settings.requestTimeoutMs, request.signal, (signal) =>
+              admitAndHandle(request, serverContext, signal, answerHeaders),
+            );
         if (outcome.kind === 'done') return outcome.value;
         logger.warn({ requestId, timeoutMs: settings.requestTimeoutMs }, 'request timed out');
         return errorResponse(
