@@ -21,7 +21,7 @@ import {
   type QuotaSettings,
 } from '../limits/rateLimit';
 import type { RedisClient } from '../limits/redis';
-import { withDeadline } from '../limits/timeout';
+import { raceDeadline, withDeadline } from '../limits/timeout';
 import { healthResponse } from './health';
 import { deprecationHeaders, isLegacyHost, type LegacyHostSettings } from './legacyHost';
 import { requestIdOf, runWithRequestId } from './requestId';
@@ -120,11 +120,8 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
       response = await runWithRequestId(requestId, async () => {
         const health = await healthResponse(url, redis);
         if (health) return health;
-        // A click joins a batch that no client going away can stop: the redirect needs no signal.
         const outcome = url.pathname.startsWith(REDIRECT_PREFIX)
-          ? await withDeadline(settings.requestTimeoutMs, null, () =>
-              redirectResponse(request, url.pathname),
-            )
+          ? await raceDeadline(settings.requestTimeoutMs, redirectResponse(request, url.pathname))
           : await withDeadline(settings.requestTimeoutMs, request.signal, (signal) =>
               admitAndHandle(request, serverContext, signal, answerHeaders),
             );

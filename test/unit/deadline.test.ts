@@ -1,6 +1,6 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { withDeadline } from '../../src/limits/timeout';
+import { raceDeadline, withDeadline } from '../../src/limits/timeout';
 
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc') as () => void;
@@ -68,5 +68,26 @@ describe('the request deadline', () => {
     await fullGc();
     expect(requestStates.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
     expect(client.signal.aborted).toBe(false);
+  });
+});
+
+describe('the deadline of work nothing can stop (the redirect)', () => {
+  it('answers with the work when it finishes in time', async () => {
+    await expect(raceDeadline(1_000, Promise.resolve('302'))).resolves.toEqual({
+      kind: 'done',
+      value: '302',
+    });
+  });
+
+  it('passes on a failure within the deadline', async () => {
+    await expect(raceDeadline(1_000, Promise.reject(new Error('database down')))).rejects.toThrow(
+      'database down',
+    );
+  });
+
+  it('times out when the work outlasts the deadline', async () => {
+    await expect(raceDeadline(20, new Promise(() => undefined))).resolves.toEqual({
+      kind: 'timed-out',
+    });
   });
 });
