@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { STACK_FLOOR_PATH } from './stackFloorServer';
 
 export const REPO_ROOT = path.join(__dirname, '..', '..');
 export const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -88,19 +89,42 @@ async function waitUntil(
   throw new Error(`${what} not ready within ${timeoutMs / 1000} s:\n${node.output()}`);
 }
 
-export interface CeilingServer extends NodeChild {
+/** A server the service is measured against: the ceiling or the stack's floor. */
+export interface ReferenceServer extends NodeChild {
   baseUrl: string;
+  /** The path that answers the reference body. */
+  path: string;
 }
 
-export async function startCeilingServer(): Promise<CeilingServer> {
+async function startReferenceServer(
+  what: string,
+  script: string,
+  routePath: string,
+): Promise<ReferenceServer> {
   const port = await freePort();
-  const node = spawnNode(['--import', 'tsx', 'bench/support/ceilingServer.ts'], {
+  // Production mode, as the service runs: graphql-js checks every instanceof more slowly outside it.
+  const node = spawnNode(['--import', 'tsx', script], {
     ...process.env,
+    NODE_ENV: 'production',
     PORT: String(port),
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitUntil(node, 'the ceiling server', async () => (await fetch(baseUrl)).ok);
-  return { ...node, baseUrl };
+  await waitUntil(node, what, async () => (await fetch(`${baseUrl}${routePath}`)).ok);
+  return { ...node, baseUrl, path: routePath };
+}
+
+/** The bare node:http server (ceilingServer.ts). */
+export function startCeilingServer(): Promise<ReferenceServer> {
+  return startReferenceServer('the ceiling server', 'bench/support/ceilingServer.ts', '/');
+}
+
+/** yoga + Sofa + Pothos answering the ceiling's body (stackFloorServer.ts). */
+export function startStackFloorServer(): Promise<ReferenceServer> {
+  return startReferenceServer(
+    'the stack floor server',
+    'bench/support/stackFloorServer.ts',
+    STACK_FLOOR_PATH,
+  );
 }
 
 export interface ServiceSettings {
