@@ -9,7 +9,7 @@ import { builder, keyAuth } from './builder';
 import { BadRequestError } from './errors';
 import { fromMinor, toMinor } from './money';
 import { findPage, pageArgs, resolvePage, sliceArgs, type PageRule } from './pagination';
-import { visibleOrganization } from './visibility';
+import { ofVisibleBrand } from './visibility';
 
 // Contract: products `limit` is 1..100, anything else is a 400 (not clamped).
 export const PRODUCTS_PAGE: PageRule = { defaultLimit: 5, maxLimit: 100, aboveMax: 'reject' };
@@ -53,7 +53,7 @@ export function effectivePriceWhere(
 
 /** Products of visible brands matching the filter; every filter narrows the list (AND). */
 export function productWhere(filter: ProductFilter): Prisma.ProductWhereInput {
-  const and: Prisma.ProductWhereInput[] = [{ organization: visibleOrganization }];
+  const and: Prisma.ProductWhereInput[] = [ofVisibleBrand];
   if (filter.search) {
     const contains = { contains: filter.search, mode: 'insensitive' as const };
     and.push({ OR: [{ name: contains }, { sku: contains }] });

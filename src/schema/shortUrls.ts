@@ -24,7 +24,7 @@ import { builder, keyAuth } from './builder';
 import { BadRequestError, NotFoundError } from './errors';
 import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs, type PageRule } from './pagination';
 import { isUuid } from './scalars';
-import { dateRange, visibleOrganization } from './visibility';
+import { dateRange, ofVisibleBrand, visibleOrganization } from './visibility';
 
 export const SHORT_URLS_PAGE: PageRule = { defaultLimit: 10, maxLimit: 100, aboveMax: 'clamp' };
 
@@ -201,7 +201,7 @@ async function shortLinkRequestFor(
       const { campaignId } = target;
       const campaign = isUuid(campaignId)
         ? await prisma.campaign.findFirst({
-            where: { id: campaignId.toLowerCase(), organization: visibleOrganization },
+            where: { id: campaignId.toLowerCase(), ...ofVisibleBrand },
             select: { id: true, organizationId: true, type: true, url: true },
           })
         : null;

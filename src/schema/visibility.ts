@@ -10,6 +10,14 @@ export const visibleOrganization = {
   isVisible: true,
 } as const satisfies Prisma.OrganizationWhereInput;
 
+/**
+ * A campaign or product of a visible brand. Each row carries its brand's visibility
+ * (`brandVisible`, kept by database triggers: migration brand_visible_flags), so a list filters
+ * and pages on its own index instead of looking up the brand of every row it passes.
+ */
+export const ofVisibleBrand = { brandVisible: true } as const satisfies Prisma.CampaignWhereInput &
+  Prisma.ProductWhereInput;
+
 /** A `{ gte, lte }` filter for a `startAt`/`endAt` pair; refuses a range that ends before it starts. */
 export function dateRange(startAt?: Date | null, endAt?: Date | null) {
   if (startAt && endAt && startAt > endAt) {

@@ -9,14 +9,8 @@ const period = {
 };
 
 // The contract's visibility rule for brands; every campaign list is restricted to it.
-const VISIBLE_ORGANIZATION = {
-  organization: {
-    onboardingStatus: 'COMPLETED',
-    approvalStatus: 'APPROVED',
-    isActive: true,
-    isVisible: true,
-  },
-};
+/** Campaigns of visible brands: the row's copy of its brand's visibility (test/brand-visibility.test.ts). */
+const OF_VISIBLE_BRAND = { brandVisible: true };
 
 function at(iso: string): Date {
   return new Date(iso);
@@ -53,7 +47,7 @@ describe('campaignStatus', () => {
 
 describe('campaignWhere', () => {
   test('no filter: only campaigns of visible brands', () => {
-    expect(campaignWhere({}, NOW)).toEqual({ AND: [VISIBLE_ORGANIZATION] });
+    expect(campaignWhere({}, NOW)).toEqual({ AND: [OF_VISIBLE_BRAND] });
   });
 
   test('null and empty filters narrow nothing', () => {
@@ -70,7 +64,7 @@ describe('campaignWhere', () => {
         },
         NOW,
       ),
-    ).toEqual({ AND: [VISIBLE_ORGANIZATION] });
+    ).toEqual({ AND: [OF_VISIBLE_BRAND] });
   });
 
   test('every filter keeps the visibility restriction', () => {
@@ -83,19 +77,19 @@ describe('campaignWhere', () => {
       },
       NOW,
     );
-    expect(where.AND).toContainEqual(VISIBLE_ORGANIZATION);
+    expect(where.AND).toContainEqual(OF_VISIBLE_BRAND);
   });
 
   test('types narrows to those campaign types', () => {
     expect(campaignWhere({ types: ['GenericCoupon', 'PersonalCoupon'] }, NOW)).toEqual({
-      AND: [VISIBLE_ORGANIZATION, { type: { in: ['GenericCoupon', 'PersonalCoupon'] } }],
+      AND: [OF_VISIBLE_BRAND, { type: { in: ['GenericCoupon', 'PersonalCoupon'] } }],
     });
   });
 
   test('offerType alone asks for offers of those offer types only', () => {
     expect(campaignWhere({ offerType: ['Url'] }, NOW)).toEqual({
       AND: [
-        VISIBLE_ORGANIZATION,
+        OF_VISIBLE_BRAND,
         { type: { in: ['Offer'] } },
         { OR: [{ type: { not: 'Offer' } }, { offerType: { in: ['Url'] } }] },
       ],
@@ -107,7 +101,7 @@ describe('campaignWhere', () => {
       campaignWhere({ types: ['Offer', 'GenericCoupon'], offerType: ['Spreadsheet'] }, NOW),
     ).toEqual({
       AND: [
-        VISIBLE_ORGANIZATION,
+        OF_VISIBLE_BRAND,
         { type: { in: ['Offer', 'GenericCoupon'] } },
         { OR: [{ type: { not: 'Offer' } }, { offerType: { in: ['Spreadsheet'] } }] },
       ],
@@ -122,14 +116,14 @@ describe('campaignWhere', () => {
 
   test('isHighlight=false is a filter, not an absent one', () => {
     expect(campaignWhere({ isHighlight: false }, NOW)).toEqual({
-      AND: [VISIBLE_ORGANIZATION, { isHighlight: false }],
+      AND: [OF_VISIBLE_BRAND, { isHighlight: false }],
     });
   });
 
   test('status becomes period conditions at the given instant', () => {
     expect(campaignWhere({ status: ['onTime', 'scheduled'] }, NOW)).toEqual({
       AND: [
-        VISIBLE_ORGANIZATION,
+        OF_VISIBLE_BRAND,
         { OR: [{ startAt: { lte: NOW }, endAt: { gte: NOW } }, { startAt: { gt: NOW } }] },
       ],
     });
@@ -145,7 +139,7 @@ describe('campaignWhere', () => {
     const startAt = at('2026-06-10T00:00:00.000Z');
     const endAt = at('2026-06-20T00:00:00.000Z');
     expect(campaignWhere({ startAt, endAt }, NOW)).toEqual({
-      AND: [VISIBLE_ORGANIZATION, { startAt: { lte: endAt } }, { endAt: { gte: startAt } }],
+      AND: [OF_VISIBLE_BRAND, { startAt: { lte: endAt } }, { endAt: { gte: startAt } }],
     });
   });
 

@@ -7,7 +7,7 @@ import { NotFoundError } from '../errors';
 import { countArgs, type CountRows } from '../listTotals';
 import { findPage, sliceArgs, type Page, type PageRule, type RowSelection } from '../pagination';
 import { isUuid } from '../scalars';
-import { dateRange, visibleOrganization } from '../visibility';
+import { dateRange, ofVisibleBrand } from '../visibility';
 
 export const CAMPAIGNS_PAGE: PageRule = { defaultLimit: 10, maxLimit: 20, aboveMax: 'clamp' };
 
@@ -50,7 +50,7 @@ export interface CampaignFilter {
 
 /** Campaigns of visible brands matching the filter; every filter narrows the list (AND). */
 export function campaignWhere(filter: CampaignFilter, now: Date): Prisma.CampaignWhereInput {
-  const and: Prisma.CampaignWhereInput[] = [{ organization: visibleOrganization }];
+  const and: Prisma.CampaignWhereInput[] = [ofVisibleBrand];
   // offerType narrows offers; alone, it asks for offers of those types only.
   const types = filter.types?.length
     ? filter.types
@@ -106,7 +106,7 @@ export function campaignCounter(where: Prisma.CampaignWhereInput): CountRows {
 
 export function campaignById(campaignId: string): Prisma.CampaignWhereInput {
   if (!isUuid(campaignId)) throw new NotFoundError(`Campaign ${campaignId} not found`);
-  return { id: campaignId.toLowerCase(), organization: visibleOrganization };
+  return { id: campaignId.toLowerCase(), ...ofVisibleBrand };
 }
 
 export const campaignFilterArgs = builder.args((t) => ({
