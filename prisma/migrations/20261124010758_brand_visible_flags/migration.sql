@@ -12,7 +12,11 @@ ALTER TABLE "Product" ADD COLUMN     "brandVisible" BOOLEAN NOT NULL DEFAULT fal
 
 -- Campaigns and products are listed only while their brand is visible (src/schema/visibility.ts).
 -- The flag carries the brand's visibility onto each row, so lists, counts and deep pages filter
--- on the row's own index instead of looking up every brand. Filled before the indexes are built.
+-- on the row's own index instead of looking up every brand. Filled before the indexes are built,
+-- with brand writes held off until the triggers below are in place (this migration is one
+-- transaction): a visibility change between the fill and the triggers would be lost.
+LOCK TABLE "Organization" IN SHARE ROW EXCLUSIVE MODE;
+
 UPDATE "Campaign" AS c SET "brandVisible" = true
 FROM "Organization" AS o
 WHERE o."id" = c."organizationId" AND o."onboardingStatus" = 'COMPLETED'
