@@ -1,5 +1,7 @@
 // Catalog visibility (contract, Brand): a brand is visible when network onboarding is completed,
-// approval is approved, and it is active and visible.
+// approval is approved, and it is active and visible. The database states the same rule for the
+// campaigns' and products' copy of it (`is_visible_brand`, migration brand_visible_flags): a change
+// here needs a migration there.
 import type { Prisma } from '../generated/prisma/client';
 import { BadRequestError } from './errors';
 

@@ -8,8 +8,8 @@ const period = {
   endAt: new Date('2026-06-30T23:59:59.999Z'),
 };
 
-// The contract's visibility rule for brands; every campaign list is restricted to it.
-/** Campaigns of visible brands: the row's copy of its brand's visibility (test/brand-visibility.test.ts). */
+// Every campaign list is restricted to campaigns of visible brands, read from the row's copy of its
+// brand's visibility (test/brand-visibility.test.ts checks that the copy follows the brand).
 const OF_VISIBLE_BRAND = { brandVisible: true };
 
 function at(iso: string): Date {

@@ -10,22 +10,24 @@ ALTER TABLE "Campaign" ADD COLUMN     "brandVisible" BOOLEAN NOT NULL DEFAULT fa
 -- AlterTable
 ALTER TABLE "Product" ADD COLUMN     "brandVisible" BOOLEAN NOT NULL DEFAULT false;
 
--- Campaigns and products are listed only while their brand is visible (src/schema/visibility.ts).
--- The flag carries the brand's visibility onto each row, so lists, counts and deep pages filter
--- on the row's own index instead of looking up every brand. Filled before the indexes are built,
--- with brand writes held off until the triggers below are in place (this migration is one
--- transaction): a visibility change between the fill and the triggers would be lost.
+-- Campaigns and products are listed only while their brand is visible. The flag carries the
+-- brand's visibility onto each row, so lists, counts and deep pages filter on the row's own index
+-- instead of looking up every brand. The rule, as src/schema/visibility.ts states it for queries:
+CREATE FUNCTION "is_visible_brand"(brand "Organization") RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
+  SELECT brand."onboardingStatus" = 'COMPLETED' AND brand."approvalStatus" = 'APPROVED'
+    AND brand."isActive" AND brand."isVisible"
+$$;
+
+-- Filled before the indexes are built, with brand writes held off until the triggers below are
+-- in place (this migration is one transaction): a visibility change between the fill and the
+-- triggers would be lost.
 LOCK TABLE "Organization" IN SHARE ROW EXCLUSIVE MODE;
 
 UPDATE "Campaign" AS c SET "brandVisible" = true
-FROM "Organization" AS o
-WHERE o."id" = c."organizationId" AND o."onboardingStatus" = 'COMPLETED'
-  AND o."approvalStatus" = 'APPROVED' AND o."isActive" AND o."isVisible";
+FROM "Organization" AS o WHERE o."id" = c."organizationId" AND "is_visible_brand"(o);
 
 UPDATE "Product" AS p SET "brandVisible" = true
-FROM "Organization" AS o
-WHERE o."id" = p."organizationId" AND o."onboardingStatus" = 'COMPLETED'
-  AND o."approvalStatus" = 'APPROVED' AND o."isActive" AND o."isVisible";
+FROM "Organization" AS o WHERE o."id" = p."organizationId" AND "is_visible_brand"(o);
 
 -- CreateIndex
 CREATE INDEX "Campaign_createdAt_id_brandVisible_organizationId_idx" ON "Campaign"("createdAt", "id", "brandVisible", "organizationId");
@@ -40,9 +42,7 @@ CREATE INDEX "Product_createdAt_id_brandVisible_organizationId_idx" ON "Product"
 CREATE FUNCTION "take_brand_visibility"() RETURNS trigger LANGUAGE plpgsql
 SET search_path FROM CURRENT AS $$
 BEGIN
-  SELECT o."onboardingStatus" = 'COMPLETED' AND o."approvalStatus" = 'APPROVED'
-      AND o."isActive" AND o."isVisible"
-    INTO NEW."brandVisible"
+  SELECT "is_visible_brand"(o) INTO NEW."brandVisible"
     FROM "Organization" AS o WHERE o."id" = NEW."organizationId" FOR SHARE;
   NEW."brandVisible" := coalesce(NEW."brandVisible", false);
   RETURN NEW;
@@ -59,8 +59,7 @@ CREATE TRIGGER "Product_take_brand_visibility" BEFORE INSERT OR UPDATE OF "organ
 CREATE FUNCTION "pass_on_brand_visibility"() RETURNS trigger LANGUAGE plpgsql
 SET search_path FROM CURRENT AS $$
 DECLARE
-  visible boolean := NEW."onboardingStatus" = 'COMPLETED' AND NEW."approvalStatus" = 'APPROVED'
-    AND NEW."isActive" AND NEW."isVisible";
+  visible boolean := "is_visible_brand"(NEW);
 BEGIN
   UPDATE "Campaign" SET "brandVisible" = visible
     WHERE "organizationId" = NEW."id" AND "brandVisible" <> visible;
