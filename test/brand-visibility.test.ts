@@ -116,18 +116,7 @@ withConcurrentSessions(
     let hidingDoneBeforeCommit: boolean | undefined;
     let hiding: Promise<unknown> | undefined;
     await prisma.$transaction(async (transaction) => {
-      await transaction.campaign.create({
-        data: {
-          organizationId: brand.id,
-          name: 'Created during the hiding',
-          type: 'Offer',
-          offerType: 'Url',
-          url: 'https://shop.example/during',
-          categories: [],
-          startAt: new Date(Date.now() - 86_400_000),
-          endAt: new Date(Date.now() + 86_400_000),
-        },
-      });
+      await createCampaign(brand.id, { name: 'Created during the hiding' }, transaction);
       // The other session hides the brand while this one has not committed its campaign.
       hiding = prisma.organization.update({ where: { id: brand.id }, data: { isVisible: false } });
       hidingDoneBeforeCommit = await Promise.race([

@@ -82,13 +82,15 @@ export async function createBrand(data: Partial<Prisma.OrganizationCreateInput> 
 
 const DAY = 24 * 60 * 60 * 1000;
 
+/** A running Url offer of `organizationId`; `client` is a transaction's where the test needs one. */
 export async function createCampaign(
   organizationId: string,
   data: Partial<Prisma.CampaignUncheckedCreateInput> = {},
+  client: Prisma.TransactionClient = prisma,
 ) {
   const n = next();
   const now = Date.now();
-  return prisma.campaign.create({
+  return client.campaign.create({
     data: {
       organizationId,
       name: `Campaign ${n}`,
