@@ -44,6 +44,7 @@ SET search_path FROM CURRENT AS $$
 BEGIN
   SELECT "is_visible_brand"(o) INTO NEW."brandVisible"
     FROM "Organization" AS o WHERE o."id" = NEW."organizationId" FOR SHARE;
+  -- No such brand: the foreign key refuses the row, and false keeps NOT NULL from refusing it first.
   NEW."brandVisible" := coalesce(NEW."brandVisible", false);
   RETURN NEW;
 END
