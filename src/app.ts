@@ -4,7 +4,7 @@
 import { useRateLimiter } from '@envelop/rate-limiter';
 import { createServerAdapter } from '@whatwg-node/server';
 import { createYoga, maskError, useExecutionCancellation, type MaskError } from 'graphql-yoga';
-import { hearKeyChangesOver } from './auth/keyChanges';
+import { hearKeyChanges } from './auth/keyChanges';
 import { apiKeyOf, dashboardUserOf } from './auth/requestAuth';
 import { config } from './config';
 import { isDatabaseOutage } from './databaseOutage';
@@ -64,7 +64,7 @@ export function createApp(options: AppOptions = {}) {
       : config.redisUrl
         ? createRedisClient(config.redisUrl)
         : null;
-  if (redis) hearKeyChangesOver(redis);
+  hearKeyChanges();
   const yoga = createYogaServer({ ...graphqlSettingsFromConfig(), ...options.graphql });
   const edge = createEdge(yoga, { ...edgeSettingsFromConfig(), ...options.settings }, redis);
   return createServerAdapter<Record<string, unknown>>(edge.handle);

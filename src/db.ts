@@ -16,9 +16,17 @@ export interface SqlConnection {
   query<Row>(sql: string, params?: unknown[]): Promise<Row[]>;
 }
 
+/** What a listener on a database notification channel is told. */
+export interface ChannelListener {
+  onMessage(payload: string): void;
+  /** Whether notifications are heard right now: false while the connection is down. */
+  onListening(listening: boolean): void;
+}
+
 interface Backend {
   prisma: PrismaClient;
   withConnection<T>(work: (connection: SqlConnection) => Promise<T>): Promise<T>;
+  listen(channel: string, listener: ChannelListener): void;
   close(): Promise<void>;
 }
 
@@ -57,6 +65,12 @@ function pgliteBackend(dataDir: string): Backend {
   };
   return {
     prisma: new PrismaClient({ adapter: lazyPgliteAdapter(open) }),
+    // One process, one database: notifications of its own commits arrive as long as it lives.
+    listen(channel, listener) {
+      void open()
+        .listen(channel, listener.onMessage)
+        .then(() => listener.onListening(true));
+    },
     // PGlite is one session: scripts using it take turns, so their transactions never interleave.
     withConnection(work) {
       const turn = previousTurn.then(() => work(connection));
@@ -72,6 +86,44 @@ function pgliteBackend(dataDir: string): Backend {
   };
 }
 
+/** How soon a lost notification connection is opened again. */
+const RELISTEN_AFTER_MS = 1_000;
+
+/**
+ * LISTEN on a connection of its own (a pooled one goes back to the pool), opened again whenever it
+ * is lost; the listener hears whether notifications may be missed meanwhile.
+ */
+function postgresListener(connectionString: string) {
+  const clients = new Set<pg.Client>();
+  let closed = false;
+  function listen(channel: string, listener: ChannelListener): void {
+    if (closed) return;
+    const client = new pg.Client({ connectionString });
+    clients.add(client);
+    let lost = false;
+    const relisten = () => {
+      if (lost) return;
+      lost = true;
+      clients.delete(client);
+      listener.onListening(false);
+      client.end().catch(() => undefined);
+      if (!closed) setTimeout(() => listen(channel, listener), RELISTEN_AFTER_MS).unref();
+    };
+    client.on('error', relisten);
+    client.on('end', relisten);
+    client.on('notification', ({ payload }) => listener.onMessage(payload ?? ''));
+    client
+      .connect()
+      .then(() => client.query(`LISTEN "${channel}"`))
+      .then(() => !lost && listener.onListening(true), relisten);
+  }
+  async function close(): Promise<void> {
+    closed = true;
+    await Promise.all([...clients].map((client) => client.end().catch(() => undefined)));
+  }
+  return { listen, close };
+}
+
 function postgresBackend(connectionString: string, schema: string): Backend {
   const pool = new pg.Pool({
     connectionString,
@@ -81,6 +133,7 @@ function postgresBackend(connectionString: string, schema: string): Backend {
     max: 10,
     connectionTimeoutMillis: 5_000,
   });
+  const listener = postgresListener(connectionString);
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   return {
@@ -99,7 +152,11 @@ function postgresBackend(connectionString: string, schema: string): Backend {
         client.release();
       }
     },
-    close: () => pool.end(),
+    listen: listener.listen,
+    close: async () => {
+      await listener.close();
+      await pool.end();
+    },
   };
 }
 
@@ -109,6 +166,8 @@ const backend = config.databaseUrl
 
 export const prisma = backend.prisma;
 export const withSqlConnection = backend.withConnection;
+/** Listens to a notification channel of the database (NOTIFY) for as long as the process lives. */
+export const listenToDatabase = backend.listen;
 export const isEmbeddedDatabase = !config.databaseUrl;
 
 let closing: Promise<void> | undefined;

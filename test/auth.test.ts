@@ -75,6 +75,19 @@ test('the key of a closed affiliate account answers 404 "Affiliate not found"', 
   });
 });
 
+test('the partner key of a closed account answers 401, on REST and GraphQL', async () => {
+  const { apiKey, row } = await createApiKey('partner');
+  await prisma.user.update({ where: { id: row.ownerId }, data: { deletedAt: new Date() } });
+  const rest = await call(PARTNER_ROUTE, { key: apiKey });
+  expect(rest.status).toBe(401);
+  expect(rest.body.code).toBe('UNAUTHORIZED');
+  const graphqlAnswer = await call('/graphql', {
+    key: apiKey,
+    body: { query: '{ partnerOrganizations { meta { total } } }' },
+  });
+  expect(graphqlAnswer.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+});
+
 test('the affiliate surface accepts x-api-token alongside the key (only the partner surface refuses it)', async () => {
   const { apiKey } = await createApiKey('affiliate');
   const { status } = await call(AFFILIATE_ROUTE, { key: apiKey, headers: { 'x-api-token': 'x' } });

@@ -1,6 +1,6 @@
-// Verified keys are remembered (src/auth/keyCache.ts), and rotation and revocation still take
-// effect on every replica within 1 s (decisions.md): on this replica at once, on the others as
-// soon as they hear the change over Redis.
+// Verified keys are remembered (src/auth/keyCache.ts), and every change of a key or its account
+// still takes effect on every replica within 1 s (decisions.md): on the replica that makes it at
+// once, everywhere as soon as the database announces it, also when the back office writes SQL.
 import { generateApiKey } from '../src/auth/keyFormat';
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { config } from '../src/config';
@@ -63,6 +63,56 @@ test('a remembered key revoked through the dashboard is refused at once', async 
   expect((await call(ORGANIZATIONS, { key: apiKey })).status).toBe(401);
 });
 
+/** Milliseconds until `status()` answers `expected` (it must within 1 s). */
+async function within1s(status: () => Promise<number>, expected: number): Promise<number> {
+  const started = Date.now();
+  while ((await status()) !== expected) {
+    if (Date.now() - started > 1_000) throw new Error(`not ${expected} after 1 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return Date.now() - started;
+}
+
+test('a remembered partner key is refused within 1 s of its account being closed in SQL', async () => {
+  const { apiKey, row } = await createApiKey('partner');
+  expect((await call(ORGANIZATIONS, { key: apiKey })).status).toBe(200);
+  await prisma.$executeRaw`UPDATE "User" SET "deletedAt" = now() WHERE "id" = ${row.ownerId}::uuid`;
+  const status = async () => (await call(ORGANIZATIONS, { key: apiKey })).status;
+  expect(await within1s(status, 401)).toBeLessThan(1_000);
+});
+
+test('a remembered affiliate key answers 404 "Affiliate not found" within 1 s of its account being closed', async () => {
+  const { apiKey, row } = await createApiKey('affiliate');
+  expect((await call('/affiliate/channels', { key: apiKey })).status).toBe(200);
+  await prisma.user.update({ where: { id: row.ownerId }, data: { deletedAt: new Date() } });
+  const status = async () => (await call('/affiliate/channels', { key: apiKey })).status;
+  await within1s(status, 404);
+  expect((await call('/affiliate/channels', { key: apiKey })).body.message).toBe(
+    'Affiliate not found',
+  );
+});
+
+test('a remembered key revoked in SQL is refused within 1 s', async () => {
+  const { apiKey, row } = await createApiKey('partner');
+  expect((await call(ORGANIZATIONS, { key: apiKey })).status).toBe(200);
+  await prisma.$executeRaw`UPDATE "ApiKey" SET "revokedAt" = now() WHERE "id" = ${row.id}::uuid`;
+  const status = async () => (await call(ORGANIZATIONS, { key: apiKey })).status;
+  expect(await within1s(status, 401)).toBeLessThan(1_000);
+});
+
+test("recording a key's use does not make replicas forget it", async () => {
+  const { apiKey, row } = await createApiKey('partner');
+  expect((await call(ORGANIZATIONS, { key: apiKey })).status).toBe(200);
+  await prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
+  const lookups = countKeyLookups();
+  try {
+    expect((await call(ORGANIZATIONS, { key: apiKey })).status).toBe(200);
+    expect(lookups.count()).toBe(0);
+  } finally {
+    lookups.restore();
+  }
+});
+
 test('a remembered secret replaced by a rotation is refused at once', async () => {
   const { apiKey, row } = await createApiKey('partner');
   expect((await call(ORGANIZATIONS, { key: apiKey })).status).toBe(200);
@@ -74,9 +124,9 @@ test('a remembered secret replaced by a rotation is refused at once', async () =
 });
 
 // Replicas are processes of their own here: in one process they would share the memory.
-const withSharedServers = config.databaseUrl && config.redisUrl ? describe : describe.skip;
+const withSharedServers = config.databaseUrl ? describe : describe.skip;
 
-withSharedServers('across replicas (PostgreSQL + Redis)', () => {
+withSharedServers('across replicas (PostgreSQL)', () => {
   let replicas: Replica[] = [];
 
   beforeAll(async () => {
@@ -118,7 +168,16 @@ withSharedServers('across replicas (PostgreSQL + Redis)', () => {
     expect(await statusOn(remembering, apiKey)).toBe(200);
     expect(await statusOn(remembering, apiKey)).toBe(200);
     await changeOn(changing, row.ownerId, query, row.id);
-    // Heard over Redis, not waited out: unheard, the copy would be trusted for up to 1 s.
+    // Heard from the database, not waited out: unheard, the copy would be trusted for up to 1 s.
     expect(await untilRefused(remembering, apiKey)).toBeLessThan(500);
+  });
+
+  test('an account closed in SQL opens nothing on any replica within 1 s', async () => {
+    const { apiKey, row } = await createApiKey('partner');
+    for (const replica of replicas) expect(await statusOn(replica, apiKey)).toBe(200);
+    await prisma.user.update({ where: { id: row.ownerId }, data: { deletedAt: new Date() } });
+    for (const replica of replicas) {
+      expect(await untilRefused(replica, apiKey)).toBeLessThan(1_000);
+    }
   });
 });

@@ -128,6 +128,28 @@ describe('dashboard authentication', () => {
     );
   });
 
+  test('the token of a closed account is refused by every key-management operation', async () => {
+    const { user, token } = await dashboardFor('AFFILIATE');
+    const { key } = (await createKey(token)).data.createApiKey;
+    await prisma.user.update({ where: { id: user.id }, data: { deletedAt: new Date() } });
+    const operations: [string, Record<string, unknown>][] = [
+      [LIST, {}],
+      [CREATE, { input: { name: 'after closing' } }],
+      [ROTATE, { id: key.id }],
+      [REVOKE, { id: key.id }],
+      ['query ($keyId: ID!) { apiKeyEvents(keyId: $keyId) { id } }', { keyId: key.id }],
+    ];
+    for (const [operation, variables] of operations) {
+      const { body } = await graphql(operation, variables, { token });
+      expect(body.errors[0]).toMatchObject({
+        message: "The dashboard token's account is closed",
+        extensions: { code: 'UNAUTHORIZED' },
+      });
+    }
+    expect(await prisma.apiKey.count({ where: { ownerId: user.id } })).toBe(1);
+    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).revokedAt).toBeNull();
+  });
+
   test('an API key does not open key management', async () => {
     const { apiKey } = await createApiKey('affiliate');
     const { body } = await graphql(LIST, {}, { key: apiKey });

@@ -4,57 +4,60 @@
 // never hits. What is remembered is the row, not the verdict: expiry, grace periods and
 // revocation are judged against the clock on every request.
 //
-// Rotation and revocation must reach every replica within 1 s (decisions.md): the replica that
-// changes a key forgets it at once and announces the change to the others over Redis
-// (src/auth/keyChanges.ts). Remembered rows are trusted for a minute while every replica is known
-// to hear those announcements (Redis subscribed, or no Redis: a single replica), and for 1 s
-// otherwise.
+// Every change of a key or of its owner must reach every replica within 1 s: the database
+// announces each one (src/auth/keyChanges.ts) and every replica forgets what it changes.
+// Remembered rows are trusted for a minute while the announcements are heard, and for 1 s while
+// they may not be (the connection that hears them is down).
 
 /** How long a remembered key is trusted while changes are heard, and while they may not be. */
 export const TRUSTED_FOR_MS = 60_000;
 export const TRUSTED_UNHEARD_FOR_MS = 1_000;
 
-export interface KeyCacheSettings {
-  maxEntries: number;
-  /** Whether key changes made by other replicas are heard right now. */
-  hearsChanges: () => boolean;
+/** What the cache needs of a remembered row: whose key it is. */
+export interface KeyRow {
+  id: string;
+  ownerId: string;
 }
 
 interface Entry<Row> {
   row: Row;
-  keyId: string;
   rememberedAt: number;
 }
 
-export class KeyCache<Row> {
+export class KeyCache<Row extends KeyRow> {
   private readonly entries = new Map<string, Entry<Row>>();
+  /** Whether changes made elsewhere are heard right now (src/auth/keyChanges.ts sets it). */
+  hearsChanges = false;
 
-  constructor(private readonly settings: KeyCacheSettings) {}
+  constructor(private readonly maxEntries: number) {}
 
   get(presented: string, nowMs = Date.now()): Row | undefined {
     const entry = this.entries.get(presented);
     if (!entry) return undefined;
-    const trustedFor = this.settings.hearsChanges() ? TRUSTED_FOR_MS : TRUSTED_UNHEARD_FOR_MS;
+    const trustedFor = this.hearsChanges ? TRUSTED_FOR_MS : TRUSTED_UNHEARD_FOR_MS;
     if (nowMs - entry.rememberedAt < trustedFor) return entry.row;
     this.entries.delete(presented);
     return undefined;
   }
 
-  remember(presented: string, keyId: string, row: Row, nowMs = Date.now()): void {
+  remember(presented: string, row: Row, nowMs = Date.now()): void {
     // Oldest first out: a Map iterates in insertion order.
-    if (this.entries.size >= this.settings.maxEntries && !this.entries.has(presented)) {
+    if (this.entries.size >= this.maxEntries && !this.entries.has(presented)) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
     this.entries.delete(presented);
-    this.entries.set(presented, { row, keyId, rememberedAt: nowMs });
+    this.entries.set(presented, { row, rememberedAt: nowMs });
   }
 
   /** Forgets every remembered presentation of a key (any of its secrets). */
   forgetKey(keyId: string): void {
-    for (const [presented, entry] of this.entries) {
-      if (entry.keyId === keyId) this.entries.delete(presented);
-    }
+    this.forgetWhere((row) => row.id === keyId);
+  }
+
+  /** Forgets every key of an account. */
+  forgetOwner(ownerId: string): void {
+    this.forgetWhere((row) => row.ownerId === ownerId);
   }
 
   forgetAll(): void {
@@ -63,5 +66,11 @@ export class KeyCache<Row> {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  private forgetWhere(matches: (row: Row) => boolean): void {
+    for (const [presented, entry] of this.entries) {
+      if (matches(entry.row)) this.entries.delete(presented);
+    }
   }
 }

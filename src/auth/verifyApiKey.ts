@@ -6,11 +6,11 @@
 // lookup, key and owner together, that answers exactly one row whether a key has the prefix or not
 // (all nulls when none has), the same hash comparison (against a stand-in when nothing was found),
 // and no early return before it. A malformed key or a bad checksum is refused before any I/O. A
-// key presented with its correct secret is remembered for a while (src/auth/keyChanges.ts), so
+// key presented with its correct secret is remembered for a while (src/auth/keyCache.ts), so
 // its next requests skip the lookup; a wrong secret never finds it there.
 import { prisma } from '../db';
 import { Prisma } from '../generated/prisma/client';
-import { rememberedKeys } from './keyChanges';
+import { KeyCache } from './keyCache';
 import { hashesEqual, parseApiKey, sha256Hex, type ParsedApiKey } from './keyFormat';
 import { noteKeyUse, noteRevokedKeyUse } from './keyUsage';
 import type { ApiScope, KeyType } from './scopes';
@@ -100,6 +100,9 @@ export type StoredKeyRow = StoredKey & {
 };
 type AbsentRow = { [column in keyof StoredKeyRow]: null };
 
+/** Keys presented with their correct secret a moment ago (src/auth/keyCache.ts). */
+export const rememberedKeys = new KeyCache<StoredKeyRow>(10_000);
+
 /**
  * The key matching `condition`, read as exactly one row whether or not there is one (a LEFT JOIN
  * from a single row: all nulls when nothing matches), so that a found key and a missing one cost
@@ -156,9 +159,12 @@ export async function checkApiKey(raw: string | null, now = new Date()): Promise
     (parsed.version === 'v2' ? await byPrefix(parsed.prefix) : await byWholeKeyHash(presentedHash));
   const matches = secretMatches(stored ?? absentKey, presentedHash, now, parsed.version);
   if (!stored || !matches || stored.ownerRole === null) return UNKNOWN;
-  if (!remembered) rememberedKeys.remember(presented, stored.id, stored);
+  if (!remembered) rememberedKeys.remember(presented, stored);
   // Legacy keys are affiliate keys only; partner keys must be v2.
   if (parsed.version === 'v1' && stored.type !== 'affiliate') return UNKNOWN;
+  // A closed account opens nothing: its partner keys are unknown; its affiliate keys still
+  // authenticate, to answer the contract's 404 "affiliate not found" (affiliateId null below).
+  if (stored.ownerDeletedAt !== null && stored.type === 'partner') return UNKNOWN;
   if (stored.revokedAt !== null) return { kind: 'revoked', keyId: stored.id };
   if (!isUsable(stored, now)) return { kind: 'expired', keyId: stored.id };
   return {

@@ -9,6 +9,7 @@ export async function dashboardUser(userId: string | null) {
   const user =
     userId && isUuid(userId) ? await prisma.user.findUnique({ where: { id: userId } }) : null;
   if (!user) throw new UnauthorizedError('The dashboard token names no known user');
+  if (user.deletedAt) throw new UnauthorizedError("The dashboard token's account is closed");
   return user;
 }
 

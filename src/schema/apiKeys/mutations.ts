@@ -1,6 +1,6 @@
 // createApiKey, rotateApiKey, revokeApiKey. Each writes its audit event in the same statement as
 // the change (a nested create), so a change is never without its event.
-import { announceKeyChange } from '../../auth/keyChanges';
+import { forgetChangedKey } from '../../auth/keyChanges';
 import { generateApiKey, sha256Hex, type KeyEnv } from '../../auth/keyFormat';
 import type { KeyType } from '../../auth/scopes';
 import { config } from '../../config';
@@ -116,7 +116,7 @@ builder.mutationFields((t) => ({
           if (!isNotFound(error)) throw error;
           throw new ApiError('CONFLICT', 'The key was rotated or revoked meanwhile; try again');
         }
-        announceKeyChange(key.id);
+        forgetChangedKey(key.id);
         return { apiKey, key: { id: key.id } };
       });
     },
@@ -140,7 +140,7 @@ builder.mutationFields((t) => ({
             events: { create: { kind: 'REVOKED', ...actorOf(context, key.ownerId) } },
           },
         });
-        announceKeyChange(key.id);
+        forgetChangedKey(key.id);
         return revoked;
       } catch (error) {
         if (!isNotFound(error)) throw error;
