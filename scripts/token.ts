@@ -1,5 +1,5 @@
 // npm run token -- <userId> [expiresIn]: prints a dashboard JWT (development aid), signed with
-// the configured DASHBOARD_JWT_SECRET.
+// DASHBOARD_JWT_SECRET, or else this installation's own secret (data/dashboard-jwt-secret).
 import { signDashboardToken } from '../src/auth/dashboardToken';
 
 const [userId, expiresIn = '12h'] = process.argv.slice(2);

@@ -1,5 +1,8 @@
 // Reads and validates the environment once. Every setting and its default is documented in the
-// README's configuration table and in ../shared/spec/decisions.md section 2.
+// README's configuration table.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 
 export interface Config {
   nodeEnv: string;
@@ -9,6 +12,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** PostgreSQL schema to use (tests isolate each file in its own schema). Default `public`. */
   databaseSchema: string;
+  /** Where the embedded database and this installation's development secret live. */
+  dataDir: string;
   /** PGlite data folder, or `memory://` for an in-memory database. */
   pgliteDataDir: string;
   redisUrl: string | undefined;
@@ -34,9 +39,27 @@ export interface Config {
   graphiql: boolean;
 }
 
-const DEVELOPMENT_JWT_SECRET = 'development-only-dashboard-secret-do-not-use-in-production';
-
 export class ConfigError extends Error {}
+
+/**
+ * Outside production, without DASHBOARD_JWT_SECRET: a random secret of this installation, made on
+ * first start and kept in the data folder (readable by its owner only), so that `npm run token`
+ * and the service agree and nobody else can mint tokens for it.
+ */
+export function installationSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'dashboard-jwt-secret');
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+      throw new ConfigError(
+        `DASHBOARD_JWT_SECRET is not set and ${file} cannot be written: set DASHBOARD_JWT_SECRET`,
+      );
+    }
+  }
+  return readFileSync(file, 'utf8').trim();
+}
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
   const raw = env[name];
@@ -100,6 +123,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('DATABASE_SCHEMA must be a lower-case SQL identifier');
   }
 
+  // The embedded database runs inside this process: one heavy query stalls every request, and
+  // the request deadline cannot interrupt it. Production runs on a server unless told otherwise.
+  if (isProduction && !databaseUrl && !flag(env, 'ALLOW_EMBEDDED_DATABASE')) {
+    throw new ConfigError(
+      'NODE_ENV=production needs DATABASE_URL (a postgresql:// URL): the embedded database runs ' +
+        'inside the service, where one heavy query stalls every request and the request deadline ' +
+        'cannot stop it. For a single-node demo, ALLOW_EMBEDDED_DATABASE=1 allows it.',
+    );
+  }
+
   const secret = env.DASHBOARD_JWT_SECRET || undefined;
   if (!secret && isProduction) {
     throw new ConfigError('DASHBOARD_JWT_SECRET is required when NODE_ENV=production');
@@ -114,15 +147,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('KEY_ENV must be "live" or "test"');
   }
 
+  const dataDir = env.DATA_DIR || './data';
   return {
     nodeEnv,
     isProduction,
     port,
     databaseUrl,
     databaseSchema,
-    pgliteDataDir: env.PGLITE_DATA_DIR || './data/pglite',
+    dataDir,
+    pgliteDataDir: env.PGLITE_DATA_DIR || path.join(dataDir, 'pglite'),
     redisUrl: env.REDIS_URL || undefined,
-    dashboardJwtSecret: secret ?? DEVELOPMENT_JWT_SECRET,
+    dashboardJwtSecret: secret ?? installationSecret(dataDir),
     isDashboardSecretDefault: secret === undefined,
     publicBaseUrl,
     legacyHosts: list(env.LEGACY_HOSTS),
@@ -142,4 +177,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-export const config = loadConfig();
+/** The process's configuration; a service that cannot start says why and exits. */
+export const config = ((): Config => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`Configuration error: ${error.message}`);
+    process.exit(1);
+  }
+})();

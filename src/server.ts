@@ -15,7 +15,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function prepareDatabase(): Promise<void> {
   const applied = await applyMigrations();
   if (applied.length) logger.info({ applied }, 'migrations applied');
-  if (isEmbeddedDatabase && (await prisma.user.count()) === 0) {
+  // The demo keys are public (README): never in production, even on an embedded database.
+  if (!config.isProduction && isEmbeddedDatabase && (await prisma.user.count()) === 0) {
     await seedDemoData(prisma);
     logger.info('demo data loaded into the empty embedded database');
   }
@@ -24,7 +25,12 @@ async function prepareDatabase(): Promise<void> {
 async function main(): Promise<void> {
   if (config.isDashboardSecretDefault) {
     logger.warn(
-      'DASHBOARD_JWT_SECRET is not set: using the development secret. Never do this in production.',
+      `DASHBOARD_JWT_SECRET is not set: dashboard tokens use this installation's own secret (${config.dataDir}/dashboard-jwt-secret)`,
+    );
+  }
+  if (config.isProduction && isEmbeddedDatabase) {
+    logger.warn(
+      'production on the embedded database (ALLOW_EMBEDDED_DATABASE): a single-node demo',
     );
   }
   await prepareDatabase();
@@ -32,17 +38,19 @@ async function main(): Promise<void> {
   server.listen(config.port, () => {
     const { port } = server.address() as AddressInfo;
     const base = `http://localhost:${port}`;
-    console.log(
-      [
-        `Affiliate network API listening on ${base}`,
-        config.graphiql
-          ? `  GraphiQL:        ${base}/graphql`
-          : `  GraphQL:         ${base}/graphql`,
-        `  API reference:   ${base}/docs`,
+    const banner = [
+      `Affiliate network API listening on ${base}`,
+      config.graphiql ? `  GraphiQL:        ${base}/graphql` : `  GraphQL:         ${base}/graphql`,
+      `  API reference:   ${base}/docs`,
+    ];
+    // The demo identities exist only where the demo data does.
+    if (!config.isProduction) {
+      banner.push(
         `  Dashboard token: npm run token -- ${DEMO.users.affiliate}   (any user id; demo ids in README)`,
         `  Try:             curl -H 'x-api-key: ${DEMO.keys.partner}' ${base}/api/partner/brands`,
-      ].join('\n'),
-    );
+      );
+    }
+    console.log(banner.join('\n'));
   });
 
   let stopping = false;

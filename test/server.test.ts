@@ -1,13 +1,58 @@
 // `npm start` on a fresh machine: an empty embedded database is migrated and gets the demo data,
-// the service answers on its port, and SIGTERM shuts it down cleanly.
+// the service answers on its port, and SIGTERM shuts it down cleanly. In production it refuses the
+// embedded database unless told, and never loads or prints the public demo keys.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEMO } from '../prisma/seed/demo';
 import { config } from '../src/config';
-import { startReplica } from './support/replica';
+import { runToExit, startReplica, type Replica } from './support/replica';
 
 const onPglite = config.databaseUrl ? test.skip : test;
+
+/** Resolves once `replica` has printed `text`. */
+async function untilPrinted(replica: Replica, text: string): Promise<void> {
+  while (!replica.output().includes(text)) {
+    if ((await Promise.race([replica.exited, null])) !== null) {
+      throw new Error(`exited before printing "${text}": ${replica.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Sends a request's head with `Expect: 100-continue` and waits for the server's 100 Continue: from
+ * then on the request is in the server's hands. `finish` sends the body and reads the answer.
+ */
+async function startedRequest(base: string, requestPath: string, headers: Record<string, string>) {
+  const { port } = new URL(base);
+  const socket = connect(Number(port), '127.0.0.1');
+  let received = '';
+  socket.on('data', (chunk) => (received += chunk.toString()));
+  const head = [
+    `POST ${requestPath} HTTP/1.1`,
+    `Host: localhost:${port}`,
+    'Expect: 100-continue',
+    'Connection: close',
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  socket.write(`${head.join('\r\n')}\r\n\r\n`);
+  while (!received.includes('100 Continue')) await new Promise((r) => setTimeout(r, 10));
+  return {
+    finish(body: string): Promise<{ status: number; body: unknown }> {
+      socket.end(body);
+      return new Promise((resolve) =>
+        socket.on('close', () => {
+          const answer = received.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
+          // The body may come chunked: the JSON is what lies between the outer braces.
+          const json = answer.slice(answer.indexOf('{'), answer.lastIndexOf('}') + 1);
+          resolve({ status: Number(answer.slice(9, 12)), body: JSON.parse(json) });
+        }),
+      );
+    },
+  };
+}
 
 onPglite(
   'starts on an empty data folder, serves the demo data, finishes in-flight requests on SIGTERM and exits 0',
@@ -16,6 +61,7 @@ onPglite(
     const server = await startReplica({
       DATABASE_URL: undefined,
       PGLITE_DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
     });
     try {
       const response = await fetch(`${server.base}/api/partner/brands?limit=1`, {
@@ -24,31 +70,20 @@ onPglite(
       expect(response.status).toBe(200);
       expect((await response.json()).meta.total).toBe(DEMO.brands.visibleCount);
 
-      // A request still arriving when SIGTERM comes is finished, then the process exits 0.
-      const encoder = new TextEncoder();
-      let sendRest!: () => void;
-      const body = new ReadableStream<Uint8Array>({
-        start(controller) {
-          controller.enqueue(encoder.encode('{"organizationId":'));
-          sendRest = () => {
-            controller.enqueue(encoder.encode(JSON.stringify(DEMO.brands.favorite) + '}'));
-            controller.close();
-          };
-        },
+      // A request the server has taken when SIGTERM comes is finished, then the process exits 0.
+      const body = JSON.stringify({ organizationId: DEMO.brands.favorite });
+      const inFlight = await startedRequest(server.base, '/affiliate/shortener/url', {
+        'x-api-key': DEMO.keys.affiliate,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
       });
-      const inFlight = fetch(`${server.base}/affiliate/shortener/url`, {
-        method: 'POST',
-        headers: { 'x-api-key': DEMO.keys.affiliate, 'content-type': 'application/json' },
-        body,
-        duplex: 'half',
-      } as RequestInit);
-      await new Promise((resolve) => setTimeout(resolve, 200));
       server.process.kill('SIGTERM');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      sendRest();
-      const answer = await inFlight;
+      await untilPrinted(server, 'shutting down');
+      const answer = await inFlight.finish(body);
       expect([200, 201]).toContain(answer.status);
-      expect((await answer.json()).data.organizationId).toBe(DEMO.brands.favorite);
+      expect((answer.body as { data: { organizationId: string } }).data.organizationId).toBe(
+        DEMO.brands.favorite,
+      );
       expect(await server.exited).toBe(0);
     } finally {
       server.process.kill('SIGKILL');
@@ -57,3 +92,42 @@ onPglite(
   },
   60_000,
 );
+
+describe('in production', () => {
+  const production = { NODE_ENV: 'production', DASHBOARD_JWT_SECRET: 'p'.repeat(32) };
+
+  test('without DATABASE_URL the service refuses to start and says what to set', async () => {
+    const { code, output } = await runToExit('src/server.ts', {
+      ...production,
+      DATABASE_URL: undefined,
+    });
+    expect(code).toBe(1);
+    expect(output).toContain('NODE_ENV=production needs DATABASE_URL');
+    expect(output).toContain('ALLOW_EMBEDDED_DATABASE=1');
+  });
+
+  onPglite(
+    'an allowed embedded database gets no demo data, and the banner shows no demo key',
+    async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'pglite-production-'));
+      const server = await startReplica({
+        ...production,
+        DATABASE_URL: undefined,
+        ALLOW_EMBEDDED_DATABASE: '1',
+        PGLITE_DATA_DIR: dataDir,
+      });
+      try {
+        const response = await fetch(`${server.base}/api/partner/brands`, {
+          headers: { 'x-api-key': DEMO.keys.partner },
+        });
+        expect(response.status).toBe(401);
+        expect(server.output()).not.toContain(DEMO.keys.partner);
+        expect(server.output()).not.toContain('x-api-key');
+      } finally {
+        server.process.kill('SIGKILL');
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
+});

@@ -9,6 +9,8 @@ export interface Replica {
   process: ChildProcessWithoutNullStreams;
   /** Resolves with the exit code once the process has exited. */
   exited: Promise<number | null>;
+  /** Everything it printed so far (stdout and stderr). */
+  output(): string;
 }
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -20,8 +22,8 @@ export async function startReplica(env: Record<string, string | undefined>): Pro
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  let output = '';
   const base = await new Promise<string>((resolve, reject) => {
-    let output = '';
     const collect = (chunk: Buffer) => {
       output += chunk.toString();
       const found = /listening on (http:\/\/localhost:\d+)/.exec(output);
@@ -31,12 +33,15 @@ export async function startReplica(env: Record<string, string | undefined>): Pro
     child.stderr.on('data', collect);
     void exited.then((code) => reject(new Error(`replica exited with ${code}: ${output}`)));
   });
-  return { base, process: child, exited };
+  return { base, process: child, exited, output: () => output };
 }
 
-/** Runs a script of the project (e.g. the seed) to completion with `env`; rejects on failure. */
-export function runScript(script: string, env: Record<string, string | undefined>): Promise<void> {
-  return new Promise((resolve, reject) => {
+/** Runs a script of the project to its end with `env`: its exit code and what it printed. */
+export function runToExit(
+  script: string,
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', script], {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
@@ -44,8 +49,12 @@ export function runScript(script: string, env: Record<string, string | undefined
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${script} exited with ${code}: ${output}`)),
-    );
+    child.on('exit', (code) => resolve({ code, output }));
   });
+}
+
+/** Runs a script of the project (e.g. the seed) to completion with `env`; rejects on failure. */
+export async function runScript(script: string, env: Record<string, string | undefined>) {
+  const { code, output } = await runToExit(script, env);
+  if (code !== 0) throw new Error(`${script} exited with ${code}: ${output}`);
 }

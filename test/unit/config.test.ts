@@ -1,12 +1,28 @@
-// The environment, decisions.md section 2: every default, and the refusals that stop a misconfigured
-// service from starting.
+// The environment: every default, and the refusals that stop a misconfigured service from
+// starting.
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config';
 
+/** A data folder of the test's own (the development secret is written there). */
+const freshDataDir = () => mkdtempSync(path.join(tmpdir(), 'config-data-'));
+const testDataDir = freshDataDir();
+
+/** The configuration of `env`, with the data folder in the test's own temporary folder. */
+const configOf = (env: NodeJS.ProcessEnv) => loadConfig({ DATA_DIR: testDataDir, ...env });
+
 const SECRET = 'a-dashboard-secret-of-32-chars!!';
+/** A production setup that starts: a database server and a secret. */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  DATABASE_URL: 'postgresql://app@db/app',
+  DASHBOARD_JWT_SECRET: SECRET,
+};
 
 function refusal(env: NodeJS.ProcessEnv): ConfigError {
   try {
-    loadConfig(env);
+    configOf(env);
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return error as ConfigError;
@@ -15,14 +31,16 @@ function refusal(env: NodeJS.ProcessEnv): ConfigError {
 }
 
 describe('defaults', () => {
-  test('an empty environment is a development setup on embedded PGlite', () => {
-    expect(loadConfig({})).toEqual({
+  test('an environment without settings is a development setup on embedded PGlite', () => {
+    const dataDir = freshDataDir();
+    expect(loadConfig({ DATA_DIR: dataDir })).toEqual({
       nodeEnv: 'development',
       isProduction: false,
       port: 4000,
       databaseUrl: undefined,
       databaseSchema: 'public',
-      pgliteDataDir: './data/pglite',
+      dataDir,
+      pgliteDataDir: path.join(dataDir, 'pglite'),
       redisUrl: undefined,
       dashboardJwtSecret: expect.any(String),
       isDashboardSecretDefault: true,
@@ -42,25 +60,22 @@ describe('defaults', () => {
     });
   });
 
-  test('the development secret is long enough to pass its own check', () => {
-    expect(loadConfig({}).dashboardJwtSecret.length).toBeGreaterThanOrEqual(32);
+  test('the data folder defaults to ./data', () => {
+    const config = loadConfig({ DASHBOARD_JWT_SECRET: SECRET });
+    expect([config.dataDir, config.pgliteDataDir]).toEqual(['./data', 'data/pglite']);
   });
 
   test('new keys are live keys in production', () => {
-    expect(loadConfig({ NODE_ENV: 'production', DASHBOARD_JWT_SECRET: SECRET }).keyEnv).toBe(
-      'live',
-    );
+    expect(configOf(PRODUCTION).keyEnv).toBe('live');
   });
 
   test('new keys are test keys under NODE_ENV=test', () => {
-    expect(loadConfig({ NODE_ENV: 'test' }).keyEnv).toBe('test');
+    expect(configOf({ NODE_ENV: 'test', DASHBOARD_JWT_SECRET: SECRET }).keyEnv).toBe('test');
   });
 
   test('KEY_ENV overrides the default', () => {
-    expect(loadConfig({ KEY_ENV: 'live' }).keyEnv).toBe('live');
-    expect(
-      loadConfig({ NODE_ENV: 'production', DASHBOARD_JWT_SECRET: SECRET, KEY_ENV: 'test' }).keyEnv,
-    ).toBe('test');
+    expect(configOf({ KEY_ENV: 'live', DASHBOARD_JWT_SECRET: SECRET }).keyEnv).toBe('live');
+    expect(configOf({ ...PRODUCTION, KEY_ENV: 'test' }).keyEnv).toBe('test');
   });
 
   test('KEY_ENV other than live or test is refused', () => {
@@ -68,7 +83,7 @@ describe('defaults', () => {
   });
 
   test('empty values count as unset', () => {
-    const config = loadConfig({
+    const config = configOf({
       PORT: '',
       DATABASE_URL: '',
       DATABASE_SCHEMA: '',
@@ -83,20 +98,20 @@ describe('defaults', () => {
 
 describe('addresses', () => {
   test('the public base URL follows PORT', () => {
-    const config = loadConfig({ PORT: '8080' });
+    const config = configOf({ PORT: '8080' });
     expect(config.port).toBe(8080);
     expect(config.publicBaseUrl).toBe('http://localhost:8080');
     expect(config.shortLinkBaseUrl).toBe('http://localhost:8080/s');
   });
 
   test('short links live under PUBLIC_BASE_URL/s, trailing slashes stripped', () => {
-    const config = loadConfig({ PUBLIC_BASE_URL: 'https://api.example.com//' });
+    const config = configOf({ PUBLIC_BASE_URL: 'https://api.example.com//' });
     expect(config.publicBaseUrl).toBe('https://api.example.com');
     expect(config.shortLinkBaseUrl).toBe('https://api.example.com/s');
   });
 
   test('SHORT_LINK_BASE_URL overrides the short-link prefix, trailing slash stripped', () => {
-    const config = loadConfig({
+    const config = configOf({
       PUBLIC_BASE_URL: 'https://api.example.com',
       SHORT_LINK_BASE_URL: 'https://go.example/',
     });
@@ -110,13 +125,13 @@ describe('addresses', () => {
 
 describe('dashboard secret', () => {
   test('is required in production', () => {
-    expect(refusal({ NODE_ENV: 'production' }).message).toBe(
+    expect(refusal({ ...PRODUCTION, DASHBOARD_JWT_SECRET: undefined }).message).toBe(
       'DASHBOARD_JWT_SECRET is required when NODE_ENV=production',
     );
   });
 
   test('an empty secret in production counts as missing', () => {
-    expect(refusal({ NODE_ENV: 'production', DASHBOARD_JWT_SECRET: '' }).message).toBe(
+    expect(refusal({ ...PRODUCTION, DASHBOARD_JWT_SECRET: '' }).message).toBe(
       'DASHBOARD_JWT_SECRET is required when NODE_ENV=production',
     );
   });
@@ -127,8 +142,24 @@ describe('dashboard secret', () => {
     );
   });
 
+  test('without one, outside production, the installation makes its own random secret once', () => {
+    const dataDir = freshDataDir();
+    const first = loadConfig({ DATA_DIR: dataDir });
+    expect(first.isDashboardSecretDefault).toBe(true);
+    expect(first.dashboardJwtSecret.length).toBeGreaterThanOrEqual(32);
+    // Kept for the next start and for `npm run token`, readable by its owner only.
+    const file = path.join(dataDir, 'dashboard-jwt-secret');
+    expect(readFileSync(file, 'utf8')).toBe(first.dashboardJwtSecret);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DATA_DIR: dataDir }).dashboardJwtSecret).toBe(first.dashboardJwtSecret);
+    // Never a constant: another installation has another secret.
+    expect(loadConfig({ DATA_DIR: freshDataDir() }).dashboardJwtSecret).not.toBe(
+      first.dashboardJwtSecret,
+    );
+  });
+
   test('a secret of 32 characters is used as given', () => {
-    const config = loadConfig({ NODE_ENV: 'production', DASHBOARD_JWT_SECRET: SECRET });
+    const config = configOf(PRODUCTION);
     expect(config.dashboardJwtSecret).toBe(SECRET);
     expect(config.isDashboardSecretDefault).toBe(false);
     expect(config.isProduction).toBe(true);
@@ -136,10 +167,25 @@ describe('dashboard secret', () => {
 });
 
 describe('database', () => {
+  test('production refuses to start on the embedded database, saying what to set', () => {
+    expect(refusal({ ...PRODUCTION, DATABASE_URL: undefined }).message).toMatch(
+      /^NODE_ENV=production needs DATABASE_URL \(a postgresql:\/\/ URL\).*ALLOW_EMBEDDED_DATABASE=1/,
+    );
+  });
+
+  test('ALLOW_EMBEDDED_DATABASE=1 allows it in production, for a single-node demo', () => {
+    const config = configOf({
+      NODE_ENV: 'production',
+      DASHBOARD_JWT_SECRET: SECRET,
+      ALLOW_EMBEDDED_DATABASE: '1',
+    });
+    expect([config.isProduction, config.databaseUrl]).toEqual([true, undefined]);
+  });
+
   test.each(['postgresql://u:p@db:5432/app', 'postgres://u:p@db/app'])(
     'DATABASE_URL=%s selects PostgreSQL',
     (url) => {
-      expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+      expect(configOf({ DATABASE_URL: url }).databaseUrl).toBe(url);
     },
   );
 
@@ -153,7 +199,7 @@ describe('database', () => {
   );
 
   test('DATABASE_SCHEMA must be a lower-case SQL identifier', () => {
-    expect(loadConfig({ DATABASE_SCHEMA: 'test_ab12' }).databaseSchema).toBe('test_ab12');
+    expect(configOf({ DATABASE_SCHEMA: 'test_ab12' }).databaseSchema).toBe('test_ab12');
     expect(refusal({ DATABASE_SCHEMA: 'Public' }).message).toBe(
       'DATABASE_SCHEMA must be a lower-case SQL identifier',
     );
@@ -166,24 +212,24 @@ describe('database', () => {
 describe('legacy hosts', () => {
   test('LEGACY_HOSTS is split on commas, trimmed and lower-cased, empty items dropped', () => {
     expect(
-      loadConfig({ LEGACY_HOSTS: ' Beta.Example.com , old.example.com,, ' }).legacyHosts,
+      configOf({ LEGACY_HOSTS: ' Beta.Example.com , old.example.com,, ' }).legacyHosts,
     ).toEqual(['beta.example.com', 'old.example.com']);
   });
 });
 
 describe('TRUST_PROXY', () => {
   test.each(['1', 'true', 'TRUE', 'yes', 'on'])('TRUST_PROXY=%s turns it on', (value) => {
-    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toBe(true);
+    expect(configOf({ TRUST_PROXY: value }).trustProxy).toBe(true);
   });
 
   test.each(['', '0', 'false', 'off', 'no', 'enabled'])('TRUST_PROXY=%j leaves it off', (value) => {
-    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toBe(false);
+    expect(configOf({ TRUST_PROXY: value }).trustProxy).toBe(false);
   });
 });
 
 describe('rate limit', () => {
   test('RATE_LIMIT_MAX and RATE_LIMIT_WINDOW_S set the quota', () => {
-    const config = loadConfig({ RATE_LIMIT_MAX: '100', RATE_LIMIT_WINDOW_S: '30' });
+    const config = configOf({ RATE_LIMIT_MAX: '100', RATE_LIMIT_WINDOW_S: '30' });
     expect(config.rateLimitMax).toBe(100);
     expect(config.rateLimitWindowSeconds).toBe(30);
   });
@@ -196,33 +242,33 @@ describe('rate limit', () => {
 });
 
 describe('GraphQL introspection and GraphiQL', () => {
-  const production = { NODE_ENV: 'production', DASHBOARD_JWT_SECRET: SECRET };
+  const production = PRODUCTION;
 
   test('are on by default outside production', () => {
     for (const NODE_ENV of ['development', 'test']) {
-      const config = loadConfig({ NODE_ENV });
+      const config = configOf({ NODE_ENV });
       expect([config.graphqlIntrospection, config.graphiql]).toEqual([true, true]);
     }
   });
 
   test('are off by default in production', () => {
-    const config = loadConfig(production);
+    const config = configOf(production);
     expect([config.graphqlIntrospection, config.graphiql]).toEqual([false, false]);
   });
 
   test('GRAPHQL_INTROSPECTION and GRAPHIQL turn them on in production', () => {
-    const config = loadConfig({ ...production, GRAPHQL_INTROSPECTION: 'true', GRAPHIQL: '1' });
+    const config = configOf({ ...production, GRAPHQL_INTROSPECTION: 'true', GRAPHIQL: '1' });
     expect([config.graphqlIntrospection, config.graphiql]).toEqual([true, true]);
   });
 
   test.each(['0', 'false', 'OFF', 'no'])('GRAPHQL_INTROSPECTION=%s turns it off', (value) => {
-    expect(loadConfig({ GRAPHQL_INTROSPECTION: value }).graphqlIntrospection).toBe(false);
-    expect(loadConfig({ GRAPHIQL: value }).graphiql).toBe(false);
+    expect(configOf({ GRAPHQL_INTROSPECTION: value }).graphqlIntrospection).toBe(false);
+    expect(configOf({ GRAPHIQL: value }).graphiql).toBe(false);
   });
 
   test('an empty value keeps the default', () => {
-    expect(loadConfig({ ...production, GRAPHIQL: '' }).graphiql).toBe(false);
-    expect(loadConfig({ GRAPHQL_INTROSPECTION: '' }).graphqlIntrospection).toBe(true);
+    expect(configOf({ ...production, GRAPHIQL: '' }).graphiql).toBe(false);
+    expect(configOf({ GRAPHQL_INTROSPECTION: '' }).graphqlIntrospection).toBe(true);
   });
 
   test.each(['enabled', 'maybe', '2'])(
