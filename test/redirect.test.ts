@@ -1,7 +1,11 @@
-// GET /s/{urlCode}, the public redirect (decisions.md section 5): 302 to the original URL with no
-// key, exactly one click per GET even under concurrency, HEAD and link-preview bots not counted,
-// unknown, malformed and inactive codes 404 in the contract's error body.
-import { isLinkPreviewOrCrawler } from '../src/rest/redirect';
+// GET /s/{urlCode}, the public redirect: 302 to the original URL with no key; one click per client
+// (address and user agent) and link within the window, exact even under concurrency; HEAD, bots,
+// crawlers and link-preview fetchers redirected but not counted; unknown, malformed and inactive
+// codes 404 in the contract's error body.
+import { createApp } from '../src/app';
+import { prisma } from '../src/db';
+import { CLICK_REPEAT_WINDOW_S, forgetExpiredClickClients } from '../src/rest/clickBatches';
+import { countedClient } from '../src/rest/redirect';
 import { app, useTestDatabase } from './support/app';
 import { createAffiliate } from './support/campaignFactories';
 import { createBrand } from './support/factories';
@@ -20,10 +24,14 @@ beforeAll(async () => {
   ({ id: organizationId } = await createBrand());
 });
 
-function hit(path: string, init: { method?: string; userAgent?: string } = {}) {
+/** A browser of its own: the same page in another browser is another client. */
+const browser = (n: number) => `${BROWSER} client/${n}`;
+
+function hit(path: string, init: { method?: string; userAgent?: string | null } = {}) {
+  const userAgent = init.userAgent === undefined ? BROWSER : init.userAgent;
   return app.fetch(`http://api.test${path}`, {
     method: init.method ?? 'GET',
-    headers: { 'user-agent': init.userAgent ?? BROWSER },
+    headers: userAgent === null ? {} : { 'user-agent': userAgent },
     redirect: 'manual',
   });
 }
@@ -49,8 +57,56 @@ test('GET: 302 to the original URL, no-store, one click', async () => {
   expect(response.headers.get('location')).toBe(link.originalUrl);
   expect(response.headers.get('cache-control')).toBe('no-store');
   expect(await clickCountOf(link.urlCode)).toBe(1);
-  await hit(`/s/${link.urlCode}?utm_source=mail`);
+  await hit(`/s/${link.urlCode}?utm_source=mail`, { userAgent: browser(2) });
   expect(await clickCountOf(link.urlCode)).toBe(2);
+});
+
+test(`a client's repeat within ${CLICK_REPEAT_WINDOW_S} s is redirected, not counted again`, async () => {
+  const link = await createLink(affiliateId, organizationId);
+  for (let n = 0; n < 5; n += 1) {
+    const response = await hit(`/s/${link.urlCode}`);
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe(link.originalUrl);
+  }
+  expect(await clickCountOf(link.urlCode)).toBe(1);
+  // The same client on another link is a click there.
+  const other = await createLink(affiliateId, organizationId);
+  await hit(`/s/${other.urlCode}`);
+  expect(await clickCountOf(other.urlCode)).toBe(1);
+});
+
+test('once its window has passed, the client counts again', async () => {
+  const link = await createLink(affiliateId, organizationId);
+  await hit(`/s/${link.urlCode}`);
+  await prisma.$executeRaw`
+    UPDATE "RecentClick" SET "countedAt" = "countedAt" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})
+    WHERE "linkId" = ${link.id}::uuid`;
+  await hit(`/s/${link.urlCode}`);
+  expect(await clickCountOf(link.urlCode)).toBe(2);
+});
+
+test('another address with the same browser is another client', async () => {
+  const behindProxy = createApp({ settings: { trustProxy: true }, redis: null });
+  const link = await createLink(affiliateId, organizationId);
+  for (const ip of ['203.0.113.7', '203.0.113.8', '203.0.113.7']) {
+    await behindProxy.fetch(`http://api.test/s/${link.urlCode}`, {
+      headers: { 'user-agent': BROWSER, 'x-forwarded-for': ip },
+      redirect: 'manual',
+    });
+  }
+  expect(await clickCountOf(link.urlCode)).toBe(2);
+});
+
+test('clients whose window has passed are forgotten', async () => {
+  const link = await createLink(affiliateId, organizationId);
+  await hit(`/s/${link.urlCode}`, { userAgent: browser(1) });
+  await hit(`/s/${link.urlCode}`, { userAgent: browser(2) });
+  await prisma.$executeRaw`
+    UPDATE "RecentClick" SET "countedAt" = "countedAt" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S + 1})
+    WHERE "linkId" = ${link.id}::uuid AND "countedAt" = (
+      SELECT min("countedAt") FROM "RecentClick" WHERE "linkId" = ${link.id}::uuid)`;
+  expect(await forgetExpiredClickClients()).toBeGreaterThanOrEqual(1);
+  expect(await prisma.recentClick.count({ where: { linkId: link.id } })).toBe(1);
 });
 
 test('HEAD: the same redirect, not counted', async () => {
@@ -62,6 +118,10 @@ test('HEAD: the same redirect, not counted', async () => {
 });
 
 test.each([
+  'curl/8.5.0',
+  'python-requests/2.31.0',
+  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+  'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)',
   'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
   'Twitterbot/1.0',
   'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
@@ -72,7 +132,7 @@ test.each([
   'Mozilla/5.0 (Windows NT 6.1; WOW64) SkypeUriPreview Preview/0.5',
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1)',
   'Mozilla/5.0 (compatible; redditbot/1.0; +http://www.reddit.com/feedback)',
-])('a link-preview bot is redirected, not counted: %s', async (userAgent) => {
+])('a bot, crawler or link-preview fetcher is redirected, not counted: %s', async (userAgent) => {
   const link = await createLink(affiliateId, organizationId);
   const response = await hit(`/s/${link.urlCode}`, { userAgent });
   expect(response.status).toBe(302);
@@ -80,11 +140,19 @@ test.each([
   expect(await clickCountOf(link.urlCode)).toBe(0);
 });
 
-test('isLinkPreviewOrCrawler leaves browsers and apps alone', () => {
-  expect(isLinkPreviewOrCrawler(BROWSER)).toBe(false);
-  expect(isLinkPreviewOrCrawler('curl/8.5.0')).toBe(false);
-  expect(isLinkPreviewOrCrawler(null)).toBe(false);
-  expect(isLinkPreviewOrCrawler('Mozilla/5.0 (compatible; Googlebot/2.1)')).toBe(true);
+test('a GET without a user agent is redirected, not counted', async () => {
+  const link = await createLink(affiliateId, organizationId);
+  expect((await hit(`/s/${link.urlCode}`, { userAgent: null })).status).toBe(302);
+  expect(await clickCountOf(link.urlCode)).toBe(0);
+});
+
+test('countedClient: browsers count, each address and browser apart; bots and no agent do not', () => {
+  expect(countedClient('203.0.113.7', BROWSER)).toMatch(/^[0-9a-f]{64}$/);
+  expect(countedClient('203.0.113.7', BROWSER)).not.toBe(countedClient('203.0.113.8', BROWSER));
+  expect(countedClient('203.0.113.7', BROWSER)).not.toBe(countedClient('203.0.113.7', browser(2)));
+  expect(countedClient('203.0.113.7', 'curl/8.5.0')).toBeNull();
+  expect(countedClient('203.0.113.7', '')).toBeNull();
+  expect(countedClient('203.0.113.7', null)).toBeNull();
 });
 
 test('an inactive link: 404, not counted', async () => {
@@ -118,16 +186,29 @@ test('other methods: 405 with Allow', async () => {
 // PGlite is one in-process session; PostgreSQL (CI) takes the full 1,000 over a pool.
 const CONCURRENT_HITS = process.env.DATABASE_URL ? 1000 : 200;
 
-test(`${CONCURRENT_HITS} concurrent GETs count exactly ${CONCURRENT_HITS} clicks`, async () => {
+test(`${CONCURRENT_HITS} clients at once count exactly ${CONCURRENT_HITS} clicks, their repeats none`, async () => {
   const link = await createLink(affiliateId, organizationId, { clickCount: 7 });
-  const responses = await Promise.all(
-    Array.from({ length: CONCURRENT_HITS }, () => hit(`/s/${link.urlCode}`)),
-  );
+  const everyClientOnce = () =>
+    Promise.all(
+      Array.from({ length: CONCURRENT_HITS }, (_, n) =>
+        hit(`/s/${link.urlCode}`, { userAgent: browser(n) }),
+      ),
+    );
+  const responses = [...(await everyClientOnce()), ...(await everyClientOnce())];
   expect(responses.every((response) => response.status === 302)).toBe(true);
   expect(await clickCountOf(link.urlCode)).toBe(7 + CONCURRENT_HITS);
 }, 120_000);
 
-test('concurrent GETs of many links, some inactive, are each counted on their own link', async () => {
+test('one client clicking many times at once counts once', async () => {
+  const link = await createLink(affiliateId, organizationId);
+  const responses = await Promise.all(
+    Array.from({ length: 50 }, () => hit(`/s/${link.urlCode}`, { userAgent: browser(7) })),
+  );
+  expect(responses.every((response) => response.status === 302)).toBe(true);
+  expect(await clickCountOf(link.urlCode)).toBe(1);
+});
+
+test('concurrent clients of many links, some inactive, are each counted on their own link', async () => {
   const active = await Promise.all(
     Array.from({ length: 12 }, (_, n) =>
       createLink(affiliateId, organizationId, { clickCount: n }),
@@ -138,9 +219,9 @@ test('concurrent GETs of many links, some inactive, are each counted on their ow
   const links = [...active, inactive];
   const responses = await Promise.all(
     links.flatMap((link) =>
-      Array.from({ length: hitsPerLink }, async () => ({
+      Array.from({ length: hitsPerLink }, async (_, n) => ({
         link,
-        response: await hit(`/s/${link.urlCode}`),
+        response: await hit(`/s/${link.urlCode}`, { userAgent: browser(n) }),
       })),
     ),
   );

@@ -66,6 +66,7 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
   async function admitAndHandle(
     request: Request,
     serverContext: Record<string, unknown>,
+    clientIp: string,
     signal: AbortSignal,
     answerHeaders: Record<string, string>,
   ): Promise<Response> {
@@ -81,7 +82,6 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
       duplex: 'half',
     } as RequestInit);
 
-    const clientIp = clientIpOf(request, serverContext, settings.trustProxy);
     // Key usage (lastUsedIp) and the key audit trail record the address the quota counts against.
     rememberClientIp(forwarded, clientIp);
     const admission = await quota.admit(forwarded, clientIp);
@@ -110,6 +110,7 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
     const started = performance.now();
     const url = new URL(request.url);
     const requestId = requestIdOf(request);
+    const clientIp = clientIpOf(request, serverContext, settings.trustProxy);
     const answerHeaders: Record<string, string> = { 'X-Request-Id': requestId };
     if (isLegacyHost(url, settings.legacyHosts)) {
       Object.assign(answerHeaders, deprecationHeaders(settings));
@@ -121,9 +122,12 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
         const health = await healthResponse(url, redis);
         if (health) return health;
         const outcome = url.pathname.startsWith(REDIRECT_PREFIX)
-          ? await raceDeadline(settings.requestTimeoutMs, redirectResponse(request, url.pathname))
+          ? await raceDeadline(
+              settings.requestTimeoutMs,
+              redirectResponse(request, url.pathname, clientIp),
+            )
           : await withDeadline(settings.requestTimeoutMs, request.signal, (signal) =>
-              admitAndHandle(request, serverContext, signal, answerHeaders),
+              admitAndHandle(request, serverContext, clientIp, signal, answerHeaders),
             );
         if (outcome.kind === 'done') return outcome.value;
         logger.warn({ requestId, timeoutMs: settings.requestTimeoutMs }, 'request timed out');

@@ -3,15 +3,30 @@
 // per click (the row lock of a popular link, the round trip and the statement's own cost are paid
 // once per batch). A click is answered only after the statement holding it has committed, so no
 // acknowledged click is ever lost; an idle replica writes each click at once, without waiting.
+//
+// Counted is what affiliate networks count: one click per client (address and user agent) and
+// link within CLICK_REPEAT_WINDOW_S, bots never. A repeat or a bot is redirected all the same.
+import { createHash } from 'node:crypto';
 import { prisma } from '../db';
+import { logger } from '../logger';
 
-/** Adds each link's clicks; returns where each active link leads (inactive or unknown: absent). */
+/** A client's repeat on the same link within this window is not counted again. */
+export const CLICK_REPEAT_WINDOW_S = 60;
+
+/** Who followed a link: a hash of the address and user agent; null for a bot (never counted). */
+export type ClickClient = string | null;
+
+export function clickClientOf(clientIp: string, userAgent: string): string {
+  return createHash('sha256').update(`${clientIp}\n${userAgent}`).digest('hex');
+}
+
+/** Records each link's clicks; returns where each active link leads (inactive or unknown: absent). */
 export type WriteClicks = (
-  clicksByCode: ReadonlyMap<string, number>,
+  clicksByCode: ReadonlyMap<string, readonly ClickClient[]>,
 ) => Promise<Map<string, string>>;
 
 interface Pending {
-  clicks: number;
+  clients: ClickClient[];
   waiters: { resolve(target: string | null): void; reject(error: unknown): void }[];
 }
 
@@ -22,11 +37,11 @@ export interface ClickBatchSettings {
   maxLinksPerBatch: number;
 }
 
-/** `count(urlCode)`: counts one click and resolves to the link's target, null when none is active. */
+/** `count(urlCode, client)`: records one click; resolves to the link's target, null when none is active. */
 export function clickBatches(
   write: WriteClicks,
   { maxWritesInFlight, maxLinksPerBatch }: ClickBatchSettings,
-): (urlCode: string) => Promise<string | null> {
+): (urlCode: string, client: ClickClient) => Promise<string | null> {
   const pending = new Map<string, Pending>();
   let writesInFlight = 0;
 
@@ -44,7 +59,7 @@ export function clickBatches(
     while (pending.size > 0 && writesInFlight < maxWritesInFlight) {
       const batch = takeBatch();
       writesInFlight += 1;
-      const clicksByCode = new Map([...batch].map(([code, { clicks }]) => [code, clicks]));
+      const clicksByCode = new Map([...batch].map(([code, { clients }]) => [code, clients]));
       write(clicksByCode)
         .then(
           (targets) => {
@@ -65,19 +80,35 @@ export function clickBatches(
     }
   }
 
-  return (urlCode) =>
+  return (urlCode, client) =>
     new Promise((resolve, reject) => {
-      const entry = pending.get(urlCode) ?? { clicks: 0, waiters: [] };
-      entry.clicks += 1;
+      const entry = pending.get(urlCode) ?? { clients: [], waiters: [] };
+      entry.clients.push(client);
       entry.waiters.push({ resolve, reject });
       pending.set(urlCode, entry);
       writeWhileAllowed();
     });
 }
 
+/** Each link's distinct clients: a client twice in one batch is one candidate and one repeat. */
+function countableClicks(clicksByCode: ReadonlyMap<string, readonly ClickClient[]>) {
+  const codes: string[] = [];
+  const clients: string[] = [];
+  for (const [code, clicks] of clicksByCode) {
+    for (const client of new Set(clicks)) {
+      if (client === null) continue;
+      codes.push(code);
+      clients.push(client);
+    }
+  }
+  return { codes, clients };
+}
+
 /**
  * One statement for a batch. Rows are locked in id order, so two batches sharing links (two
- * writes of this replica, or another replica's) wait for each other instead of deadlocking.
+ * writes of this replica, or another replica's) wait for each other instead of deadlocking; a
+ * client's click counts only if its last counted click on the link is older than the window (the
+ * unique (link, client) row decides, so concurrent replicas never both count one client).
  * The transaction commits without waiting for the WAL flush (`synchronous_commit` off for it
  * alone): clicks on one link queue on its row lock, held until the commit, and a flush per commit
  * capped a popular link at one batch per disk flush. The counts stay exact and survive any crash of
@@ -85,30 +116,56 @@ export function clickBatches(
  * clicks (docs/decisions.md).
  */
 export const writeClicks: WriteClicks = async (clicksByCode) => {
-  const codes = [...clicksByCode.keys()];
-  const clicks = [...clicksByCode.values()];
+  const { codes, clients } = countableClicks(clicksByCode);
   const rows = await prisma.$queryRaw<{ urlCode: string; originalUrl: string }[]>`
-    WITH batch AS (
-      SELECT * FROM unnest(${codes}::text[], ${clicks}::int[]) AS b("urlCode", "clicks")
-    ), locked AS MATERIALIZED (
-      SELECT link."id", batch."clicks" FROM "ShortUrl" link JOIN batch USING ("urlCode")
-      WHERE link."active" ORDER BY link."id" FOR UPDATE OF link
+    WITH links AS MATERIALIZED (
+      SELECT link."id", link."urlCode", link."originalUrl" FROM "ShortUrl" link
+      WHERE link."urlCode" = ANY(${[...clicksByCode.keys()]}::text[]) AND link."active"
+      ORDER BY link."id" FOR UPDATE OF link
+    ), fresh AS (
+      INSERT INTO "RecentClick" ("linkId", "client", "countedAt")
+      SELECT links."id", batch."client", now() AT TIME ZONE 'UTC'
+      FROM unnest(${codes}::text[], ${clients}::text[]) AS batch("urlCode", "client")
+      JOIN links USING ("urlCode")
+      ORDER BY links."id", batch."client"
+      ON CONFLICT ("linkId", "client") DO UPDATE SET "countedAt" = excluded."countedAt"
+      WHERE "RecentClick"."countedAt"
+        <= excluded."countedAt" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})
+      RETURNING "linkId"
     ), counted AS (
-      UPDATE "ShortUrl" link SET "clickCount" = link."clickCount" + locked."clicks"
-      FROM locked WHERE link."id" = locked."id"
-      RETURNING link."urlCode", link."originalUrl"
+      UPDATE "ShortUrl" link SET "clickCount" = link."clickCount" + fresh_clicks."clicks"
+      FROM (SELECT "linkId", count(*)::int AS "clicks" FROM fresh GROUP BY "linkId") fresh_clicks
+      WHERE link."id" = fresh_clicks."linkId"
     )
     SELECT "urlCode", "originalUrl", set_config('synchronous_commit', 'off', true) AS "commit"
-    FROM counted`;
+    FROM links`;
+  sweepRecentClicks();
   return new Map(rows.map((row) => [row.urlCode, row.originalUrl]));
 };
 
+/** Forgets the clients whose window has passed; returns how many. */
+export function forgetExpiredClickClients(): Promise<number> {
+  return prisma.$executeRaw`
+    DELETE FROM "RecentClick"
+    WHERE "countedAt" < now() AT TIME ZONE 'UTC' - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})`;
+}
+
+let lastSweep = 0;
+
+/** At most once a window per replica, in the background. */
+function sweepRecentClicks(nowMs = Date.now()): void {
+  if (nowMs - lastSweep < CLICK_REPEAT_WINDOW_S * 1000) return;
+  lastSweep = nowMs;
+  forgetExpiredClickClients().catch((error: unknown) =>
+    logger.warn({ err: error }, 'forgetting expired click clients failed'),
+  );
+}
+
 /**
- * Counts one click on an active link and returns where it leads; null when there is none.
+ * Records one click on an active link and returns where it leads; null when there is none.
  * One statement at a time: a statement's fixed cost (its round trip, the socket write waking
- * PostgreSQL) dwarfs its rows' (one hot link, 50 connections: 4 in flight wrote ~6 clicks per
- * statement, 1 writes ~21 and answers 1.6-1.8x the clicks per second; bench/results/changes.md),
- * and statements sharing a hot link only queue on its row lock anyway.
+ * PostgreSQL) dwarfs its rows', and statements sharing a hot link only queue on its row lock anyway
+ * (bench/results/changes.md).
  */
 export const countClick = clickBatches(writeClicks, {
   maxWritesInFlight: 1,

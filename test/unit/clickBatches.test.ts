@@ -1,9 +1,9 @@
-import { clickBatches, type WriteClicks } from '../../src/rest/clickBatches';
+import { clickBatches, type ClickClient, type WriteClicks } from '../../src/rest/clickBatches';
 
 /** A write the test completes by hand, recording each batch it was given. */
 function manualWrites() {
   const batches: {
-    clicks: Map<string, number>;
+    clicks: Map<string, readonly ClickClient[]>;
     finish(targets: [string, string][]): void;
     fail(error: Error): void;
   }[] = [];
@@ -24,8 +24,8 @@ describe('click batches', () => {
   it('writes a click at once when nothing is being written', async () => {
     const { batches, write } = manualWrites();
     const count = clickBatches(write, { maxWritesInFlight: 1, maxLinksPerBatch: 10 });
-    const answer = count('AAAAAAAA');
-    expect(batches.map((batch) => [...batch.clicks])).toEqual([[['AAAAAAAA', 1]]]);
+    const answer = count('AAAAAAAA', 'client-1');
+    expect(batches.map((batch) => [...batch.clicks])).toEqual([[['AAAAAAAA', ['client-1']]]]);
     batches[0]!.finish([['AAAAAAAA', 'https://a.example']]);
     await expect(answer).resolves.toBe('https://a.example');
   });
@@ -34,7 +34,7 @@ describe('click batches', () => {
     const { batches, write } = manualWrites();
     const count = clickBatches(write, { maxWritesInFlight: 1, maxLinksPerBatch: 10 });
     let answered = false;
-    void count('AAAAAAAA').then(() => (answered = true));
+    void count('AAAAAAAA', 'client-1').then(() => (answered = true));
     await settled();
     expect(answered).toBe(false);
     batches[0]!.finish([['AAAAAAAA', 'https://a.example']]);
@@ -42,20 +42,25 @@ describe('click batches', () => {
     expect(answered).toBe(true);
   });
 
-  it('sums the clicks that arrive during a write into the next batch, per link', async () => {
+  it('gathers the clicks that arrive during a write into the next batch, per link', async () => {
     const { batches, write } = manualWrites();
     const count = clickBatches(write, { maxWritesInFlight: 1, maxLinksPerBatch: 10 });
-    const first = count('AAAAAAAA');
-    const waiting = [count('AAAAAAAA'), count('BBBBBBBB'), count('AAAAAAAA'), count('CCCCCCCC')];
+    const first = count('AAAAAAAA', 'client-1');
+    const waiting = [
+      count('AAAAAAAA', 'client-2'),
+      count('BBBBBBBB', 'client-1'),
+      count('AAAAAAAA', null),
+      count('CCCCCCCC', 'client-3'),
+    ];
     expect(batches).toHaveLength(1);
 
     batches[0]!.finish([['AAAAAAAA', 'https://a.example']]);
     await first;
     await settled();
     expect([...batches[1]!.clicks]).toEqual([
-      ['AAAAAAAA', 2],
-      ['BBBBBBBB', 1],
-      ['CCCCCCCC', 1],
+      ['AAAAAAAA', ['client-2', null]],
+      ['BBBBBBBB', ['client-1']],
+      ['CCCCCCCC', ['client-3']],
     ]);
     // CCCCCCCC is inactive or unknown: the write returns no target for it.
     batches[1]!.finish([
@@ -73,7 +78,9 @@ describe('click batches', () => {
   it('keeps up to maxWritesInFlight writes going and at most maxLinksPerBatch links in one', async () => {
     const { batches, write } = manualWrites();
     const count = clickBatches(write, { maxWritesInFlight: 2, maxLinksPerBatch: 2 });
-    const answers = ['A', 'B', 'C', 'D', 'E', 'F'].map((letter) => count(letter.repeat(8)));
+    const answers = ['A', 'B', 'C', 'D', 'E', 'F'].map((letter) =>
+      count(letter.repeat(8), 'client'),
+    );
     expect(batches.map((batch) => [...batch.clicks.keys()])).toEqual([['AAAAAAAA'], ['BBBBBBBB']]);
 
     batches[0]!.finish([]);
@@ -90,8 +97,8 @@ describe('click batches', () => {
   it('fails only the clicks of a failed write; the next batch is still written', async () => {
     const { batches, write } = manualWrites();
     const count = clickBatches(write, { maxWritesInFlight: 1, maxLinksPerBatch: 10 });
-    const failed = count('AAAAAAAA');
-    const next = count('BBBBBBBB');
+    const failed = count('AAAAAAAA', 'client');
+    const next = count('BBBBBBBB', 'client');
     batches[0]!.fail(new Error('connection lost'));
     await expect(failed).rejects.toThrow('connection lost');
     await settled();
