@@ -11,7 +11,6 @@ import { isDatabaseOutage } from './databaseOutage';
 import { graphqlArmor, type GraphqlSettings } from './graphql/armor';
 import { graphiqlOptions } from './graphql/graphiql';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { useRefuseControlCharacters } from './graphql/inputText';
 import { useJsonAnswers } from './graphql/jsonAnswers';
 import { createEdge, type EdgeSettings } from './http/edge';
 import { createRedisClient, type RedisClient } from './limits/redis';
@@ -41,6 +40,7 @@ export function edgeSettingsFromConfig(): EdgeSettings {
     legacyHosts: config.legacyHosts,
     sunset: config.legacySunset,
     publicBaseUrl: config.publicBaseUrl,
+    corsOrigins: config.corsOrigins,
   };
 }
 
@@ -96,6 +96,8 @@ function createYogaServer(graphqlSettings: GraphqlSettings) {
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     landingPage: false,
+    // The edge answers CORS for every route (src/http/cors.ts).
+    cors: false,
     maskedErrors: { maskError: maskUnlessOutage },
     graphiql: graphqlSettings.graphiql ? graphiqlOptions() : false,
     // GraphiQL's code inlined from the package: the page loads nothing from a CDN.
@@ -120,8 +122,7 @@ function createYogaServer(graphqlSettings: GraphqlSettings) {
     plugins: [
       // Parse and validation limits first: a refused operation costs no context, key check or
       // resolver. The REST facade answers in onRequest, before any of them (see src/graphql/armor.ts).
-      ...graphqlArmor(graphqlSettings),
-      useRefuseControlCharacters(),
+      ...graphqlArmor(graphqlSettings, GRAPHQL_ENDPOINT),
       useExecutionCancellation(),
       useKeyManagementLimit(),
       useRestFacade(),

@@ -37,6 +37,8 @@ export interface Config {
   graphqlIntrospection: boolean;
   /** Whether GET /graphql from a browser serves GraphiQL; default off in production. */
   graphiql: boolean;
+  /** Origins browsers may call from: `['*']` (default) for any, else exact origins. */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {}
@@ -103,6 +105,20 @@ function date(env: NodeJS.ProcessEnv, name: string, fallback: string): Date {
     throw new ConfigError(`${name} must be a date (ISO 8601 or HTTP date), got "${raw}"`);
   }
   return parsed;
+}
+
+/** `*`, or origins like `https://dashboard.example.com` (scheme, host, optional port). */
+function origins(env: NodeJS.ProcessEnv, name: string): string[] {
+  const given = list(env[name]);
+  if (given.length === 0) return ['*'];
+  for (const origin of given) {
+    if (origin !== '*' && !/^https?:\/\/[a-z0-9.-]+(:\d+)?$/.test(origin)) {
+      throw new ConfigError(
+        `${name} takes * or origins like https://app.example.com, got "${origin}"`,
+      );
+    }
+  }
+  return given;
 }
 
 function withoutTrailingSlash(url: string): string {
@@ -174,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // whoever probes it (the SDL is published in the repository for integrators).
     graphqlIntrospection: toggle(env, 'GRAPHQL_INTROSPECTION', !isProduction),
     graphiql: toggle(env, 'GRAPHIQL', !isProduction),
+    corsOrigins: origins(env, 'CORS_ORIGINS'),
   };
 }
 

@@ -3,7 +3,9 @@
 // off; introspection, field suggestions and GraphiQL follow their settings.
 import { getIntrospectionQuery, Lexer, Source, TokenKind, type GraphQLField } from 'graphql';
 import { prisma } from '../src/db';
+import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { GRAPHQL_LIMITS } from '../src/graphql/armor';
+import { pageRuleOf } from '../src/schema/pagination';
 import { schema } from '../src/schema';
 import { useTestDatabase } from './support/app';
 import { createApiKey, createBrand } from './support/factories';
@@ -69,10 +71,10 @@ function aliased(count: number, selection: string): string {
   return `{ ${Array.from({ length: count }, (_, i) => `a${i}: ${selection}`).join(' ')} }`;
 }
 
-/** partnerBrands filtered by a list of categories padded to exactly `tokens` tokens. */
+/** partnerBrands beside root `__typename`s, padded to exactly `tokens` tokens. */
 function withTokens(tokens: number): string {
   const base = (n: number) =>
-    `{ partnerBrands(categories: [${Array(n).fill('"x"').join(' ')}]) { data { id } } }`;
+    `{ partnerBrands { data { id } } ${Array(n).fill('__typename').join(' ')} }`;
   const overhead = tokenCount(base(0));
   return base(tokens - overhead);
 }
@@ -81,11 +83,13 @@ function withDirectives(count: number): string {
   return `{ partnerBrands { data { ${Array(count).fill('id @include(if: true)').join(' ')} } } }`;
 }
 
-const PRODUCTS = `affiliateProducts ${fullSelection(rootField('Query.affiliateProducts').type)}`;
+/** The widest list at its largest: 100 products with every field (cost 11,101). */
+const PRODUCTS = `affiliateProducts(limit: $limit) ${fullSelection(rootField('Query.affiliateProducts').type)}`;
 
-/** The full-width product list `count` times (~99.9 each), one of them without an alias. */
+/** That list `count` times, one of them without an alias; `limit` is a variable. */
 function products(count: number): string {
-  return aliased(count - 1, PRODUCTS).replace(/^\{/, `{ ${PRODUCTS}`);
+  const selections = aliased(count - 1, PRODUCTS).replace(/^\{/, `{ ${PRODUCTS}`);
+  return `query ($limit: Int = 100) ${selections}`;
 }
 
 // Each limit, with an operation exactly at it (admitted) and one just over it (refused).
@@ -118,10 +122,10 @@ const LIMITS: {
   },
   {
     limit: 'maxCost',
-    // 15 and 16 full-width product lists: ~1498 and ~1598.
-    at: products(15),
-    over: products(16),
-    message: /^Query Cost limit of 1500 exceeded, found 1598\.$/,
+    // One full page of 100 products, and two: the rows a list may hold count, variables too.
+    at: products(1),
+    over: products(2),
+    message: /^Operation cost limit of 12000 exceeded, found 22202\.$/,
     affiliate: true,
   },
   {
@@ -221,6 +225,18 @@ describe('legitimate operations fit under every limit', () => {
     expect(refusedByLimit(body)).toEqual([]);
     expect(status).toBe(200);
   });
+
+  test.each(rootFields().filter((name) => rootField(name).args.some((a) => a.name === 'limit')))(
+    '%s: its largest page at full width costs less than the limit',
+    (name) => {
+      const field = rootField(name);
+      const rule = pageRuleOf(field.args.find((arg) => arg.name === 'limit')!)!;
+      const query = `{ ${field.name}(limit: ${rule.maxLimit}) ${fullSelection(field.type)} }`;
+      expect(complexityFromQuery(query, { schema }).complexity).toBeLessThanOrEqual(
+        GRAPHQL_LIMITS.maxCost,
+      );
+    },
+  );
 
   test("GraphiQL's introspection query, where introspection is on", async () => {
     const query = getIntrospectionQuery({

@@ -3,7 +3,8 @@
 import { getNamedType, getNullableType, isEnumType, isListType, isObjectType } from 'graphql';
 import { SCOPES_BY_KEY_TYPE } from '../src/auth/scopes';
 import { restSchema } from '../src/rest/facade';
-import { keyAuthOf, MAX_QUERY_STRING_LENGTH, openApiPath } from '../src/rest/openapi';
+import { keyAuthOf, openApiPath } from '../src/rest/openapi';
+import { MAX_LIST_ITEMS, MAX_TEXT_LENGTH } from '../src/schema/inputLimits';
 import { routeField, ROUTES, surfaceOf, type RestRoute } from '../src/rest/routes';
 import { schema as fullSchema } from '../src/schema';
 import { pageRuleOf, type PageRule } from '../src/schema/pagination';
@@ -142,14 +143,14 @@ describe('the document and the route table', () => {
         const itemSchema = isListType(type) ? parameter.schema.items : parameter.schema;
         if (isListType(type)) {
           expect(parameter).toMatchObject({ style: 'form', explode: false });
-          expect(parameter.schema.type).toBe('array');
+          expect(parameter.schema).toMatchObject({ type: 'array', maxItems: MAX_LIST_ITEMS });
         }
         expect(itemSchema.type).toEqual(expect.any(String));
         if (isEnumType(named)) {
           expect(itemSchema.enum).toEqual(named.getValues().map((value) => value.name));
         }
         if (named.name === 'String' && !inPath) {
-          expect(itemSchema.maxLength).toBe(MAX_QUERY_STRING_LENGTH);
+          expect(itemSchema.maxLength).toBe(MAX_TEXT_LENGTH);
         }
       }
       const argNames = new Set(field.args.map((arg) => arg.name));
@@ -308,10 +309,10 @@ describe('what the app answers agrees with the document', () => {
 
   it('refuses a query string longer than documented', async () => {
     const route = ROUTES.find((r) => r.field === 'Query.partnerOrganizations')!;
-    const ok = await call(`${route.path}?search=${'a'.repeat(MAX_QUERY_STRING_LENGTH)}`, {
+    const ok = await call(`${route.path}?search=${'a'.repeat(MAX_TEXT_LENGTH)}`, {
       key: partnerKey,
     });
-    const tooLong = await call(`${route.path}?search=${'a'.repeat(MAX_QUERY_STRING_LENGTH + 1)}`, {
+    const tooLong = await call(`${route.path}?search=${'a'.repeat(MAX_TEXT_LENGTH + 1)}`, {
       key: partnerKey,
     });
     expect([ok.status, tooLong.status]).toEqual([200, 400]);

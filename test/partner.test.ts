@@ -428,7 +428,7 @@ describe('routing', () => {
       method: 'DELETE',
     });
     expect(status).toBe(405);
-    expect(headers.get('allow')).toBe('GET');
+    expect(headers.get('allow')).toBe('GET, HEAD');
     expect(body.code).toBe('METHOD_NOT_ALLOWED');
   });
 

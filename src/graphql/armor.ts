@@ -1,26 +1,29 @@
 // GraphQL abuse limits for /graphql (graphql-armor plugins, every option set here rather than left to
-// a default that could change under us). They run in yoga's parse and validate phases, so a refused
-// operation never reaches a resolver or the database. The REST facade does not pass through them:
-// Sofa executes its own fixed, generated operations without parsing or validating client text.
+// a default that could change under us). They run in yoga's parse and validate phases, and the
+// operation's cost just before it executes, so a refused operation never reaches a resolver or the
+// database. The REST facade does not pass through them: Sofa executes its own fixed, generated
+// operations, whose pages are bounded by each route's page rule.
 //
 // The limits sit above what any legitimate operation needs (test/graphql-limits.test.ts proves it
 // for every root field at full width, and for all affiliate lists in one operation): the schema
 // has no cycles, its deepest field path is 5 (affiliateProducts > data > variants > attributes >
-// name) and its costliest root field ~100 on the cost scale below.
+// name), and its costliest page (100 products, every field) costs ~11,100.
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
-import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import { createComplexityRule } from '@pothos/plugin-complexity';
 import {
   GraphQLError,
   NoSchemaIntrospectionCustomRule,
+  validate,
   type ExecutionResult,
   type ValidationContext,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { logger } from '../logger';
+import type { Context } from '../schema/context';
 
 /** The limits, exported so that tests use the same numbers (the README quotes them). */
 export const GRAPHQL_LIMITS = {
@@ -31,10 +34,11 @@ export const GRAPHQL_LIMITS = {
   /** Lexical tokens per document: every field of the schema at once is ~700; introspection ~200. */
   maxTokens: 1000,
   /**
-   * graphql-armor's cost scale: every affiliate list at full width in one operation costs ~730
-   * written inline, ~1,110 with a named fragment per field (each fragment is a level deeper).
+   * An operation's cost (src/schema/complexity.ts: 1 per field, lists multiplied by the rows they
+   * may hold): one page of the widest list at its largest, 100 products with every field (~11,100);
+   * every affiliate list at full width and default size in one operation costs ~2,600.
    */
-  maxCost: 1500,
+  maxCost: 12_000,
   /** Directives per operation: only @include and @skip exist; a handful of toggles is plenty. */
   maxDirectives: 10,
 } as const;
@@ -136,6 +140,34 @@ function useHideRemainingSuggestions(): Plugin {
   };
 }
 
+/**
+ * Weighs the operation about to execute by its fields and the rows its lists may hold (their
+ * `limit` arguments, variables included), and refuses it above maxCost. Here rather than in the
+ * validation phase: the cost depends on the variables, and validation results are cached per
+ * document. REST executions (Sofa's own operations) are bounded by their page rules instead.
+ */
+function useOperationCost(graphqlEndpoint: string): Plugin<Context> {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      if (new URL(args.contextValue.request.url).pathname !== graphqlEndpoint) return;
+      let cost = 0;
+      // Variables that do not fit the operation are execution's to report, as ever.
+      validate(args.schema, args.document, [
+        createComplexityRule({
+          context: args.contextValue,
+          variableValues: (args.variableValues ?? {}) as Record<string, unknown>,
+          operationName: args.operationName,
+          validate: ({ complexity }) => (cost = complexity),
+        }),
+      ]);
+      if (cost <= GRAPHQL_LIMITS.maxCost) return;
+      logger.info({ limit: 'maxCost', cost }, 'GraphQL operation refused');
+      const message = `Operation cost limit of ${GRAPHQL_LIMITS.maxCost} exceeded, found ${cost}.`;
+      setResultAndStopExecution({ errors: [limitError(new GraphQLError(message))] });
+    },
+  };
+}
+
 /** Refuses `__schema` and `__type` (graphql-js's own rule); `__typename` stays allowed. */
 function useDisableIntrospection(): Plugin {
   return {
@@ -146,7 +178,7 @@ function useDisableIntrospection(): Plugin {
 }
 
 /** The yoga plugins that protect /graphql, in the order they must run. */
-export function graphqlArmor(settings: GraphqlSettings): Plugin[] {
+export function graphqlArmor(settings: GraphqlSettings, graphqlEndpoint: string): Plugin[] {
   const plugins: Plugin[] = [
     useLimitStatus(),
     // Parse phase: stops reading a huge document at the first token over the limit.
@@ -166,20 +198,8 @@ export function graphqlArmor(settings: GraphqlSettings): Plugin[] {
       allowList: ['__typename'],
       ...refuse('maxAliases'),
     }),
-    costLimitPlugin({
-      maxCost: GRAPHQL_LIMITS.maxCost,
-      // graphql-armor's defaults, stated: an object field costs 2, a scalar 1, each level deeper
-      // multiplies by 1.5, a fragment met again costs 1000 (a recursion attempt).
-      objectCost: 2,
-      scalarCost: 1,
-      depthCostFactor: 1.5,
-      fragmentRecursionCost: 1000,
-      // Fragments cost like the fields they stand for, one level deeper (as depth counts them).
-      flattenFragments: false,
-      ignoreIntrospection: true,
-      ...refuse('maxCost'),
-    }),
     maxDirectivesPlugin({ n: GRAPHQL_LIMITS.maxDirectives, ...refuse('maxDirectives') }),
+    useOperationCost(graphqlEndpoint) as Plugin,
   ];
   if (!settings.introspection) {
     plugins.push(

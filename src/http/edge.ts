@@ -2,9 +2,9 @@
 // the REST facade). It is a handler around yoga rather than yoga plugins because the deadline has
 // to wrap the whole request, and the REST facade answers inside its own `onRequest` hook, which no
 // earlier yoga hook can wrap. Order, for every route, REST and GraphQL alike:
-//   request id -> /healthz, /readyz -> deadline { /s/{code} redirect (public, no key, no body) |
-//   quota (one count per HTTP request, before any parsing) -> payload limit -> yoga }
-//   -> response headers (request id, quota, deprecation) -> log.
+//   request id -> CORS preflight -> /healthz, /readyz -> deadline { /s/{code} redirect (public, no
+//   key, no body) | quota (one count per HTTP request, before any parsing) -> payload limit -> yoga }
+//   -> response headers (request id, quota, deprecation, CORS, no-store) -> HEAD without body -> log.
 // The redirect is the hottest route and needs nothing of yoga, so it is answered here.
 import { rememberClientIp } from '../auth/requestAuth';
 import { errorResponse, toApiError } from '../rest/errors';
@@ -22,11 +22,12 @@ import {
 } from '../limits/rateLimit';
 import type { RedisClient } from '../limits/redis';
 import { raceDeadline, withDeadline } from '../limits/timeout';
+import { corsHeaders, preflightResponse, type CorsSettings } from './cors';
 import { healthResponse } from './health';
 import { deprecationHeaders, isLegacyHost, type LegacyHostSettings } from './legacyHost';
 import { requestIdOf, runWithRequestId } from './requestId';
 
-export interface EdgeSettings extends QuotaSettings, LegacyHostSettings {
+export interface EdgeSettings extends QuotaSettings, LegacyHostSettings, CorsSettings {
   trustProxy: boolean;
   maxBodyBytes: number;
   requestTimeoutMs: number;
@@ -119,6 +120,7 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
     let response: Response;
     try {
       response = await runWithRequestId(requestId, async () => {
+        if (request.method === 'OPTIONS') return preflightResponse(request, settings);
         const health = await healthResponse(url, redis);
         if (health) return health;
         const outcome = url.pathname.startsWith(REDIRECT_PREFIX)
@@ -142,7 +144,14 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
       // A database outage met by the quota's key check is a 503; anything else a logged 500.
       response = runWithRequestId(requestId, () => errorResponse(toApiError(error)));
     }
-    response = withHeaders(response, answerHeaders);
+    response = withHeaders(response, {
+      ...answerHeaders,
+      ...corsHeaders(request, settings),
+      ...(carriesCredentials(request) &&
+        !response.headers.has('cache-control') && { 'Cache-Control': 'no-store' }),
+    });
+    // HEAD is answered as GET, without the body (RFC 9110).
+    if (request.method === 'HEAD') response = new Response(null, response);
     logger.info(
       {
         requestId,
@@ -156,6 +165,14 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
     return response;
   };
   return { handle, quota };
+}
+
+/**
+ * An answer to a request carrying a key or a dashboard token is that caller's alone: no shared
+ * cache may keep it (one affiliate's earnings served to another from a URL-keyed cache).
+ */
+function carriesCredentials(request: Request): boolean {
+  return request.headers.has('x-api-key') || request.headers.has('x-api-token');
 }
 
 function payloadTooLarge(maxBytes: number): Response {

@@ -13,10 +13,7 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import { BadRequestError } from '../schema/errors';
-import { hasControlCharacters, isUuid, parseDateTime } from '../schema/scalars';
-
-/** Long enough for any real URL (browsers and CDNs stop near 2,000 characters), short of abuse. */
-export const MAX_BODY_STRING_LENGTH = 2048;
+import { isUuid, parseDateTime } from '../schema/scalars';
 
 /** The body's JSON; an empty body is an empty object (a route whose arguments are all optional). */
 export function parseJsonBody(text: string): unknown {
@@ -32,14 +29,9 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Length and characters: src/schema/inputLimits.ts, for every transport alike. */
 function checkString(name: string, value: unknown): string {
   if (typeof value !== 'string') throw new BadRequestError(`${name} must be a string`);
-  if (value.length > MAX_BODY_STRING_LENGTH) {
-    throw new BadRequestError(`${name} must be at most ${MAX_BODY_STRING_LENGTH} characters`);
-  }
-  if (hasControlCharacters(value)) {
-    throw new BadRequestError(`${name} must not contain control characters`);
-  }
   return value;
 }
 

@@ -2,6 +2,7 @@
 // of its GraphQL field (Sofa answers it unwrapped), so the envelope is the field's GraphQL type.
 import type { ObjectRef } from '@pothos/core';
 import { builder } from '../schema/builder';
+import { ENVELOPE_DATA } from '../schema/complexity';
 import type { PageInfo } from '../schema/pagination';
 
 type ItemRef<T> = ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<never>, T> | ObjectRef<any, T>;
@@ -50,7 +51,7 @@ export interface Single<T> {
 export function metaPageOf<T>(name: string, item: ItemRef<T>) {
   return builder.objectRef<MetaPage<T>>(name).implement({
     fields: (t) => ({
-      data: t.expose('data', { type: [item] }),
+      data: t.expose('data', { type: [item], complexity: ENVELOPE_DATA }),
       meta: t.expose('meta', { type: PageMeta }),
     }),
   });
@@ -60,7 +61,7 @@ export function metaPageOf<T>(name: string, item: ItemRef<T>) {
 export function paginationPageOf<T>(name: string, item: ItemRef<T>) {
   return builder.objectRef<PaginationPage<T>>(name).implement({
     fields: (t) => ({
-      data: t.expose('data', { type: [item] }),
+      data: t.expose('data', { type: [item], complexity: ENVELOPE_DATA }),
       pagination: t.expose('pagination', { type: Pagination }),
     }),
   });
@@ -70,7 +71,7 @@ export function paginationPageOf<T>(name: string, item: ItemRef<T>) {
 export function countedListOf<T>(name: string, item: ItemRef<T>) {
   return builder.objectRef<CountedList<T>>(name).implement({
     fields: (t) => ({
-      data: t.expose('data', { type: [item] }),
+      data: t.expose('data', { type: [item], complexity: ENVELOPE_DATA }),
       count: t.exposeInt('count'),
     }),
   });

@@ -21,7 +21,7 @@ import { parseJsonBody, variablesFromBody } from './body';
 import { errorResponse, restErrorHandler, toApiError } from './errors';
 import { variablesFromQuery } from './queryParams';
 import { lookupRoute, routeField, ROUTES, surfaceOf, type RestRoute } from './routes';
-import { hasControlCharacters } from '../schema/scalars';
+import { hasControlCharacters } from '../schema/inputLimits';
 
 type GetEnveloped = Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
 type Enveloped = ReturnType<GetEnveloped>;
@@ -146,7 +146,8 @@ export function useRestFacade(): Plugin<Context> {
     variables: Record<string, unknown>,
   ): Promise<Response> {
     const sofaRequest = new Request(`${url.origin}${url.pathname}`, {
-      method: request.method,
+      // Sofa's router knows GET; a HEAD is answered as the GET (the edge drops the body).
+      method: request.method === 'HEAD' ? 'GET' : request.method,
       headers: request.headers,
     });
     const admitted: Admitted = { request, variables };

@@ -10,9 +10,8 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import { BadRequestError } from '../schema/errors';
-import { hasControlCharacters, isUuid, parseDateTime } from '../schema/scalars';
+import { isUuid, parseDateTime } from '../schema/scalars';
 
-const MAX_STRING_LENGTH = 500;
 const INT32 = /^[+-]?\d{1,10}$/;
 const DECIMAL = /^[+-]?\d{1,12}(\.\d{1,6})?$/;
 
@@ -46,12 +45,7 @@ function parseScalar(name: string, type: GraphQLInputType, raw: string): unknown
       if (!isUuid(raw)) throw new BadRequestError(`${name} must be a UUID`);
       return raw;
     default:
-      if (raw.length > MAX_STRING_LENGTH) {
-        throw new BadRequestError(`${name} must be at most ${MAX_STRING_LENGTH} characters`);
-      }
-      if (hasControlCharacters(raw)) {
-        throw new BadRequestError(`${name} must not contain control characters`);
-      }
+      // Length and characters: src/schema/inputLimits.ts, for every transport alike.
       return raw;
   }
 }

@@ -69,7 +69,7 @@ export function surfaceOf(pathname: string) {
 
 export type RouteLookup =
   | { kind: 'found'; route: RestRoute; params: Record<string, string> }
-  | { kind: 'method-not-allowed'; allow: HttpMethod[] }
+  | { kind: 'method-not-allowed'; allow: string[] }
   | { kind: 'not-found' };
 
 interface CompiledRoute {
@@ -89,13 +89,17 @@ function compile(route: RestRoute): CompiledRoute {
 
 const COMPILED = ROUTES.map(compile);
 
-/** The route for a method and path, with its path parameters still percent-encoded. */
+/**
+ * The route for a method and path, with its path parameters still percent-encoded. HEAD takes the
+ * GET route (the edge drops the body).
+ */
 export function lookupRoute(method: string, pathname: string): RouteLookup {
   const matches = COMPILED.flatMap((compiled) => {
     const found = compiled.pattern.exec(pathname);
     return found ? [{ compiled, values: found.slice(1) }] : [];
   });
-  const match = matches.find(({ compiled }) => compiled.route.method === method);
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  const match = matches.find(({ compiled }) => compiled.route.method === wanted);
   if (match) {
     const params = Object.fromEntries(
       match.compiled.paramNames.map((name, index) => [name, match.values[index]!]),
@@ -105,7 +109,9 @@ export function lookupRoute(method: string, pathname: string): RouteLookup {
   if (matches.length) {
     return {
       kind: 'method-not-allowed',
-      allow: matches.map(({ compiled }) => compiled.route.method),
+      allow: matches.flatMap(({ compiled }) =>
+        compiled.route.method === 'GET' ? ['GET', 'HEAD'] : [compiled.route.method],
+      ),
     };
   }
   return { kind: 'not-found' };

@@ -18,6 +18,7 @@ import {
 } from './pagination';
 import { isUuid } from './scalars';
 import { dateRange, visibleOrganization } from './visibility';
+import { containing } from './textSearch';
 
 const PARTNER_BRANDS_PAGE: PageRule = { defaultLimit: 20, maxLimit: 20, aboveMax: 'clamp' };
 
@@ -63,7 +64,7 @@ export interface BrandFilter {
 
 export function visibleBrandWhere(filter: BrandFilter): Prisma.OrganizationWhereInput {
   const where: Prisma.OrganizationWhereInput = { ...visibleOrganization };
-  if (filter.search) where.name = { contains: filter.search, mode: 'insensitive' };
+  if (filter.search) where.name = containing(filter.search);
   if (filter.categories?.length) where.categories = { hasSome: filter.categories };
   for (const trait of ['isExclusive', 'isHighlight', 'isPublic'] as const) {
     const value = filter[trait];

@@ -1,8 +1,11 @@
 // The schema builder: plugins, context and auth scopes. It defines no types; each resource file
 // under src/schema does.
 import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
+import { fieldComplexity } from './complexity';
+import { INPUT_LIMITS_PLUGIN } from './inputLimits';
 import type { ApiScope, KeyType } from '../auth/scopes';
 import { config } from '../config';
 import { prisma } from '../db';
@@ -36,8 +39,15 @@ export const builder = new SchemaBuilder<{
     UUID: { Input: string; Output: string };
   };
 }>({
-  plugins: [ScopeAuthPlugin, PrismaPlugin],
+  // Input limits wrap outermost: a malformed argument is a 400 before a missing scope's 403.
+  plugins: [INPUT_LIMITS_PLUGIN, ScopeAuthPlugin, PrismaPlugin, ComplexityPlugin],
   defaultFieldNullability: false,
+  complexity: {
+    fieldComplexity,
+    // Each /graphql operation is weighed once, before it executes (src/graphql/armor.ts), rather
+    // than by the plugin in every root resolver.
+    disabled: true,
+  },
   scopeAuth: {
     authScopes: (context) => ({
       apiKey: (type) => context.apiKey?.type === type,

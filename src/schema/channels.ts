@@ -56,6 +56,7 @@ builder.queryFields((t) => ({
     type: AffiliateChannelList,
     description: `GET /affiliate/channels: the affiliate's channels, oldest first, at most ${CHANNELS_LIMIT}; count = number returned`,
     authScopes: keyAuth('affiliate', 'channels:read'),
+    complexity: { field: 1, multiplier: CHANNELS_LIMIT },
     resolve: async (_root, _args, context, info) => {
       const data = await prisma.channel.findMany({
         ...queryFromInfo({ context, info, path: ['data'] }),

@@ -12,6 +12,7 @@ import { fromBasisPoints, fromMinor } from './money';
 import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs, type PageRule } from './pagination';
 import { isUuid } from './scalars';
 import { dateRange } from './visibility';
+import { containing } from './textSearch';
 
 export const ORDERS_PAGE: PageRule = { defaultLimit: 10, maxLimit: 100, aboveMax: 'clamp' };
 
@@ -39,7 +40,7 @@ export function affiliateOrderWhere(
   if (filter.organizationId) where.organizationId = filter.organizationId;
   const orderedAt = dateRange(filter.startAt, filter.endAt);
   if (orderedAt) where.orderedAt = orderedAt;
-  if (filter.search) where.orderNumber = { contains: filter.search, mode: 'insensitive' };
+  if (filter.search) where.orderNumber = containing(filter.search);
   return where;
 }
 

@@ -6,6 +6,7 @@ import { builder, keyAuth } from './builder';
 import { findOrganizationPage, organizationCounter } from './brands';
 import { pageArgs, pageInfo, resolvePage, type PageRule } from './pagination';
 import { visibleOrganization } from './visibility';
+import { containing } from './textSearch';
 
 const ORGANIZATIONS_PAGE: PageRule = { defaultLimit: 20, maxLimit: 100, aboveMax: 'clamp' };
 
@@ -37,7 +38,7 @@ builder.queryField('partnerOrganizations', (t) =>
       const page = resolvePage(args, ORGANIZATIONS_PAGE);
       const where = {
         ...visibleOrganization,
-        ...(args.search && { name: { contains: args.search, mode: 'insensitive' as const } }),
+        ...(args.search && { name: containing(args.search) }),
       };
       const [total, data] = await Promise.all([
         listTotal(listKey(info.fieldName, null, args), organizationCounter(where)),

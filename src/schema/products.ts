@@ -10,6 +10,7 @@ import { BadRequestError } from './errors';
 import { fromMinor, toMinor } from './money';
 import { findPage, pageArgs, resolvePage, sliceArgs, type PageRule } from './pagination';
 import { ofVisibleBrand } from './visibility';
+import { containing } from './textSearch';
 
 // Contract: products `limit` is 1..100, anything else is a 400 (not clamped).
 export const PRODUCTS_PAGE: PageRule = { defaultLimit: 5, maxLimit: 100, aboveMax: 'reject' };
@@ -55,8 +56,7 @@ export function effectivePriceWhere(
 export function productWhere(filter: ProductFilter): Prisma.ProductWhereInput {
   const and: Prisma.ProductWhereInput[] = [ofVisibleBrand];
   if (filter.search) {
-    const contains = { contains: filter.search, mode: 'insensitive' as const };
-    and.push({ OR: [{ name: contains }, { sku: contains }] });
+    and.push({ OR: [{ name: containing(filter.search) }, { sku: containing(filter.search) }] });
   }
   if (filter.organizationId) and.push({ organizationId: filter.organizationId });
   const price = effectivePriceWhere(filter.minPrice, filter.maxPrice);

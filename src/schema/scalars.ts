@@ -25,13 +25,6 @@ export function parseDateTime(value: unknown): Date | null {
   return utcYear >= 1 && utcYear <= 9999 ? date : null;
 }
 
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-
-/** Text input never carries control characters: PostgreSQL refuses NUL, and no name needs one. */
-export function hasControlCharacters(value: string): boolean {
-  return CONTROL_CHARACTERS.test(value);
-}
-
 export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }

@@ -24,7 +24,9 @@ import { builder, keyAuth } from './builder';
 import { BadRequestError, NotFoundError } from './errors';
 import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs, type PageRule } from './pagination';
 import { isUuid } from './scalars';
+import { MAX_URL_LENGTH } from './inputLimits';
 import { dateRange, ofVisibleBrand, visibleOrganization } from './visibility';
+import { containing, startingWith } from './textSearch';
 
 export const SHORT_URLS_PAGE: PageRule = { defaultLimit: 10, maxLimit: 100, aboveMax: 'clamp' };
 
@@ -72,14 +74,14 @@ export function shortUrlSearchWhere(
   shortLinkBaseUrl: string = config.shortLinkBaseUrl,
 ): Prisma.ShortUrlWhereInput {
   const or: Prisma.ShortUrlWhereInput[] = [
-    { originalUrl: { contains: search, mode: 'insensitive' } },
-    { urlCode: { contains: search, mode: 'insensitive' } },
+    { originalUrl: containing(search) },
+    { urlCode: containing(search) },
   ];
   const withoutScheme = (url: string) => url.replace(/^https?:\/\//i, '').toLowerCase();
   const base = `${withoutScheme(shortLinkBaseUrl)}/`;
   const typed = withoutScheme(search);
   if (typed.startsWith(base)) {
-    or.push({ urlCode: { startsWith: typed.slice(base.length), mode: 'insensitive' } });
+    or.push({ urlCode: startingWith(typed.slice(base.length)) });
   }
   return { OR: or };
 }
@@ -322,6 +324,7 @@ builder.mutationFields((t) => ({
       originalUrl: t.arg.string({
         description:
           "A deep link on the brand's site (http or https; the brand's host or a subdomain)",
+        extensions: { maxLength: MAX_URL_LENGTH },
       }),
     },
     resolve: async (_root, args, context) => {

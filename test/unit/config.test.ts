@@ -57,6 +57,7 @@ describe('defaults', () => {
       logFile: undefined,
       graphqlIntrospection: true,
       graphiql: true,
+      corsOrigins: ['*'],
     });
   });
 
@@ -238,6 +239,21 @@ describe('rate limit', () => {
     expect(refusal({ RATE_LIMIT_MAX: value }).message).toBe(
       `RATE_LIMIT_MAX must be an integer >= 1, got "${value}"`,
     );
+  });
+});
+
+describe('CORS_ORIGINS', () => {
+  test('names the origins browsers may call from', () => {
+    expect(
+      configOf({ CORS_ORIGINS: 'https://dash.example.com, http://localhost:5173' }).corsOrigins,
+    ).toEqual(['https://dash.example.com', 'http://localhost:5173']);
+  });
+
+  test('refuses what is not an origin', () => {
+    expect(refusal({ CORS_ORIGINS: 'https://dash.example.com/app' }).message).toBe(
+      'CORS_ORIGINS takes * or origins like https://app.example.com, got "https://dash.example.com/app"',
+    );
+    expect(refusal({ CORS_ORIGINS: 'null' }).message).toMatch(/^CORS_ORIGINS takes \*/);
   });
 });
 

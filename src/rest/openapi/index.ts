@@ -9,5 +9,5 @@
 // become 3.1 `null` types; and the key type, scope, error statuses and quota headers of each route
 // are added. test/openapi.test.ts validates the document and checks it against the route table.
 export { buildOpenApiDocument, type OpenApiSettings } from './document';
-export { keyAuthOf, MAX_QUERY_STRING_LENGTH, openApiPath } from './parameters';
+export { keyAuthOf, openApiPath } from './parameters';
 export { DOCS_PATH, OPENAPI_PATH, useApiReference } from './serving';

@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import type { AuthScopes } from '../../schema/builder';
 import { pageRuleOf } from '../../schema/pagination';
-import { MAX_BODY_STRING_LENGTH } from '../body';
+import { maxItemsOf, maxLengthOf } from '../../schema/inputLimits';
 import type { RestRoute } from '../routes';
 import type { Json } from './json';
 
@@ -20,9 +20,6 @@ import type { Json } from './json';
 const PARAMETER_DEFAULTS: Partial<Record<RestRoute['field'], Record<string, unknown>>> = {
   'Query.affiliateShortUrls': { active: true },
 };
-
-/** What src/rest/queryParams.ts accepts for a String or ID query parameter. */
-export const MAX_QUERY_STRING_LENGTH = 500;
 
 export const SCALARS: Record<string, Json> = {
   Int: { type: 'integer', format: 'int32' },
@@ -53,22 +50,22 @@ export function keyAuthOf(field: GraphQLField<unknown, unknown>): {
   return { keyType: all.apiKey, scope: all.keyScope };
 }
 
-/** A query or body value's schema, from its GraphQL input type. */
-function inputSchema(type: GraphQLInputType, maxStringLength: number): Json {
+/** A query or body value's schema, from its GraphQL input type and its limits. */
+function inputSchema(arg: GraphQLArgument, type: GraphQLInputType = arg.type): Json {
   const nullable = getNullableType(type);
   if (isListType(nullable)) {
-    return { type: 'array', items: inputSchema(nullable.ofType, maxStringLength) };
+    return { type: 'array', maxItems: maxItemsOf(arg), items: inputSchema(arg, nullable.ofType) };
   }
   const named = getNamedType(type);
   if (isEnumType(named)) return { type: 'string', enum: named.getValues().map((v) => v.name) };
   const scalar = SCALARS[named.name] ?? SCALARS.String!;
   return scalar.type === 'string' && !scalar.format
-    ? { ...scalar, maxLength: maxStringLength }
+    ? { ...scalar, maxLength: maxLengthOf(arg) }
     : { ...scalar };
 }
 
 export function queryParameter(route: RestRoute, arg: GraphQLArgument): Json {
-  const schema = inputSchema(arg.type, MAX_QUERY_STRING_LENGTH);
+  const schema = inputSchema(arg);
   const rule = pageRuleOf(arg);
   if (rule && arg.name === 'page') Object.assign(schema, { minimum: 1, default: 1 });
   if (rule && arg.name === 'limit') {
@@ -101,7 +98,7 @@ export function requestBody(args: readonly GraphQLArgument[]): Json {
     args.map((arg) => [
       arg.name,
       {
-        ...inputSchema(arg.type, MAX_BODY_STRING_LENGTH),
+        ...inputSchema(arg),
         ...(arg.description && { description: arg.description }),
       },
     ]),

@@ -8,6 +8,7 @@ import { countArgs, type CountRows } from '../listTotals';
 import { findPage, sliceArgs, type Page, type PageRule, type RowSelection } from '../pagination';
 import { isUuid } from '../scalars';
 import { dateRange, ofVisibleBrand } from '../visibility';
+import { containing } from '../textSearch';
 
 export const CAMPAIGNS_PAGE: PageRule = { defaultLimit: 10, maxLimit: 20, aboveMax: 'clamp' };
 
@@ -63,7 +64,7 @@ export function campaignWhere(filter: CampaignFilter, now: Date): Prisma.Campaig
   }
   if (filter.organizationId) and.push({ organizationId: filter.organizationId });
   if (filter.organizationIds?.length) and.push({ organizationId: { in: filter.organizationIds } });
-  if (filter.name) and.push({ name: { contains: filter.name, mode: 'insensitive' } });
+  if (filter.name) and.push({ name: containing(filter.name) });
   if (filter.status?.length)
     and.push({ OR: filter.status.map((status) => STATUS_WHERE[status](now)) });
   if (filter.categories?.length) and.push({ categories: { hasSome: filter.categories } });

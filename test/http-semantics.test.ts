@@ -1,0 +1,136 @@
+// HTTP as integrators and their caches expect it: answers to a request carrying credentials are
+// never stored by shared caches; CORS for browser integrations without credentials; HEAD on every
+// GET route answered as GET without a body.
+import { createApp } from '../src/app';
+import { signDashboardToken } from '../src/auth/dashboardToken';
+import { call, callApp, useTestDatabase } from './support/app';
+import { createApiKey, createUser } from './support/factories';
+
+useTestDatabase();
+
+let affiliateKey: string;
+let partnerKey: string;
+
+beforeAll(async () => {
+  ({ apiKey: affiliateKey } = await createApiKey('affiliate'));
+  ({ apiKey: partnerKey } = await createApiKey('partner'));
+});
+
+describe('Cache-Control', () => {
+  test('no-store on every answer to a request with a key, errors included', async () => {
+    for (const [path, key] of [
+      ['/affiliate/channels', affiliateKey],
+      ['/api/partner/brands', partnerKey],
+      ['/affiliate/channels', partnerKey],
+      ['/api/partner/nope', partnerKey],
+    ]) {
+      const { headers } = await call(path!, { key });
+      expect(headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
+  test('no-store on key management answers, which carry secrets', async () => {
+    const token = await signDashboardToken((await createUser()).id);
+    const { body, headers } = await call('/graphql', {
+      token,
+      body: { query: 'mutation { createApiKey(input: { name: "x" }) { apiKey } }' },
+    });
+    expect(body.data.createApiKey.apiKey).toBeDefined();
+    expect(headers.get('cache-control')).toBe('no-store');
+  });
+
+  test('public answers keep their own caching', async () => {
+    expect((await call('/openapi.json')).headers.get('cache-control')).toBe('no-cache');
+    expect((await call('/healthz')).headers.get('cache-control')).toBeNull();
+  });
+});
+
+describe('CORS', () => {
+  const fromPage = (origin: string) => ({ headers: { origin } });
+
+  test('any origin may call by default: *, never with credentials', async () => {
+    for (const origin of ['https://partner.example', 'null']) {
+      const { headers } = await call('/api/partner/brands', {
+        key: partnerKey,
+        ...fromPage(origin),
+      });
+      expect(headers.get('access-control-allow-origin')).toBe('*');
+      expect(headers.get('access-control-allow-credentials')).toBeNull();
+      expect(headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining');
+    }
+  });
+
+  test('a preflight answers 204 with the headers a browser may send', async () => {
+    const { status, headers } = await call('/affiliate/campaigns', {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://dash.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-api-key',
+      },
+    });
+    expect(status).toBe(204);
+    expect(headers.get('access-control-allow-origin')).toBe('*');
+    expect(headers.get('access-control-allow-headers')).toContain('x-api-key');
+    expect(headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST');
+    expect(headers.get('access-control-allow-credentials')).toBeNull();
+  });
+
+  test('with CORS_ORIGINS set, only those origins are allowed', async () => {
+    const app = createApp({ settings: { corsOrigins: ['https://dash.example'] }, redis: null });
+    const allowed = await callApp(app, '/api/partner/brands', {
+      key: partnerKey,
+      ...fromPage('https://dash.example'),
+    });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://dash.example');
+    expect(allowed.headers.get('vary')).toContain('Origin');
+    for (const origin of ['https://evil.example', 'null']) {
+      const refused = await callApp(app, '/api/partner/brands', {
+        key: partnerKey,
+        ...fromPage(origin),
+      });
+      expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+      const preflight = await callApp(app, '/api/partner/brands', {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'GET' },
+      });
+      expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+      expect(preflight.headers.get('access-control-allow-headers')).toBeNull();
+    }
+  });
+});
+
+describe('HEAD', () => {
+  test.each([
+    ['/affiliate/channels', 'affiliate'],
+    ['/affiliate/campaigns?limit=2', 'affiliate'],
+    ['/api/partner/brands', 'partner'],
+    ['/api/partner/brands/00000000-0000-4000-8000-000000000000', 'partner'],
+  ])('%s: the GET answer without its body', async (path, keyType) => {
+    const key = keyType === 'affiliate' ? affiliateKey : partnerKey;
+    const get = await call(path, { key });
+    const head = await call(path, { key, method: 'HEAD' });
+    expect(head.status).toBe(get.status);
+    expect(head.body).toBeNull();
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(head.headers.get('x-ratelimit-limit')).toBe(get.headers.get('x-ratelimit-limit'));
+  });
+
+  test('a route without GET still answers 405 to HEAD, naming what it allows', async () => {
+    const { status, headers } = await call('/affiliate/shortener/url', {
+      key: affiliateKey,
+      method: 'HEAD',
+    });
+    expect(status).toBe(405);
+    expect(headers.get('allow')).toBe('POST');
+  });
+
+  test('405 on a GET route names GET and HEAD', async () => {
+    const { status, headers } = await call('/affiliate/channels', {
+      key: affiliateKey,
+      method: 'PUT',
+    });
+    expect(status).toBe(405);
+    expect(headers.get('allow')).toBe('GET, HEAD');
+  });
+});
