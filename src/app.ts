@@ -5,7 +5,7 @@ import { useRateLimiter } from '@envelop/rate-limiter';
 import { createServerAdapter } from '@whatwg-node/server';
 import { createYoga, maskError, useExecutionCancellation, type MaskError } from 'graphql-yoga';
 import { hearKeyChanges } from './auth/keyChanges';
-import { apiKeyOf, dashboardUserOf } from './auth/requestAuth';
+import { apiKeyOf, dashboardTokenOf } from './auth/requestAuth';
 import { config } from './config';
 import { isDatabaseOutage } from './databaseOutage';
 import { graphqlArmor, type GraphqlSettings } from './graphql/armor';
@@ -111,11 +111,15 @@ function createYogaServer(graphqlSettings: GraphqlSettings) {
       warn: (...args) => logger.warn(args.map(String).join(' ')),
       error: (...args) => logger.error(args.map(String).join(' ')),
     },
-    context: async ({ request }) => ({
-      request,
-      apiKey: await apiKeyOf(request),
-      dashboardUserId: await dashboardUserOf(request),
-    }),
+    context: async ({ request }) => {
+      const dashboardToken = await dashboardTokenOf(request);
+      return {
+        request,
+        apiKey: await apiKeyOf(request),
+        dashboardUserId: 'userId' in dashboardToken ? dashboardToken.userId : null,
+        dashboardToken,
+      };
+    },
     // The edge enforces the payload limit for every route before yoga reads a byte.
     maxRequestBodySize: false,
     // At the deadline the request's signal fires: no further resolvers start.

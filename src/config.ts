@@ -19,6 +19,12 @@ export interface Config {
   redisUrl: string | undefined;
   dashboardJwtSecret: string;
   isDashboardSecretDefault: boolean;
+  /** The longest a dashboard token may live, from its issue to its expiry. */
+  dashboardTokenMaxLifetimeS: number;
+  /** When set, dashboard tokens must carry this `iss`. */
+  dashboardJwtIssuer: string | undefined;
+  /** When set, dashboard tokens must carry this `aud`. */
+  dashboardJwtAudience: string | undefined;
   publicBaseUrl: string;
   legacyHosts: string[];
   shortLinkBaseUrl: string;
@@ -175,6 +181,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     dashboardJwtSecret: secret ?? installationSecret(dataDir),
     isDashboardSecretDefault: secret === undefined,
+    dashboardTokenMaxLifetimeS: integer(env, 'DASHBOARD_TOKEN_MAX_LIFETIME_S', 86_400),
+    dashboardJwtIssuer: env.DASHBOARD_JWT_ISSUER || undefined,
+    dashboardJwtAudience: env.DASHBOARD_JWT_AUDIENCE || undefined,
     publicBaseUrl,
     legacyHosts: list(env.LEGACY_HOSTS),
     shortLinkBaseUrl: withoutTrailingSlash(env.SHORT_LINK_BASE_URL || `${publicBaseUrl}/s`),

@@ -3,6 +3,7 @@ import { SignJWT } from 'jose';
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { parseApiKey } from '../src/auth/keyFormat';
 import { SCOPES_BY_KEY_TYPE } from '../src/auth/scopes';
+import { config } from '../src/config';
 import { prisma } from '../src/db';
 import { createApp } from '../src/app';
 import { call, graphql, useTestDatabase } from './support/app';
@@ -92,29 +93,53 @@ describe('createApiKey', () => {
 });
 
 describe('dashboard authentication', () => {
-  test.each([
-    ['no token', undefined],
-    ['garbage', 'not-a-jwt'],
-  ])('%s is UNAUTHORIZED', async (_case, token) => {
-    const { status, body } = await graphql(LIST, {}, token === undefined ? {} : { token });
+  const refusalOf = async (token?: string) =>
+    (await graphql(LIST, {}, token === undefined ? {} : { token })).body.errors[0];
+
+  test('no token: UNAUTHORIZED, saying where the token goes', async () => {
+    const { status } = await graphql(LIST, {});
     expect(status).toBe(200);
-    expect(body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+    expect(await refusalOf()).toMatchObject({
+      message: 'A dashboard token is required: send it in x-api-token',
+      extensions: { code: 'UNAUTHORIZED' },
+    });
   });
 
-  test('a token signed with another secret is UNAUTHORIZED', async () => {
+  test('garbage and a token signed with another secret: UNAUTHORIZED, not valid', async () => {
     const forged = await new SignJWT({})
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject((await createUser()).id)
+      .setExpirationTime('1h')
       .sign(new TextEncoder().encode('another-secret-another-secret-another'));
-    expect((await graphql(LIST, {}, { token: forged })).body.errors[0].extensions.code).toBe(
-      'UNAUTHORIZED',
-    );
+    for (const token of ['not-a-jwt', forged]) {
+      expect(await refusalOf(token)).toMatchObject({
+        message: 'The dashboard token is not valid: it is not a token signed for this service',
+        extensions: { code: 'UNAUTHORIZED' },
+      });
+    }
   });
 
-  test('an expired token is UNAUTHORIZED', async () => {
-    const token = await signDashboardToken((await createUser()).id, '-1s');
-    expect((await graphql(LIST, {}, { token })).body.errors[0].extensions.code).toBe(
-      'UNAUTHORIZED',
+  test('an expired token: UNAUTHORIZED, saying to sign in again', async () => {
+    const token = await signDashboardToken((await createUser()).id, '-1m');
+    expect(await refusalOf(token)).toMatchObject({
+      message: 'The dashboard token has expired: sign in to the dashboard again',
+      extensions: { code: 'UNAUTHORIZED' },
+    });
+  });
+
+  test('a token that never expires, or lives past the configured lifetime, is refused', async () => {
+    const user = await createUser();
+    const unending = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(user.id)
+      .setIssuedAt()
+      .sign(new TextEncoder().encode(config.dashboardJwtSecret));
+    expect((await refusalOf(unending)).message).toBe(
+      'The dashboard token is not valid: its exp claim is missing or wrong',
+    );
+    const tooLong = await signDashboardToken(user.id, '400d');
+    expect((await refusalOf(tooLong)).message).toBe(
+      `The dashboard token is not valid: it lives longer than ${config.dashboardTokenMaxLifetimeS} s (exp)`,
     );
   });
 

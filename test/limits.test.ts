@@ -211,6 +211,27 @@ describe('what is counted', () => {
     expect((await hit(app, ORGANIZATIONS, { key: apiKey, ip: '192.0.2.51' })).status).toBe(200);
   });
 
+  test('failed dashboard authentications are limited per IP too', async () => {
+    const app = appWith({ failedAuthMax: 3 });
+    const token = await signDashboardToken((await createUser()).id);
+    const ip = '192.0.2.70';
+    const listKeys = (headers: Record<string, string>, from = ip) =>
+      hit(app, '/graphql', {
+        ip: from,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ listApiKeys { id } }' }),
+      });
+    const attempts = [];
+    for (let n = 0; n < 4; n += 1) attempts.push(await listKeys({ 'x-api-token': `forged.${n}` }));
+    expect(attempts.map((attempt) => attempt.status)).toEqual([200, 200, 200, 429]);
+    expect(attempts[0]!.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+    expect(attempts[3]!.body.code).toBe('TOO_MANY_REQUESTS');
+    // The valid token waits as well from that IP; from another it is answered.
+    expect((await listKeys({ 'x-api-token': token })).status).toBe(429);
+    const elsewhere = await listKeys({ 'x-api-token': token }, '192.0.2.71');
+    expect(elsewhere.body).toEqual({ data: { listApiKeys: [] } });
+  });
+
   test('a key verified a moment ago waits too from an IP out of failures, and is not charged', async () => {
     const app = appWith({ failedAuthMax: 2, failedAuthWindowSeconds: 1 });
     const { apiKey } = await createApiKey('partner');

@@ -1,9 +1,10 @@
 // Authentication of one HTTP request, done once however many layers ask (REST gate, GraphQL context).
-import { verifyDashboardToken } from './dashboardToken';
+import { verifyDashboardToken, type DashboardToken } from './dashboardToken';
 import { storableIp } from './keyUsage';
 import { verifyApiKey, type VerifiedKey } from './verifyApiKey';
 
 const apiKeys = new WeakMap<Request, Promise<VerifiedKey | null>>();
+const dashboardTokens = new WeakMap<Request, Promise<DashboardToken>>();
 const clientIps = new WeakMap<Request, string>();
 
 /**
@@ -31,7 +32,12 @@ export function apiKeyOf(request: Request): Promise<VerifiedKey | null> {
   return verified;
 }
 
-/** The user id of the request's valid dashboard JWT (`x-api-token`), or null. */
-export function dashboardUserOf(request: Request): Promise<string | null> {
-  return verifyDashboardToken(request.headers.get('x-api-token'));
+/** The request's dashboard JWT (`x-api-token`), checked once however many layers ask. */
+export function dashboardTokenOf(request: Request): Promise<DashboardToken> {
+  let verified = dashboardTokens.get(request);
+  if (!verified) {
+    verified = verifyDashboardToken(request.headers.get('x-api-token'));
+    dashboardTokens.set(request, verified);
+  }
+  return verified;
 }

@@ -6,7 +6,7 @@
 // until Redis answers again, and says so once per outage.
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { parseApiKey } from '../auth/keyFormat';
-import { apiKeyOf } from '../auth/requestAuth';
+import { apiKeyOf, dashboardTokenOf } from '../auth/requestAuth';
 import { isRememberedKey } from '../auth/verifyApiKey';
 import { logger } from '../logger';
 import { ApiError } from '../schema/errors';
@@ -163,7 +163,7 @@ export class RequestQuota {
    */
   async admit(request: Request, clientIp: string): Promise<Admission> {
     const presented = request.headers.get('x-api-key');
-    if (presented === null) return { kind: 'unkeyed' };
+    if (presented === null) return this.admitDashboardToken(request, clientIp);
     if (!parseApiKey(presented)) return this.failure(this.malformedKeys, clientIp);
     const exhaustedByMalformed = await exhaustedFor(this.malformedKeys, clientIp);
     if (exhaustedByMalformed) return refused(exhaustedByMalformed);
@@ -184,6 +184,18 @@ export class RequestQuota {
       return refused(exhausted);
     }
     return { kind: 'counted', decision };
+  }
+
+  /**
+   * Dashboard requests are not counted against a key's quota, but a token that fails verification
+   * counts against the client IP like a bad key: guessing or replaying tokens is throttled too.
+   */
+  private async admitDashboardToken(request: Request, clientIp: string): Promise<Admission> {
+    if (!request.headers.has('x-api-token')) return { kind: 'unkeyed' };
+    const exhausted = await exhaustedFor(this.failedAuth, clientIp);
+    if (exhausted) return refused(exhausted);
+    const token = await dashboardTokenOf(request);
+    return 'userId' in token ? { kind: 'unkeyed' } : this.failure(this.failedAuth, clientIp);
   }
 
   private async failure(limiter: FixedWindowLimiter, clientIp: string): Promise<Admission> {

@@ -56,11 +56,9 @@ export const builder = new SchemaBuilder<{
     }),
     // $all checks scopes in declaration order and stops at the first failure, so `apiKey` (401)
     // is always listed before `keyScope` (403); see keyAuth().
-    unauthorizedError: (_parent, _context, _info, result) => {
+    unauthorizedError: (_parent, context, _info, result) => {
       const failed = failedScopes(result.failure);
-      if (failed.includes('dashboardUser')) {
-        return new UnauthorizedError('A valid dashboard token (x-api-token) is required');
-      }
+      if (failed.includes('dashboardUser')) return dashboardTokenRefusal(context.dashboardToken);
       return failed.includes('apiKey') ? new UnauthorizedError() : new ForbiddenError();
     },
   },
@@ -71,6 +69,17 @@ export const builder = new SchemaBuilder<{
     onUnusedQuery: config.isProduction ? null : 'warn',
   },
 });
+
+/** Why key management refuses the request's dashboard token, in words a dashboard developer can act on. */
+function dashboardTokenRefusal(token: Context['dashboardToken']): UnauthorizedError {
+  if (!('refused' in token) || token.refused === 'absent') {
+    return new UnauthorizedError('A dashboard token is required: send it in x-api-token');
+  }
+  if (token.refused === 'expired') {
+    return new UnauthorizedError('The dashboard token has expired: sign in to the dashboard again');
+  }
+  return new UnauthorizedError(`The dashboard token is not valid: ${token.reason}`);
+}
 
 /** The auth rule of an API-key route: a key of this type, holding this scope. */
 export function keyAuth(type: KeyType, scope: ApiScope): { $all: Partial<AuthScopes> } {
