@@ -186,6 +186,31 @@ describe('what is counted', () => {
     expect(statuses).toEqual([200, 200, 429]);
   });
 
+  test('an IPv6 client counts by its /64: new addresses in it get no new quota', async () => {
+    const app = appWith({ max: 2 });
+    const { apiKey } = await createApiKey('partner');
+    const statuses = [];
+    for (const ip of [
+      '2001:db8:1:2::1',
+      '2001:db8:1:2::2',
+      '2001:db8:1:2:ffff::3',
+      '2001:db8:1:3::1',
+    ]) {
+      statuses.push((await hit(app, ORGANIZATIONS, { key: apiKey, ip })).status);
+    }
+    expect(statuses).toEqual([200, 200, 429, 200]);
+  });
+
+  test('forwarded values that are not addresses make no buckets of their own', async () => {
+    const app = appWith({ max: 2 });
+    const { apiKey } = await createApiKey('partner');
+    const statuses = [];
+    for (const ip of ['junk-1', 'x'.repeat(3000), 'junk-3']) {
+      statuses.push((await hit(app, ORGANIZATIONS, { key: apiKey, ip })).status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+
   test('keys are counted apart', async () => {
     const app = appWith({ max: 1 });
     const first = await createApiKey('partner');

@@ -158,7 +158,7 @@ describe('the document and the route table', () => {
     },
   );
 
-  it('states a page rule (default and maximum of limit) for every paginated route', () => {
+  it('states a page rule for every paginated route: a maximum only where the route refuses above it', () => {
     for (const route of ROUTES) {
       const field = fieldOf(route);
       if (field.deprecationReason || !field.args.some((arg) => arg.name === 'limit')) continue;
@@ -167,12 +167,15 @@ describe('the document and the route table', () => {
       const parameters = operationOf(document, route).parameters;
       const limit = parameters.find((p: { name: string }) => p.name === 'limit');
       const page = parameters.find((p: { name: string }) => p.name === 'page');
-      expect(limit.schema).toMatchObject({
+      expect(limit.schema).toEqual({
         type: 'integer',
         minimum: 1,
         default: rule!.defaultLimit,
-        maximum: rule!.maxLimit,
+        ...(rule!.aboveMax === 'reject' && { format: 'int32', maximum: rule!.maxLimit }),
       });
+      if (rule!.aboveMax === 'clamp') {
+        expect(limit.description).toContain(`clamped to ${rule!.maxLimit}`);
+      }
       expect(page.schema).toMatchObject({ type: 'integer', minimum: 1, default: 1 });
     }
   });
@@ -291,15 +294,19 @@ describe('what the app answers agrees with the document', () => {
         body.meta ?? body.pagination ?? null;
       const byDefault = await call(route.path, { key });
       const above = await call(`${route.path}?limit=${rule!.maxLimit + 1}`, { key });
+      const huge = await call(`${route.path}?limit=2147483648`, { key });
       const atMax = await call(`${route.path}?limit=${rule!.maxLimit}`, { key });
       expect({ field, status: atMax.status }).toEqual({ field, status: 200 });
       if (rule!.aboveMax === 'reject') {
         expect({ field, status: above.status }).toEqual({ field, status: 400 });
       } else {
-        expect({ field, limit: pageInfo(above.body)?.limit }).toEqual({
-          field,
-          limit: rule!.maxLimit,
-        });
+        for (const clamped of [above, huge]) {
+          expect({ field, status: clamped.status, limit: pageInfo(clamped.body)?.limit }).toEqual({
+            field,
+            status: 200,
+            limit: pageInfo(atMax.body) ? rule!.maxLimit : undefined,
+          });
+        }
       }
       // Lists with page info say which limit they used; the others are checked above only.
       const info = pageInfo(byDefault.body);

@@ -1,6 +1,6 @@
 // The partner surface (/api/partner/*) against the contract: envelopes, defaults, clamping,
 // filters, visibility and errors.
-import { call, graphql, useTestDatabase } from './support/app';
+import { app, call, graphql, listen, useTestDatabase } from './support/app';
 import { createApiKey, createBrand, createCampaign, days } from './support/factories';
 import { prisma } from '../src/db';
 
@@ -323,6 +323,12 @@ describe('GET /api/partner/campaigns', () => {
     ['organizationId=abc', 'organizationId'],
     ['isHighlight=maybe', 'isHighlight'],
     ['page=-1', 'page'],
+    // Exact values: no padding, no signs, no empty list items.
+    ['status=%20onTime', 'status'],
+    ['page=+1', 'page'],
+    ['limit=+5', 'limit'],
+    ['types=Offer,,GenericCoupon', 'types'],
+    ['types=Offer,', 'types'],
   ])('answers 400 for %s', async (query, parameter) => {
     const { status, body } = await get(`/api/partner/campaigns?${query}`);
     expect(status).toBe(400);
@@ -420,6 +426,21 @@ describe('routing', () => {
     const { status, body } = await get('/api/partner/nothing');
     expect(status).toBe(404);
     expect(body.code).toBe('NOT_FOUND');
+  });
+
+  test('an empty x-api-token or x-auth-key header is still one of those headers: 400', async () => {
+    const served = await listen(app);
+    try {
+      for (const header of ['x-api-token', 'x-auth-key']) {
+        const response = await fetch(`${served.base}/api/partner/brands`, {
+          headers: { 'x-api-key': partnerKey, [header]: '' },
+        });
+        expect(response.status).toBe(400);
+        expect((await response.json()).code).toBe('BAD_REQUEST');
+      }
+    } finally {
+      await served.close();
+    }
   });
 
   test('a wrong method answers 405 with Allow', async () => {

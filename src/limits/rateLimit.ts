@@ -10,6 +10,7 @@ import { apiKeyOf, dashboardTokenOf } from '../auth/requestAuth';
 import { isRememberedKey } from '../auth/verifyApiKey';
 import { logger } from '../logger';
 import { ApiError } from '../schema/errors';
+import { addressBucket } from './clientIp';
 import type { RedisClient } from './redis';
 
 export interface Policy {
@@ -162,19 +163,20 @@ export class RequestQuota {
    * if the IP turns out to be exhausted.
    */
   async admit(request: Request, clientIp: string): Promise<Admission> {
+    const client = addressBucket(clientIp);
     const presented = request.headers.get('x-api-key');
-    if (presented === null) return this.admitDashboardToken(request, clientIp);
-    if (!parseApiKey(presented)) return this.failure(this.malformedKeys, clientIp);
-    const exhaustedByMalformed = await exhaustedFor(this.malformedKeys, clientIp);
+    if (presented === null) return this.admitDashboardToken(request, client);
+    if (!parseApiKey(presented)) return this.failure(this.malformedKeys, client);
+    const exhaustedByMalformed = await exhaustedFor(this.malformedKeys, client);
     if (exhaustedByMalformed) return refused(exhaustedByMalformed);
-    const exhaustedByFailures = exhaustedFor(this.failedAuth, clientIp);
+    const exhaustedByFailures = exhaustedFor(this.failedAuth, client);
     if (!isRememberedKey(presented)) {
       const exhausted = await exhaustedByFailures;
       if (exhausted) return refused(exhausted);
     }
     const apiKey = await apiKeyOf(request);
-    if (!apiKey) return this.failure(this.failedAuth, clientIp);
-    const quotaKey = `${apiKey.id}:${clientIp}`;
+    if (!apiKey) return this.failure(this.failedAuth, client);
+    const quotaKey = `${apiKey.id}:${client}`;
     const [exhausted, decision] = await Promise.all([
       exhaustedByFailures,
       this.requests.consume(quotaKey),
@@ -190,16 +192,16 @@ export class RequestQuota {
    * Dashboard requests are not counted against a key's quota, but a token that fails verification
    * counts against the client IP like a bad key: guessing or replaying tokens is throttled too.
    */
-  private async admitDashboardToken(request: Request, clientIp: string): Promise<Admission> {
+  private async admitDashboardToken(request: Request, client: string): Promise<Admission> {
     if (!request.headers.has('x-api-token')) return { kind: 'unkeyed' };
-    const exhausted = await exhaustedFor(this.failedAuth, clientIp);
+    const exhausted = await exhaustedFor(this.failedAuth, client);
     if (exhausted) return refused(exhausted);
     const token = await dashboardTokenOf(request);
-    return 'userId' in token ? { kind: 'unkeyed' } : this.failure(this.failedAuth, clientIp);
+    return 'userId' in token ? { kind: 'unkeyed' } : this.failure(this.failedAuth, client);
   }
 
-  private async failure(limiter: FixedWindowLimiter, clientIp: string): Promise<Admission> {
-    const failure = await limiter.consume(clientIp);
+  private async failure(limiter: FixedWindowLimiter, client: string): Promise<Admission> {
+    const failure = await limiter.consume(client);
     return failure.allowed ? { kind: 'failed-auth' } : { kind: 'counted', decision: failure };
   }
 }

@@ -62,19 +62,25 @@ export function answerFoundExisting(context: object): void {
   foundExisting.add(context);
 }
 
+/** Whether a header was sent at all, even empty (the fetch adapter drops empty ones). */
+function wasSent(request: Request, serverContext: Record<string, unknown>, name: string): boolean {
+  const nodeHeaders = (serverContext.req as { headers?: Record<string, unknown> } | undefined)
+    ?.headers;
+  return request.headers.has(name) || (nodeHeaders !== undefined && name in nodeHeaders);
+}
+
 /** Checks a REST request up to the point Sofa takes over; returns the key and the variables. */
 async function admitRestRequest(
   request: Request,
+  serverContext: Record<string, unknown>,
   url: URL,
   route: RestRoute,
   rawParams: Record<string, string>,
   schema: GraphQLSchema,
 ): Promise<{ apiKey: VerifiedKey; variables: Record<string, unknown> }> {
   const surface = surfaceOf(url.pathname)!;
-  if (
-    surface.keyType === 'partner' &&
-    (request.headers.has('x-api-token') || request.headers.has('x-auth-key'))
-  ) {
+  const sent = (name: string) => wasSent(request, serverContext, name);
+  if (surface.keyType === 'partner' && (sent('x-api-token') || sent('x-auth-key'))) {
     throw new BadRequestError(
       'The partner surface takes only x-api-key; do not send x-api-token or x-auth-key',
     );
@@ -215,6 +221,7 @@ export function useRestFacade(): Plugin<Context> {
       try {
         const { apiKey, variables } = await admitRestRequest(
           request,
+          serverContext,
           url,
           found.route,
           found.params,

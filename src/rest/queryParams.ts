@@ -10,13 +10,22 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import { BadRequestError } from '../schema/errors';
+import { pageRuleOf } from '../schema/pagination';
 import { isUuid, parseDateTime } from '../schema/scalars';
 
-const INT32 = /^[+-]?\d{1,10}$/;
-const DECIMAL = /^[+-]?\d{1,12}(\.\d{1,6})?$/;
+// Exact forms only: no `+` sign, no spaces, no hex or exponents.
+const INT32 = /^-?\d{1,10}$/;
+const DIGITS = /^\d+$/;
+const DECIMAL = /^-?\d{1,12}(\.\d{1,6})?$/;
 
-function parseScalar(name: string, type: GraphQLInputType, raw: string): unknown {
+function parseScalar(arg: GraphQLArgument, type: GraphQLInputType, raw: string): unknown {
+  const { name } = arg;
   const named = getNamedType(type);
+  // A limit above the maximum is clamped silently (contract), however large the number.
+  const rule = pageRuleOf(arg);
+  if (name === 'limit' && rule?.aboveMax === 'clamp' && DIGITS.test(raw)) {
+    return Math.min(Number(raw), rule.maxLimit);
+  }
   if (isEnumType(named)) {
     const allowed = named.getValues().map((value) => value.name);
     if (!allowed.includes(raw))
@@ -52,8 +61,8 @@ function parseScalar(name: string, type: GraphQLInputType, raw: string): unknown
 
 /**
  * The variables for a route's field from its query string. Lists accept `a,b` and repeated
- * `x=a&x=b`; other parameters may appear once; empty values count as absent; unknown parameters
- * are ignored.
+ * `x=a&x=b`, each item exactly as written (an empty item is malformed); other parameters may
+ * appear once; a parameter given empty counts as absent; unknown parameters are ignored.
  */
 export function variablesFromQuery(
   args: readonly GraphQLArgument[],
@@ -64,16 +73,14 @@ export function variablesFromQuery(
     const raws = query.getAll(arg.name);
     const type = getNullableType(arg.type);
     if (isListType(type)) {
-      const items = raws
-        .flatMap((raw) => raw.split(','))
-        .map((item) => item.trim())
-        .filter(Boolean);
-      if (items.length)
-        variables[arg.name] = items.map((item) => parseScalar(arg.name, type, item));
+      const given = raws.filter(Boolean);
+      const items = given.flatMap((raw) => raw.split(','));
+      if (items.includes('')) throw new BadRequestError(`${arg.name} has an empty item`);
+      if (items.length) variables[arg.name] = items.map((item) => parseScalar(arg, type, item));
     } else if (raws.length > 1) {
       throw new BadRequestError(`${arg.name} must be given once`);
     } else if (raws[0]) {
-      variables[arg.name] = parseScalar(arg.name, type, raws[0]);
+      variables[arg.name] = parseScalar(arg, type, raws[0]);
     }
   }
   return variables;

@@ -1,4 +1,7 @@
-// The real app on the real database, driven through `app.fetch` (no port).
+// The real app on the real database, driven through `app.fetch` (no port), or over a real socket
+// where the HTTP layer itself is under test.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app';
 import { applyMigrations } from '../../src/migrations';
 
@@ -61,6 +64,17 @@ export function graphqlApp(
   options: Omit<CallOptions, 'body' | 'method'> = {},
 ): Promise<CallResult> {
   return callApp(target, '/graphql', { ...options, method: 'POST', body: { query, variables } });
+}
+
+/** Serves `target` on a loopback port for the test; `close()` when done. */
+export async function listen(target: App): Promise<{ base: string; close(): Promise<void> }> {
+  const server = createServer(target);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** Calls this file's app. */

@@ -71,6 +71,7 @@ describe('integers', () => {
   });
 
   test.each([
+    '+1',
     '0x10',
     '1e3',
     '1.5',
@@ -91,6 +92,37 @@ describe('integers', () => {
   test('limit= (empty) counts as absent', () => {
     expect(parse('limit=')).toEqual({});
   });
+});
+
+describe('a limit that is clamped (contract: values above the maximum are clamped silently)', () => {
+  const field = new GraphQLObjectType({
+    name: 'Query',
+    fields: {
+      list: {
+        type: GraphQLString,
+        args: {
+          limit: {
+            type: GraphQLInt,
+            extensions: { pageRule: { defaultLimit: 10, maxLimit: 20, aboveMax: 'clamp' } },
+          },
+        },
+      },
+    },
+  }).getFields().list!;
+  const parseLimit = (raw: string) =>
+    variablesFromQuery(field.args, new URLSearchParams(`limit=${raw}`));
+
+  test.each(['21', '2147483648', '99999999999999999999'])('limit=%s reads the maximum', (raw) => {
+    expect(parseLimit(raw)).toEqual({ limit: 20 });
+  });
+
+  test.each(['+21', '-1', '0x20', '20.5'])(
+    'limit=%s is still read as the integer it is, or 400',
+    (raw) => {
+      if (raw === '-1') expect(parseLimit(raw)).toEqual({ limit: -1 });
+      else expect(() => parseLimit(encodeURIComponent(raw))).toThrow('limit must be an integer');
+    },
+  );
 });
 
 describe('booleans', () => {
@@ -202,13 +234,26 @@ describe('lists', () => {
     expect(parse(query)).toEqual({ categories: values });
   });
 
-  test('empty items and surrounding spaces are dropped', () => {
-    expect(parse('categories=a,,%20b%20,&categories=')).toEqual({ categories: ['a', 'b'] });
+  test('items are taken exactly as written, spaces included', () => {
+    expect(parse('categories=a,%20b')).toEqual({ categories: ['a', ' b'] });
+  });
+
+  test.each(['categories=a,,b', 'categories=a,', 'categories=,', 'statuses=onTime,'])(
+    'an empty item answers 400 naming the parameter: %s',
+    (query) => {
+      expect(refusal(query).message).toMatch(/^(categories|statuses) has an empty item$/);
+    },
+  );
+
+  test('an enum item with a space is not that enum value', () => {
+    expect(refusal('statuses=%20onTime').message).toBe(
+      'statuses must be one of: onTime, expired, scheduled',
+    );
   });
 
   test('an empty list parameter counts as absent', () => {
     expect(parse('categories=')).toEqual({});
-    expect(parse('categories=,')).toEqual({});
+    expect(parse('categories=&categories=')).toEqual({});
   });
 
   test('an enum list takes exact values from commas and repetition', () => {

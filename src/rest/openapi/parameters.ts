@@ -11,7 +11,7 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import type { AuthScopes } from '../../schema/builder';
-import { pageRuleOf } from '../../schema/pagination';
+import { pageRuleOf, type PageRule } from '../../schema/pagination';
 import { maxItemsOf, maxLengthOf } from '../../schema/inputLimits';
 import type { RestRoute } from '../routes';
 import type { Json } from './json';
@@ -64,13 +64,20 @@ function inputSchema(arg: GraphQLArgument, type: GraphQLInputType = arg.type): J
     : { ...scalar };
 }
 
+/**
+ * A clamped limit takes any integer (its description says where it is clamped): a maximum here
+ * would make validating gateways refuse what the route answers. A refusing one states its range.
+ */
+function limitSchema(rule: PageRule): Json {
+  return rule.aboveMax === 'clamp'
+    ? { type: 'integer', minimum: 1, default: rule.defaultLimit }
+    : { ...SCALARS.Int, minimum: 1, maximum: rule.maxLimit, default: rule.defaultLimit };
+}
+
 export function queryParameter(route: RestRoute, arg: GraphQLArgument): Json {
-  const schema = inputSchema(arg);
   const rule = pageRuleOf(arg);
+  const schema = rule && arg.name === 'limit' ? limitSchema(rule) : inputSchema(arg);
   if (rule && arg.name === 'page') Object.assign(schema, { minimum: 1, default: 1 });
-  if (rule && arg.name === 'limit') {
-    Object.assign(schema, { minimum: 1, maximum: rule.maxLimit, default: rule.defaultLimit });
-  }
   const defaultValue = PARAMETER_DEFAULTS[route.field]?.[arg.name] ?? arg.defaultValue;
   if (defaultValue !== undefined) schema.default = defaultValue;
   const list = schema.type === 'array';
