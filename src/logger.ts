@@ -1,10 +1,16 @@
-// Structured JSON logs. Credentials are redacted wherever they might appear.
+// Structured JSON logs. Credentials are redacted wherever they might appear; every line written
+// while a request is answered carries its request id.
 import pino from 'pino';
 import { config } from './config';
+import { currentRequestId } from './http/requestId';
 
 export const logger = pino(
   {
     level: config.logLevel,
+    mixin: () => {
+      const requestId = currentRequestId();
+      return requestId === undefined ? {} : { requestId };
+    },
     redact: {
       paths: [
         'headers["x-api-key"]',

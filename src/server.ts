@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEMO, seedDemoData } from '../prisma/seed/demo';
 import { createApp } from './app';
+import { answerClientError } from './http/clientErrors';
 import { config } from './config';
 import { closeDatabase, isEmbeddedDatabase, prisma } from './db';
 import { logger } from './logger';
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   }
   await prepareDatabase();
   const server = createServer(createApp());
+  server.on('clientError', answerClientError);
   server.listen(config.port, () => {
     const { port } = server.address() as AddressInfo;
     const base = `http://localhost:${port}`;

@@ -134,3 +134,44 @@ describe('HEAD', () => {
     expect(headers.get('allow')).toBe('GET, HEAD');
   });
 });
+
+describe('what error messages repeat of a request', () => {
+  test('a long id is cut in a 404 message', async () => {
+    const { status, body } = await call(`/api/partner/brands/${'x'.repeat(300)}`, {
+      key: partnerKey,
+    });
+    expect(status).toBe(404);
+    expect(body.message).toBe(`Brand ${'x'.repeat(64)}… not found`);
+  });
+
+  test('an id longer than any input cannot name anything: 404, not echoed', async () => {
+    const { status, body } = await call(`/api/partner/brands/${'x'.repeat(14_000)}`, {
+      key: partnerKey,
+    });
+    expect(status).toBe(404);
+    expect(body.message).toBe('Resource not found');
+  });
+
+  test('invisible and direction-changing characters are written as escapes', async () => {
+    const { body } = await call('/api/partner/brands/abc%E2%80%AEgpj.exe%E2%80%8B', {
+      key: partnerKey,
+    });
+    expect(body.message).toBe('Brand abc\\u202egpj.exe\\u200b not found');
+  });
+
+  test('an unknown path is cut too', async () => {
+    const { status, body } = await call(`/api/partner/${'p'.repeat(5000)}`, { key: partnerKey });
+    expect(status).toBe(404);
+    expect(body.message.length).toBeLessThan(100);
+  });
+
+  test('a body with many unknown fields names a few and counts the rest', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 1000 }, (_, n) => [`f${n}`, n]));
+    const { status, body } = await call('/affiliate/shortener/url', {
+      key: affiliateKey,
+      body: fields,
+    });
+    expect(status).toBe(400);
+    expect(body.message).toBe('Unknown fields f0, f1, f2, f3, f4 and 995 more');
+  });
+});

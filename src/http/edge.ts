@@ -11,7 +11,7 @@ import { errorResponse, toApiError } from '../rest/errors';
 import { REDIRECT_PREFIX, redirectResponse } from '../rest/redirect';
 import { ApiError } from '../schema/errors';
 import { logger } from '../logger';
-import { checkBody } from '../limits/bodyLimit';
+import { checkBody, payloadTooLarge } from '../limits/bodyLimit';
 import { clientIpOf } from '../limits/clientIp';
 import {
   rateLimitHeaders,
@@ -59,6 +59,16 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
   }
 }
 
+const CLIENT_CLOSED_REQUEST = 499;
+
+/**
+ * 413 before the body was read to its end: the connection closes with the answer (RFC 9110 15.5.14),
+ * so a client does not send its next request after bytes nobody will read.
+ */
+function bodyRefused(maxBytes: number): Response {
+  return errorResponse(payloadTooLarge(maxBytes), { Connection: 'close' });
+}
+
 export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisClient | null) {
   const quota = new RequestQuota(settings, redis);
   const { Request: InnerRequest, TransformStream: InnerTransformStream } = inner.fetchAPI;
@@ -94,7 +104,7 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
         });
       }
     }
-    if (body.kind === 'too-large') return payloadTooLarge(settings.maxBodyBytes);
+    if (body.kind === 'too-large') return bodyRefused(settings.maxBodyBytes);
 
     try {
       const response = await inner.handleRequest(forwarded, serverContext);
@@ -104,7 +114,7 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
       if (!body.exceeded()) throw error;
     }
     // Whoever read the body saw it cut off; the answer is the limit, whatever they made of it.
-    return payloadTooLarge(settings.maxBodyBytes);
+    return bodyRefused(settings.maxBodyBytes);
   }
 
   const handle: EdgeHandler = async (request, serverContext) => {
@@ -132,7 +142,7 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
               admitAndHandle(request, serverContext, clientIp, signal, answerHeaders),
             );
         if (outcome.kind === 'done') return outcome.value;
-        logger.warn({ requestId, timeoutMs: settings.requestTimeoutMs }, 'request timed out');
+        logger.warn({ timeoutMs: settings.requestTimeoutMs }, 'request timed out');
         return errorResponse(
           new ApiError(
             'REQUEST_TIMEOUT',
@@ -144,6 +154,8 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
       // A database outage met by the quota's key check is a 503; anything else a logged 500.
       response = runWithRequestId(requestId, () => errorResponse(toApiError(error)));
     }
+    // Nobody reads the answer to a request its client abandoned: logged as what it is.
+    const clientClosed = request.signal.aborted;
     response = withHeaders(response, {
       ...answerHeaders,
       ...corsHeaders(request, settings),
@@ -157,10 +169,11 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
         requestId,
         method: request.method,
         path: url.pathname,
-        status: response.status,
+        // nginx's 499: the client closed the connection before the answer.
+        status: clientClosed ? CLIENT_CLOSED_REQUEST : response.status,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
       },
-      'request',
+      clientClosed ? 'request abandoned by the client' : 'request',
     );
     return response;
   };
@@ -173,10 +186,4 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
  */
 function carriesCredentials(request: Request): boolean {
   return request.headers.has('x-api-key') || request.headers.has('x-api-token');
-}
-
-function payloadTooLarge(maxBytes: number): Response {
-  return errorResponse(
-    new ApiError('PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${maxBytes} bytes`),
-  );
 }

@@ -2,6 +2,15 @@
 // over the limit is refused without reading, and a body without one (chunked) is counted as it
 // streams and cut off at the first byte over the limit.
 
+import { ApiError } from '../schema/errors';
+
+export function payloadTooLarge(maxBytes: number): ApiError {
+  return new ApiError(
+    'PAYLOAD_TOO_LARGE',
+    `The request body exceeds the limit of ${maxBytes} bytes`,
+  );
+}
+
 export type BodyCheck =
   | { kind: 'too-large' }
   | { kind: 'ok'; body: ReadableStream<Uint8Array> | null; exceeded: () => boolean };
@@ -32,7 +41,8 @@ export function checkBody(
         bytesRead += chunk.byteLength;
         if (bytesRead > maxBytes) {
           over = true;
-          controller.error(new Error('Request body too large'));
+          // Whoever reads the body meets the client's own mistake, not a fault of the service.
+          controller.error(payloadTooLarge(maxBytes));
           return;
         }
         controller.enqueue(chunk);

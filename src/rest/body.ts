@@ -12,7 +12,7 @@ import {
   type GraphQLInputField,
   type GraphQLInputType,
 } from 'graphql';
-import { BadRequestError } from '../schema/errors';
+import { BadRequestError, shown } from '../schema/errors';
 import { isUuid, parseDateTime } from '../schema/scalars';
 
 /** The body's JSON; an empty body is an empty object (a route whose arguments are all optional). */
@@ -64,12 +64,18 @@ function checkScalar(name: string, typeName: string, value: unknown): unknown {
   }
 }
 
+/** Unknown fields a 400 names; the rest are counted. */
+const NAMED_UNKNOWN_FIELDS = 5;
+
 /** Checks that the named fields are all known; names the unknown ones. */
 function checkKnownFields(body: Record<string, unknown>, known: readonly string[], within = '') {
   const unknown = Object.keys(body).filter((name) => !known.includes(name));
   if (unknown.length) {
-    const names = unknown.map((name) => `${within}${name}`).join(', ');
-    throw new BadRequestError(`Unknown field${unknown.length > 1 ? 's' : ''} ${names}`);
+    const named = unknown.slice(0, NAMED_UNKNOWN_FIELDS).map((name) => shown(`${within}${name}`));
+    const more = unknown.length - named.length;
+    throw new BadRequestError(
+      `Unknown field${unknown.length > 1 ? 's' : ''} ${named.join(', ')}${more ? ` and ${more} more` : ''}`,
+    );
   }
 }
 

@@ -10,19 +10,23 @@ import { ApiError, isErrorCode } from '../schema/errors';
 /** How long a client should wait after a 503 (an outage is usually a restart or a failover). */
 const RETRY_UNAVAILABLE = { 'Retry-After': '5' };
 
-export function errorResponse(
-  error: ApiError,
-  headers?: Record<string, string>,
-  requestId = currentRequestId(),
-): Response {
-  const body = {
+/** The contract's body of an error. */
+export function errorBody(error: ApiError, requestId = currentRequestId()) {
+  return {
     success: false,
     message: error.message,
     code: error.code,
     ...(error.status === 404 && { error: 'Not Found', statusCode: 404 }),
     ...(requestId !== undefined && { requestId }),
   };
-  return Response.json(body, {
+}
+
+export function errorResponse(
+  error: ApiError,
+  headers?: Record<string, string>,
+  requestId = currentRequestId(),
+): Response {
+  return Response.json(errorBody(error, requestId), {
     status: error.status,
     headers: error.code === 'SERVICE_UNAVAILABLE' ? { ...RETRY_UNAVAILABLE, ...headers } : headers,
   });
@@ -39,11 +43,21 @@ export function toApiError(error: unknown): ApiError {
     if (!error.originalError) return new ApiError('BAD_REQUEST', error.message);
   }
   if (isDatabaseOutage(error)) return databaseUnavailable(error);
+  if (isClientGone(error)) {
+    // The client closed the connection mid-request (the edge logs the request as abandoned).
+    return new ApiError('BAD_REQUEST', 'The client closed the request');
+  }
   logger.error(
     { err: error instanceof GraphQLError ? (error.originalError ?? error) : error },
     'unexpected error',
   );
   return new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error');
+}
+
+/** Reading a request its client abandoned: Node's "aborted" (ECONNRESET) or an aborted signal. */
+function isClientGone(error: unknown): boolean {
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  return code === 'ECONNRESET' || name === 'AbortError';
 }
 
 /** A database outage: the request may succeed on retry, so 503 rather than 500. */

@@ -16,12 +16,18 @@ import {
   runIdempotently,
 } from '../http/idempotency';
 import type { Context } from '../schema/context';
-import { ApiError, BadRequestError, NotFoundError, UnauthorizedError } from '../schema/errors';
+import {
+  ApiError,
+  BadRequestError,
+  NotFoundError,
+  shown,
+  UnauthorizedError,
+} from '../schema/errors';
 import { parseJsonBody, variablesFromBody } from './body';
 import { errorResponse, restErrorHandler, toApiError } from './errors';
 import { variablesFromQuery } from './queryParams';
 import { lookupRoute, routeField, ROUTES, surfaceOf, type RestRoute } from './routes';
-import { hasControlCharacters } from '../schema/inputLimits';
+import { textRefusal } from '../schema/inputLimits';
 
 type GetEnveloped = Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
 type Enveloped = ReturnType<GetEnveloped>;
@@ -37,7 +43,10 @@ export function restSchema(schema: GraphQLSchema): GraphQLSchema {
   );
 }
 
-/** Path parameters decoded; one that cannot name anything (bad escape, control character) is 404. */
+/**
+ * Path parameters decoded; one that cannot name anything (bad escape, control character, longer
+ * than any text input) is 404.
+ */
 function decodePathParams(params: Record<string, string>): Record<string, string> {
   let decoded: Record<string, string>;
   try {
@@ -47,7 +56,7 @@ function decodePathParams(params: Record<string, string>): Record<string, string
   } catch {
     throw new NotFoundError('Resource not found');
   }
-  if (Object.values(decoded).some(hasControlCharacters)) {
+  if (Object.values(decoded).some((value) => textRefusal('id', value) !== null)) {
     throw new NotFoundError('Resource not found');
   }
   return decoded;
@@ -204,7 +213,9 @@ export function useRestFacade(): Plugin<Context> {
       if (!surfaceOf(url.pathname)) return;
       const found = lookupRoute(request.method, url.pathname);
       if (found.kind === 'not-found') {
-        endResponse(errorResponse(new NotFoundError(`No route ${request.method} ${url.pathname}`)));
+        endResponse(
+          errorResponse(new NotFoundError(`No route ${request.method} ${shown(url.pathname)}`)),
+        );
         return;
       }
       if (found.kind === 'method-not-allowed') {

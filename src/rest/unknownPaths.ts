@@ -2,7 +2,7 @@
 // paths under its surfaces and the redirect its own; anything else would get yoga's empty 404, or
 // be taken for GraphQL when it merely ends in "/graphql".
 import type { Plugin } from 'graphql-yoga';
-import { NotFoundError } from '../schema/errors';
+import { NotFoundError, shown } from '../schema/errors';
 import { errorResponse } from './errors';
 
 /** Registered after every plugin that serves a path, so it sees only what nobody served. */
@@ -10,7 +10,9 @@ export function useUnknownPathAnswer(graphqlEndpoint: string): Plugin {
   return {
     onRequest({ request, url, endResponse }) {
       if (url.pathname === graphqlEndpoint) return;
-      endResponse(errorResponse(new NotFoundError(`No route ${request.method} ${url.pathname}`)));
+      endResponse(
+        errorResponse(new NotFoundError(`No route ${request.method} ${shown(url.pathname)}`)),
+      );
     },
   };
 }

@@ -19,7 +19,7 @@ import {
 import { builder, keyAuth } from './builder';
 import { AffiliateChannel, listedChannelWhere } from './channels';
 import type { Context } from './context';
-import { NotFoundError } from './errors';
+import { notFound } from './errors';
 import { Commission, type CommissionShape } from './money';
 import { pageArgs, pageInfo, resolvePage, type PageRule } from './pagination';
 import { shortUrlOf } from '../shortLinks';
@@ -165,7 +165,7 @@ builder.queryFields((t) => ({
         ...queryFromInfo({ context, info, path: ['data'] }),
         where: visibleBrandById(String(args.brandId)),
       });
-      if (!data) throw new NotFoundError(`Brand ${args.brandId} not found`);
+      if (!data) throw notFound('Brand', String(args.brandId));
       return { data };
     },
   }),

@@ -5,7 +5,7 @@ import { prisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
 import { metaPageOf, singleOf } from '../rest/envelopes';
 import { builder, keyAuth } from './builder';
-import { NotFoundError } from './errors';
+import { notFound } from './errors';
 import {
   findPage,
   pageArgs,
@@ -106,7 +106,7 @@ export function organizationCounter(where: Prisma.OrganizationWhereInput): Count
 
 /** The visible brand with this id; a non-UUID id cannot exist, so it is not found either. */
 export function visibleBrandById(brandId: string): Prisma.OrganizationWhereInput {
-  if (!isUuid(brandId)) throw new NotFoundError(`Brand ${brandId} not found`);
+  if (!isUuid(brandId)) throw notFound('Brand', brandId);
   return { id: brandId.toLowerCase(), ...visibleOrganization };
 }
 
@@ -139,7 +139,7 @@ builder.queryFields((t) => ({
         ...queryFromInfo({ context, info, path: ['data'] }),
         where: visibleBrandById(String(args.brandId)),
       });
-      if (!data) throw new NotFoundError(`Brand ${args.brandId} not found`);
+      if (!data) throw notFound('Brand', String(args.brandId));
       return { data };
     },
   }),

@@ -6,7 +6,7 @@ import type { Prisma } from '../generated/prisma/client';
 import { countedListOf, singleOf } from '../rest/envelopes';
 import { affiliateIdOf } from './affiliate';
 import { builder, keyAuth } from './builder';
-import { NotFoundError } from './errors';
+import { notFound } from './errors';
 import { isUuid } from './scalars';
 
 /** The contract returns at most this many channels. */
@@ -27,7 +27,7 @@ export function listedChannelById(
   affiliateId: string,
   channelId: string,
 ): Prisma.ChannelWhereInput {
-  if (!isUuid(channelId)) throw new NotFoundError(`Channel ${channelId} not found`);
+  if (!isUuid(channelId)) throw notFound('Channel', channelId);
   return { id: channelId.toLowerCase(), ...listedChannelWhere(affiliateId) };
 }
 
@@ -77,7 +77,7 @@ builder.queryFields((t) => ({
         ...queryFromInfo({ context, info, path: ['data'] }),
         where: listedChannelById(affiliateIdOf(context), String(args.channelId)),
       });
-      if (!data) throw new NotFoundError(`Channel ${args.channelId} not found`);
+      if (!data) throw notFound('Channel', String(args.channelId));
       return { data };
     },
   }),

@@ -12,6 +12,7 @@ export const HTTP_STATUS_BY_CODE = {
   GONE: 410,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  REQUEST_HEADER_FIELDS_TOO_LARGE: 431,
   TOO_MANY_REQUESTS: 429,
   INTERNAL_SERVER_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -55,6 +56,33 @@ export class NotFoundError extends ApiError {
   constructor(message: string) {
     super('NOT_FOUND', message);
   }
+}
+
+/** `Brand <id> not found`, showing the id as the client sent it, safely (`shown`). */
+export function notFound(what: string, id: string): NotFoundError {
+  return new NotFoundError(`${what} ${shown(id)} not found`);
+}
+
+/** How much of a client's value an error message repeats. */
+export const SHOWN_LENGTH = 64;
+
+// Characters a reader cannot see or that turn text around: controls, format characters (bidi
+// overrides such as U+202E, zero-width spaces), line and paragraph separators, lone surrogates.
+const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|\p{Cs}/gu;
+
+/**
+ * A client's value as an error message shows it: at most SHOWN_LENGTH characters, the rest cut
+ * with an ellipsis, and every character nobody could see or that would reorder the message
+ * written as an escape (`\u202e`).
+ */
+export function shown(value: string): string {
+  const characters = [...value];
+  const cut =
+    characters.length > SHOWN_LENGTH ? `${characters.slice(0, SHOWN_LENGTH).join('')}…` : value;
+  return cut.replace(
+    UNSEEN,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -7,7 +7,7 @@ import { OrderStatus, type Prisma } from '../generated/prisma/client';
 import { metaPageOf, singleOf } from '../rest/envelopes';
 import { affiliateIdOf } from './affiliate';
 import { builder, keyAuth } from './builder';
-import { NotFoundError } from './errors';
+import { notFound } from './errors';
 import { fromBasisPoints, fromMinor } from './money';
 import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs, type PageRule } from './pagination';
 import { isUuid } from './scalars';
@@ -46,7 +46,7 @@ export function affiliateOrderWhere(
 
 /** The affiliate's order with this id; a non-UUID id cannot exist, so it is not found either. */
 export function affiliateOrderById(affiliateId: string, orderId: string): Prisma.OrderWhereInput {
-  if (!isUuid(orderId)) throw new NotFoundError(`Order ${orderId} not found`);
+  if (!isUuid(orderId)) throw notFound('Order', orderId);
   return { id: orderId.toLowerCase(), affiliateId };
 }
 
@@ -171,7 +171,7 @@ builder.queryFields((t) => ({
         ...queryFromInfo({ context, info, path: ['data'] }),
         where: affiliateOrderById(affiliateIdOf(context), String(args.orderId)),
       });
-      if (!data) throw new NotFoundError(`Order ${args.orderId} not found`);
+      if (!data) throw notFound('Order', String(args.orderId));
       return { data };
     },
   }),

@@ -1,5 +1,5 @@
 import { builder } from './builder';
-import { BadRequestError } from './errors';
+import { BadRequestError, shown } from './errors';
 
 // ISO 8601 date-time. A date alone is midnight UTC, and so is a time without an offset: the
 // server's own time zone never changes what a request means.
@@ -34,7 +34,7 @@ builder.scalarType('DateTime', {
   serialize: (value) => value.toISOString(),
   parseValue: (value) => {
     const date = parseDateTime(value);
-    if (!date) throw new BadRequestError(`"${String(value)}" is not an ISO 8601 date-time`);
+    if (!date) throw new BadRequestError(`"${shown(String(value))}" is not an ISO 8601 date-time`);
     return date;
   },
 });
@@ -43,7 +43,7 @@ builder.scalarType('UUID', {
   description: 'A UUID (8-4-4-4-12 hexadecimal digits)',
   serialize: (value) => value,
   parseValue: (value) => {
-    if (!isUuid(value)) throw new BadRequestError(`"${String(value)}" is not a UUID`);
+    if (!isUuid(value)) throw new BadRequestError(`"${shown(String(value))}" is not a UUID`);
     return value.toLowerCase();
   },
 });

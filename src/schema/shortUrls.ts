@@ -21,7 +21,7 @@ import {
 } from '../shortLinks';
 import { affiliateIdOf } from './affiliate';
 import { builder, keyAuth } from './builder';
-import { BadRequestError, NotFoundError } from './errors';
+import { BadRequestError, NotFoundError, notFound, shown } from './errors';
 import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs, type PageRule } from './pagination';
 import { isUuid } from './scalars';
 import { MAX_URL_LENGTH } from './inputLimits';
@@ -189,7 +189,7 @@ async function visibleBrand(organizationId: string) {
         select: { id: true, websiteUrl: true },
       })
     : null;
-  if (!brand) throw new BadRequestError(`organizationId: brand ${organizationId} not found`);
+  if (!brand) throw new BadRequestError(`organizationId: brand ${shown(organizationId)} not found`);
   return brand;
 }
 
@@ -207,7 +207,8 @@ async function shortLinkRequestFor(
             select: { id: true, organizationId: true, type: true, url: true },
           })
         : null;
-      if (!campaign) throw new BadRequestError(`featureId: campaign ${campaignId} not found`);
+      if (!campaign)
+        throw new BadRequestError(`featureId: campaign ${shown(campaignId)} not found`);
       try {
         // The same link the campaign listing shows (and makes for Url offers).
         return campaignShortLink(affiliateId, campaign);
@@ -303,7 +304,7 @@ builder.queryFields((t) => ({
         ...queryFromInfo({ context, info, path: ['data'] }),
         where: { urlCode: args.urlCode, affiliateId },
       });
-      if (!data) throw new NotFoundError(`Short URL ${args.urlCode} not found`);
+      if (!data) throw notFound('Short URL', String(args.urlCode));
       return { data };
     },
   }),

@@ -2,7 +2,7 @@
 import { clientIpOfRequest } from '../../auth/requestAuth';
 import { prisma } from '../../db';
 import type { Context } from '../context';
-import { NotFoundError, UnauthorizedError } from '../errors';
+import { notFound, UnauthorizedError } from '../errors';
 import { isUuid } from '../scalars';
 
 export async function dashboardUser(userId: string | null) {
@@ -18,7 +18,7 @@ export async function keyOwnedBy(ownerId: string, keyId: string) {
   const key = isUuid(keyId)
     ? await prisma.apiKey.findFirst({ where: { id: keyId, ownerId } })
     : null;
-  if (!key) throw new NotFoundError(`API key ${keyId} not found`);
+  if (!key) throw notFound('API key', keyId);
   return key;
 }
 

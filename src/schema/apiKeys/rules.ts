@@ -8,7 +8,7 @@ import {
 } from 'graphql';
 import { isScopeOf, SCOPES_BY_KEY_TYPE, type KeyType } from '../../auth/scopes';
 import type { KeyVersion } from '../../auth/verifyApiKey';
-import { BadRequestError } from '../errors';
+import { BadRequestError, shown } from '../errors';
 
 const KEY_NAME_MAX = 100;
 
@@ -18,7 +18,7 @@ export function scopesForNewKey(type: KeyType, requested: string[] | null | unde
   if (requested.length === 0) throw new BadRequestError('scopes must name at least one scope');
   const unknown = requested.filter((scope) => !isScopeOf(type, scope));
   if (unknown.length) {
-    throw new BadRequestError(`Not scopes of a ${type} key: ${unknown.join(', ')}`);
+    throw new BadRequestError(`Not scopes of a ${type} key: ${unknown.map(shown).join(', ')}`);
   }
   return [...new Set(requested)];
 }

@@ -15,7 +15,7 @@ import {
 } from '../../shortLinks';
 import { affiliateIdOf } from '../affiliate';
 import { builder, keyAuth } from '../builder';
-import { ApiError, BadRequestError, NotFoundError } from '../errors';
+import { ApiError, BadRequestError, notFound } from '../errors';
 import { Commission } from '../money';
 import { pageArgs, pageInfo, resolvePage } from '../pagination';
 import {
@@ -165,7 +165,7 @@ builder.queryFields((t) => ({
         ...queryFromInfo({ context, info, path: ['data'] }),
         where: campaignById(String(args.campaignId)),
       });
-      if (!data) throw new NotFoundError(`Campaign ${args.campaignId} not found`);
+      if (!data) throw notFound('Campaign', String(args.campaignId));
       return { data };
     },
   }),

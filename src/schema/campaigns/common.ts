@@ -3,7 +3,7 @@
 import { prisma } from '../../db';
 import { CampaignType, OfferType, type Prisma } from '../../generated/prisma/client';
 import { builder } from '../builder';
-import { NotFoundError } from '../errors';
+import { notFound } from '../errors';
 import { countArgs, type CountRows } from '../listTotals';
 import { findPage, sliceArgs, type Page, type PageRule, type RowSelection } from '../pagination';
 import { isUuid } from '../scalars';
@@ -106,7 +106,7 @@ export function campaignCounter(where: Prisma.CampaignWhereInput): CountRows {
 }
 
 export function campaignById(campaignId: string): Prisma.CampaignWhereInput {
-  if (!isUuid(campaignId)) throw new NotFoundError(`Campaign ${campaignId} not found`);
+  if (!isUuid(campaignId)) throw notFound('Campaign', campaignId);
   return { id: campaignId.toLowerCase(), ...ofVisibleBrand };
 }
 

@@ -4,7 +4,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../../db';
 import { metaPageOf, singleOf } from '../../rest/envelopes';
 import { builder, keyAuth } from '../builder';
-import { NotFoundError } from '../errors';
+import { notFound } from '../errors';
 import { pageArgs, pageInfo, resolvePage } from '../pagination';
 import {
   CAMPAIGNS_PAGE,
@@ -58,7 +58,7 @@ builder.queryFields((t) => ({
         ...queryFromInfo({ context, info, path: ['data'] }),
         where: campaignById(String(args.campaignId)),
       });
-      if (!data) throw new NotFoundError(`Campaign ${args.campaignId} not found`);
+      if (!data) throw notFound('Campaign', String(args.campaignId));
       return { data };
     },
   }),

@@ -1,0 +1,31 @@
+// What Node's HTTP parser refuses before the app sees a request (a URL or headers over its limit,
+// bytes that are not HTTP) is answered in the contract's error shape too, not with Node's empty 431
+// or 400.
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { errorBody } from '../rest/errors';
+import { ApiError, BadRequestError } from '../schema/errors';
+
+/** How long a refused connection may take to read its answer before it is closed. */
+const LINGER_MS = 5_000;
+
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const refusal =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError('REQUEST_HEADER_FIELDS_TOO_LARGE', 'The request URL or headers are too large')
+      : new BadRequestError('The request is not valid HTTP');
+  const body = JSON.stringify(errorBody(refusal));
+  // What the client is still sending is read and dropped: closing with it unread would reset the
+  // connection, and the client would lose the answer.
+  socket.resume();
+  socket.end(
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+}
