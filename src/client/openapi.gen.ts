@@ -780,6 +780,7 @@ export interface components {
         | 'GONE'
         | 'CONFLICT'
         | 'PAYLOAD_TOO_LARGE'
+        | 'REQUEST_HEADER_FIELDS_TOO_LARGE'
         | 'TOO_MANY_REQUESTS'
         | 'INTERNAL_SERVER_ERROR'
         | 'SERVICE_UNAVAILABLE'
