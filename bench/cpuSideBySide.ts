@@ -35,6 +35,7 @@ interface Build {
 }
 
 const started: ChildProcess[] = [];
+let stopping = false;
 process.once('exit', () => started.forEach((child) => child.kill('SIGKILL')));
 
 function environment(port: number): NodeJS.ProcessEnv {
@@ -61,6 +62,9 @@ async function start(name: string, dir: string): Promise<Build> {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   started.push(child);
+  child.once('exit', (code, signal) => {
+    if (!stopping) console.error(`${name} exited (${code ?? signal}) during the measurement`);
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   for (let tries = 0; ; tries += 1) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
@@ -157,6 +161,7 @@ async function main(): Promise<void> {
       );
     }
   }
+  stopping = true;
   for (const build of builds) build.child.kill('SIGTERM');
 }
 
