@@ -1,10 +1,10 @@
 // npm run migration:new -- <name>: writes prisma/migrations/<timestamp>_<name>/migration.sql with
-// what prisma/schema.prisma adds to the committed history. Prisma computes the SQL, replaying the
-// history on an in-memory PGlite shadow database (prisma.config.ts); `prisma migrate dev` itself
-// stops at its data-loss check with the WASM engine, so this runs `prisma migrate diff` instead.
-import { execFileSync } from 'node:child_process';
+// what prisma/schema.prisma adds to the committed history. Prisma's WebAssembly schema engine
+// computes the SQL: it replays the history on a throw-away PGlite and diffs it with the schema
+// (scripts/schema-engine.ts). Paths are relative to the working directory.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { migrationDiff } from './schema-engine';
 
 const name = process.argv[2];
 if (!name || !/^[a-z0-9_]+$/.test(name)) {
@@ -12,26 +12,27 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
   process.exit(2);
 }
 
-const sql = execFileSync(
-  'npx',
-  [
-    'prisma',
-    'migrate',
-    'diff',
-    '--from-migrations',
-    'prisma/migrations',
-    '--to-schema-datamodel',
-    'prisma/schema.prisma',
-    '--script',
-  ],
-  { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-);
-if (sql.includes('This is an empty migration')) {
-  console.log('prisma/schema.prisma matches the migration history: nothing to write.');
-  process.exit(0);
+const migrationsDir = path.join('prisma', 'migrations');
+
+async function main(): Promise<void> {
+  const sql = await migrationDiff({
+    migrationsDir,
+    schemaPath: path.join('prisma', 'schema.prisma'),
+  });
+  if (sql === undefined) {
+    console.error(
+      'prisma/schema.prisma matches the migration history: no migration written. Change the schema first.',
+    );
+    process.exit(1);
+  }
+  const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+  const folder = path.join(migrationsDir, `${stamp}_${name}`);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(path.join(folder, 'migration.sql'), sql);
+  console.log(`Wrote ${folder}/migration.sql; run \`npm run generate\` and commit it.`);
 }
-const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-const folder = path.join('prisma', 'migrations', `${stamp}_${name}`);
-mkdirSync(folder, { recursive: true });
-writeFileSync(path.join(folder, 'migration.sql'), sql);
-console.log(`Wrote ${folder}/migration.sql; run \`npx prisma generate\` and commit it.`);
+
+main().catch((error: unknown) => {
+  console.error(`migration:new failed: ${(error as Error).message}`);
+  process.exit(1);
+});

@@ -30,19 +30,22 @@ interface Backend {
   close(): Promise<void>;
 }
 
-/**
- * pglite-prisma-adapter 0.6 is typed against @prisma/driver-adapter-utils 6.10, whose `argTypes`
- * shape changed by 6.19; the adapter never reads `argTypes` (PGlite infers parameter types), so
- * only the declared types differ.
- */
-export function pgliteAdapter(pglite: PGlite): SqlDriverAdapterFactory {
-  return new PrismaPGlite(pglite) as unknown as SqlDriverAdapterFactory;
-}
-
 /** A PGlite adapter that opens the database at its first query, not at construction. */
 function lazyPgliteAdapter(open: () => PGlite): SqlDriverAdapterFactory {
-  const { provider, adapterName } = pgliteAdapter(undefined as never);
-  return { provider, adapterName, connect: () => pgliteAdapter(open()).connect() };
+  const { provider, adapterName } = new PrismaPGlite(undefined as never);
+  return { provider, adapterName, connect: () => new PrismaPGlite(open()).connect() };
+}
+
+/**
+ * The query plan cache: Prisma compiles each query shape into a plan once and reuses it (least
+ * recently used out first); without it the WebAssembly query compiler runs on every call, the
+ * largest single share of a list request's CPU. 1000 plans is Prisma's default, stated here because
+ * the service's speed depends on it (`take`, `skip`, booleans and enum values each make a shape).
+ */
+const QUERY_PLAN_CACHE_SIZE = 1000;
+
+function prismaClient(adapter: SqlDriverAdapterFactory): PrismaClient {
+  return new PrismaClient({ adapter, queryPlanCacheMaxSize: QUERY_PLAN_CACHE_SIZE });
 }
 
 function pgliteBackend(dataDir: string): Backend {
@@ -64,7 +67,7 @@ function pgliteBackend(dataDir: string): Backend {
       (await open().query<Row>(sql, params)).rows,
   };
   return {
-    prisma: new PrismaClient({ adapter: lazyPgliteAdapter(open) }),
+    prisma: prismaClient(lazyPgliteAdapter(open)),
     // One process, one database: notifications of its own commits arrive as long as it lives.
     listen(channel, listener) {
       void open()
@@ -137,7 +140,7 @@ function postgresBackend(connectionString: string, schema: string): Backend {
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   return {
-    prisma: new PrismaClient({ adapter: new PrismaPg(pool, { schema }) }),
+    prisma: prismaClient(new PrismaPg(pool, { schema })),
     async withConnection(work) {
       const client = await pool.connect();
       try {

@@ -1,6 +1,6 @@
 // The migration applier: Prisma-compatible bookkeeping, idempotent, one applier at a time.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { config } from '../src/config';
@@ -35,17 +35,18 @@ test('a second run applies nothing', async () => {
 });
 
 const onPglite = config.databaseUrl ? test.skip : test;
+const root = path.join(__dirname, '..');
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 
 onPglite(
-  '`prisma migrate status` agrees with the applier on an embedded database',
+  "Prisma's schema engine (the check behind `prisma migrate status`) agrees with the applier on an embedded database",
   () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'pglite-'));
     const { DATABASE_URL: _unused, ...inherited } = process.env;
     const env = { ...inherited, PGLITE_DATA_DIR: dataDir };
-    const root = path.join(__dirname, '..');
     try {
-      execFileSync('npx', ['tsx', 'scripts/migrate.ts'], { cwd: root, env, stdio: 'pipe' });
-      const status = execFileSync('npx', ['prisma', 'migrate', 'status'], {
+      execFileSync(tsx, ['scripts/migrate.ts'], { cwd: root, env, stdio: 'pipe' });
+      const status = execFileSync(tsx, ['scripts/migration-status.ts'], {
         cwd: root,
         env,
         stdio: 'pipe',
@@ -58,25 +59,71 @@ onPglite(
   60_000,
 );
 
+/**
+ * Runs `npm run migration:new -- <name>` in a copy of prisma/ (the committed history, and the
+ * schema as `schema` gives it); answers the exit status, the output and the migrations written.
+ * The diff replays the history on a throw-away PGlite: the configured database is never touched.
+ */
+function newMigration(name: string, schema: string) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'migration-new-'));
+  try {
+    cpSync(path.join(root, 'prisma', 'migrations'), path.join(dir, 'prisma', 'migrations'), {
+      recursive: true,
+    });
+    writeFileSync(path.join(dir, 'prisma', 'schema.prisma'), schema);
+    const run = spawnSync(tsx, [path.join(root, 'scripts', 'new-migration.ts'), name], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    const committed = new Set(readdirSync(path.join(root, 'prisma', 'migrations')));
+    const written = readdirSync(path.join(dir, 'prisma', 'migrations'))
+      .filter((entry) => !committed.has(entry))
+      .map((folder) => ({
+        folder,
+        sql: readFileSync(path.join(dir, 'prisma', 'migrations', folder, 'migration.sql'), 'utf8'),
+      }));
+    return { status: run.status, output: run.stdout + run.stderr, written };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const committedSchema = readFileSync(path.join(root, 'prisma', 'schema.prisma'), 'utf8');
+
 onPglite(
-  'the committed migrations produce exactly prisma/schema.prisma (no drift)',
+  'the committed migrations produce exactly prisma/schema.prisma (no drift): migration:new refuses to write an empty migration',
   () => {
-    const root = path.join(__dirname, '..');
-    // --exit-code: 0 when the migration history and the schema agree, 2 when they differ.
-    execFileSync(
-      'npx',
-      [
-        'prisma',
-        'migrate',
-        'diff',
-        '--from-migrations',
-        'prisma/migrations',
-        '--to-schema-datamodel',
-        'prisma/schema.prisma',
-        '--exit-code',
-      ],
-      { cwd: root, stdio: 'pipe' },
-    );
+    const { status, output, written } = newMigration('nothing', committedSchema);
+    expect(output).toContain('prisma/schema.prisma matches the migration history');
+    expect(status).toBe(1);
+    expect(written).toEqual([]);
   },
-  60_000,
+  120_000,
+);
+
+onPglite(
+  'migration:new writes what a schema change adds to the history',
+  () => {
+    const anchor = '  clickCount     Int      @default(0)\n';
+    expect(committedSchema).toContain(anchor);
+    const changed = committedSchema
+      .replace(anchor, `${anchor}  note           String?\n`)
+      .replace('  @@index([campaignId])\n', '  @@index([campaignId])\n  @@index([note])\n');
+    const { status, output, written } = newMigration('short_url_note', changed);
+    expect({ status, output }).toEqual({ status: 0, output: expect.stringContaining('Wrote ') });
+    expect(written).toEqual([
+      {
+        folder: expect.stringMatching(/^\d{14}_short_url_note$/),
+        sql: [
+          '-- AlterTable',
+          'ALTER TABLE "ShortUrl" ADD COLUMN     "note" TEXT;',
+          '',
+          '-- CreateIndex',
+          'CREATE INDEX "ShortUrl_note_idx" ON "ShortUrl"("note");',
+          '',
+        ].join('\n'),
+      },
+    ]);
+  },
+  120_000,
 );
