@@ -13,10 +13,9 @@ import { graphiqlOptions } from './graphql/graphiql';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useJsonAnswers } from './graphql/jsonAnswers';
 import { createEdge, type EdgeSettings } from './http/edge';
-import { createRedisClient, type RedisClient } from './limits/redis';
+import { createRedisClient, type RedisClient } from './redis';
 import { logger } from './logger';
-import { ApiError } from './schema/errors';
-import { databaseUnavailable } from './rest/errors';
+import { databaseUnavailable, TooManyRequestsError } from './errors';
 import { useRestFacade } from './rest/facade';
 import { useApiReference } from './rest/openapi';
 import { useUnknownPathAnswer } from './rest/unknownPaths';
@@ -72,6 +71,7 @@ export function createApp(options: AppOptions = {}) {
 
 /** Key management per dashboard user: each of these mutations at most 10 times a minute. */
 export const KEY_MANAGEMENT_LIMIT = { max: 10, window: '1m' };
+const KEY_MANAGEMENT_LIMIT_WINDOW_S = 60;
 
 function useKeyManagementLimit() {
   return useRateLimiter({
@@ -82,8 +82,11 @@ function useKeyManagementLimit() {
       field,
       ...KEY_MANAGEMENT_LIMIT,
     })),
-    transformError: (message) =>
-      new ApiError('TOO_MANY_REQUESTS', message || 'Too many key-management calls: retry later'),
+    transformError: () =>
+      new TooManyRequestsError(
+        KEY_MANAGEMENT_LIMIT_WINDOW_S,
+        `At most ${KEY_MANAGEMENT_LIMIT.max} key-management calls a minute: retry later`,
+      ),
   });
 }
 

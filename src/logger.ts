@@ -2,7 +2,7 @@
 // while a request is answered carries its request id.
 import pino from 'pino';
 import { config } from './config';
-import { currentRequestId } from './http/requestId';
+import { currentRequestId } from './requestId';
 
 export const logger = pino(
   {

@@ -9,7 +9,11 @@ import {
   createPersonalCode,
 } from './support/campaignFactories';
 import { prisma } from '../src/db';
-import { campaignShortLink, getOrCreateShortUrl, UrlCodeExhaustedError } from '../src/shortLinks';
+import {
+  campaignShortLink,
+  getOrCreateShortUrl,
+  UrlCodeExhaustedError,
+} from '../src/shortLinks/links';
 
 useTestDatabase();
 

@@ -14,7 +14,7 @@ import {
   isNonNullType,
   type GraphQLInputType,
 } from 'graphql';
-import { HTTP_STATUS_BY_CODE, isErrorCode } from '../src/schema/errors';
+import { HTTP_STATUS_BY_CODE, isErrorCode } from '../src/errors';
 import { ROUTES, type RestRoute } from '../src/rest/routes';
 import { useTestDatabase } from './support/app';
 import { createApiKey, createLegacyKey } from './support/factories';

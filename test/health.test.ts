@@ -2,7 +2,7 @@
 // and out (and in error bodies), one structured log line per request without credentials.
 import { createApp } from '../src/app';
 import { config } from '../src/config';
-import { createRedisClient, type RedisClient } from '../src/limits/redis';
+import { createRedisClient, type RedisClient } from '../src/redis';
 import { logger } from '../src/logger';
 import { app, call, useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';

@@ -9,7 +9,7 @@ import { keyUsageSettled, markKeyUsed, recordRevokedKeyUse } from '../src/auth/k
 import { checkApiKey } from '../src/auth/verifyApiKey';
 import { config } from '../src/config';
 import { prisma } from '../src/db';
-import { createRedisClient, type RedisClient } from '../src/limits/redis';
+import { createRedisClient, type RedisClient } from '../src/redis';
 import { logger } from '../src/logger';
 import { callApp, graphqlApp, useTestDatabase, type App } from './support/app';
 import { createApiKey, createLegacyKey } from './support/factories';

@@ -8,7 +8,7 @@ import { generateApiKey } from '../src/auth/keyFormat';
 import { config } from '../src/config';
 import { isEmbeddedDatabase, prisma, withSqlConnection } from '../src/db';
 import type { EdgeSettings } from '../src/http/edge';
-import { createRedisClient, type RedisClient } from '../src/limits/redis';
+import { createRedisClient, type RedisClient } from '../src/redis';
 import { logger } from '../src/logger';
 import { useTestDatabase } from './support/app';
 import { createApiKey, createUser } from './support/factories';

@@ -4,8 +4,8 @@
 // codes 404 in the contract's error body.
 import { createApp } from '../src/app';
 import { prisma } from '../src/db';
-import { CLICK_REPEAT_WINDOW_S, forgetExpiredClickClients } from '../src/rest/clickBatches';
-import { countedClient } from '../src/rest/redirect';
+import { CLICK_REPEAT_WINDOW_S, forgetExpiredClickClients } from '../src/shortLinks/clicks';
+import { countedClient } from '../src/shortLinks/redirect';
 import { app, useTestDatabase } from './support/app';
 import { createAffiliate } from './support/campaignFactories';
 import { createBrand } from './support/factories';

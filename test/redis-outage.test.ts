@@ -4,7 +4,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createApp } from '../src/app';
-import { createRedisClient, type RedisClient } from '../src/limits/redis';
+import { createRedisClient, type RedisClient } from '../src/redis';
 import { useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
 

@@ -3,7 +3,7 @@
 // Idempotency-Key), GET /affiliate/shortener/urls (meta, limits, filters) and
 // GET /affiliate/shortener/urls/{urlCode}, with one affiliate never seeing another's links.
 import { prisma } from '../src/db';
-import { requestHashOf, runIdempotently } from '../src/http/idempotency';
+import { requestHashOf, runIdempotently } from '../src/idempotency';
 import {
   affiliateShortUrlWhere,
   deepLinkTarget,

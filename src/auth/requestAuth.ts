@@ -8,7 +8,7 @@ const dashboardTokens = new WeakMap<Request, Promise<DashboardToken>>();
 const clientIps = new WeakMap<Request, string>();
 
 /**
- * The edge tells which client address a request comes from (src/limits/clientIp.ts, the address
+ * The edge tells which client address a request comes from (src/http/clientIp.ts, the address
  * the quota counts against), before anything authenticates it.
  */
 export function rememberClientIp(request: Request, clientIp: string): void {

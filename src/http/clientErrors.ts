@@ -3,8 +3,7 @@
 // or 400.
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { errorBody } from '../rest/errors';
-import { ApiError, BadRequestError } from '../schema/errors';
+import { ApiError, BadRequestError, errorBody } from '../errors';
 
 /** How long a refused connection may take to read its answer before it is closed. */
 const LINGER_MS = 5_000;

@@ -7,25 +7,29 @@
 //   -> response headers (request id, quota, deprecation, CORS, no-store) -> HEAD without body -> log.
 // The redirect is the hottest route and needs nothing of yoga, so it is answered here.
 import { rememberClientIp } from '../auth/requestAuth';
-import { errorResponse, toApiError } from '../rest/errors';
-import { REDIRECT_PREFIX, redirectResponse } from '../rest/redirect';
-import { ApiError } from '../schema/errors';
+import { REDIRECT_PREFIX, redirectResponse } from '../shortLinks/redirect';
+import {
+  errorResponse,
+  PayloadTooLargeError,
+  RequestTimeoutError,
+  toApiError,
+  TooManyRequestsError,
+} from '../errors';
 import { logger } from '../logger';
-import { checkBody, payloadTooLarge } from '../limits/bodyLimit';
-import { clientIpOf } from '../limits/clientIp';
+import { checkBody } from '../limits/bodyLimit';
+import { clientIpOf } from './clientIp';
 import {
   rateLimitHeaders,
   RequestQuota,
   retryAfterSeconds,
-  TooManyRequestsError,
   type QuotaSettings,
 } from '../limits/rateLimit';
-import type { RedisClient } from '../limits/redis';
+import type { RedisClient } from '../redis';
 import { raceDeadline, withDeadline } from '../limits/timeout';
 import { corsHeaders, preflightResponse, type CorsSettings } from './cors';
 import { healthResponse } from './health';
 import { deprecationHeaders, isLegacyHost, type LegacyHostSettings } from './legacyHost';
-import { requestIdOf, runWithRequestId } from './requestId';
+import { requestIdOf, runWithRequestId } from '../requestId';
 
 export interface EdgeSettings extends QuotaSettings, LegacyHostSettings, CorsSettings {
   trustProxy: boolean;
@@ -66,7 +70,9 @@ const CLIENT_CLOSED_REQUEST = 499;
  * so a client does not send its next request after bytes nobody will read.
  */
 function bodyRefused(maxBytes: number): Response {
-  return errorResponse(payloadTooLarge(maxBytes), { Connection: 'close' });
+  const response = errorResponse(new PayloadTooLargeError(maxBytes));
+  response.headers.set('Connection', 'close');
+  return response;
 }
 
 export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisClient | null) {
@@ -99,9 +105,7 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
     if (admission.kind === 'counted') {
       Object.assign(answerHeaders, rateLimitHeaders(admission.decision));
       if (!admission.decision.allowed) {
-        return errorResponse(new TooManyRequestsError(), {
-          'Retry-After': String(retryAfterSeconds(admission.decision)),
-        });
+        return errorResponse(new TooManyRequestsError(retryAfterSeconds(admission.decision)));
       }
     }
     if (body.kind === 'too-large') return bodyRefused(settings.maxBodyBytes);
@@ -143,12 +147,7 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
             );
         if (outcome.kind === 'done') return outcome.value;
         logger.warn({ timeoutMs: settings.requestTimeoutMs }, 'request timed out');
-        return errorResponse(
-          new ApiError(
-            'REQUEST_TIMEOUT',
-            `The request did not complete within ${settings.requestTimeoutMs / 1000} s`,
-          ),
-        );
+        return errorResponse(new RequestTimeoutError(settings.requestTimeoutMs));
       });
     } catch (error) {
       // A database outage met by the quota's key check is a 503; anything else a logged 500.

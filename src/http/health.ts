@@ -3,7 +3,7 @@
 // takes the replica out of rotation.
 import { prisma } from '../db';
 import { logger } from '../logger';
-import type { RedisClient } from '../limits/redis';
+import type { RedisClient } from '../redis';
 
 const CHECK_TIMEOUT_MS = 2_000;
 

@@ -2,14 +2,7 @@
 // over the limit is refused without reading, and a body without one (chunked) is counted as it
 // streams and cut off at the first byte over the limit.
 
-import { ApiError } from '../schema/errors';
-
-export function payloadTooLarge(maxBytes: number): ApiError {
-  return new ApiError(
-    'PAYLOAD_TOO_LARGE',
-    `The request body exceeds the limit of ${maxBytes} bytes`,
-  );
-}
+import { PayloadTooLargeError } from '../errors';
 
 export type BodyCheck =
   | { kind: 'too-large' }
@@ -42,7 +35,7 @@ export function checkBody(
         if (bytesRead > maxBytes) {
           over = true;
           // Whoever reads the body meets the client's own mistake, not a fault of the service.
-          controller.error(payloadTooLarge(maxBytes));
+          controller.error(new PayloadTooLargeError(maxBytes));
           return;
         }
         controller.enqueue(chunk);

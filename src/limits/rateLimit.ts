@@ -9,9 +9,8 @@ import { parseApiKey } from '../auth/keyFormat';
 import { apiKeyOf, dashboardTokenOf } from '../auth/requestAuth';
 import { isRememberedKey } from '../auth/verifyApiKey';
 import { logger } from '../logger';
-import { ApiError } from '../schema/errors';
-import { addressBucket } from './clientIp';
-import type { RedisClient } from './redis';
+import { addressBucket } from '../http/clientIp';
+import type { RedisClient } from '../redis';
 
 export interface Policy {
   /** Named in the IETF RateLimit fields. */
@@ -234,10 +233,4 @@ export function rateLimitHeaders(decision: Decision, now = Date.now()): Record<s
 export function retryAfterSeconds(decision: Decision): number {
   const seconds = Math.ceil(decision.msBeforeReset / 1000);
   return Math.min(decision.policy.windowSeconds, Math.max(1, seconds));
-}
-
-export class TooManyRequestsError extends ApiError {
-  constructor() {
-    super('TOO_MANY_REQUESTS', 'Rate limit exceeded: retry after the time in Retry-After');
-  }
 }

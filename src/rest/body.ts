@@ -12,7 +12,7 @@ import {
   type GraphQLInputField,
   type GraphQLInputType,
 } from 'graphql';
-import { BadRequestError, shown } from '../schema/errors';
+import { BadRequestError, shown } from '../errors';
 import { isUuid, parseDateTime } from '../schema/scalars';
 
 /** The body's JSON; an empty body is an empty object (a route whose arguments are all optional). */

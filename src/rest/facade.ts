@@ -14,17 +14,18 @@ import {
   IDEMPOTENT_REPLAYED_HEADER,
   parseIdempotencyKey,
   runIdempotently,
-} from '../http/idempotency';
+} from '../idempotency';
 import type { Context } from '../schema/context';
 import {
-  ApiError,
   BadRequestError,
+  errorResponse,
+  MethodNotAllowedError,
   NotFoundError,
   shown,
+  toApiError,
   UnauthorizedError,
-} from '../schema/errors';
+} from '../errors';
 import { parseJsonBody, variablesFromBody } from './body';
-import { errorResponse, restErrorHandler, toApiError } from './errors';
 import { variablesFromQuery } from './queryParams';
 import { lookupRoute, routeField, ROUTES, surfaceOf, type RestRoute } from './routes';
 import { textRefusal } from '../schema/inputLimits';
@@ -206,7 +207,9 @@ export function useRestFacade(): Plugin<Context> {
           return execution.enveloped.execute({ ...args, variableValues: execution.variables });
         }) as never,
         // Sofa types its answers as fets Responses; any fetch Response serves.
-        errorHandler: restErrorHandler as never,
+        // The first error decides the answer. (Sofa types its answers as fets Responses.)
+        errorHandler: ((errors: readonly unknown[]) =>
+          errorResponse(toApiError(errors[0]))) as never,
       });
     },
     async onRequest({ request, url, serverContext, endResponse }) {
@@ -219,14 +222,7 @@ export function useRestFacade(): Plugin<Context> {
         return;
       }
       if (found.kind === 'method-not-allowed') {
-        endResponse(
-          errorResponse(
-            new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here`),
-            {
-              Allow: found.allow.join(', '),
-            },
-          ),
-        );
+        endResponse(errorResponse(new MethodNotAllowedError(request.method, found.allow)));
         return;
       }
       try {

@@ -9,7 +9,7 @@ import {
   type GraphQLArgument,
   type GraphQLInputType,
 } from 'graphql';
-import { BadRequestError } from '../schema/errors';
+import { BadRequestError } from '../errors';
 import { pageRuleOf } from '../schema/pagination';
 import { isUuid, parseDateTime } from '../schema/scalars';
 

@@ -2,8 +2,8 @@
 // paths under its surfaces and the redirect its own; anything else would get yoga's empty 404, or
 // be taken for GraphQL when it merely ends in "/graphql".
 import type { Plugin } from 'graphql-yoga';
-import { NotFoundError, shown } from '../schema/errors';
-import { errorResponse } from './errors';
+import { NotFoundError, shown } from '../errors';
+import { errorResponse } from '../errors';
 
 /** Registered after every plugin that serves a path, so it sees only what nobody served. */
 export function useUnknownPathAnswer(graphqlEndpoint: string): Plugin {

@@ -6,7 +6,7 @@ import { listKey, listTotal } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
-import { paginationPageOf, singleOf } from '../rest/envelopes';
+import { paginationPageOf, singleOf } from './envelopes';
 import { affiliateIdOf } from './affiliate';
 import {
   brandFilterArgs,
@@ -19,10 +19,10 @@ import {
 import { builder, keyAuth } from './builder';
 import { AffiliateChannel, listedChannelWhere } from './channels';
 import type { Context } from './context';
-import { notFound } from './errors';
+import { notFound } from '../errors';
 import { Commission, type CommissionShape } from './money';
 import { pageArgs, pageInfo, resolvePage, type PageRule } from './pagination';
-import { shortUrlOf } from '../shortLinks';
+import { shortUrlOf } from '../shortLinks/links';
 
 const AFFILIATE_BRANDS_PAGE: PageRule = { defaultLimit: 20, maxLimit: 20, aboveMax: 'clamp' };
 

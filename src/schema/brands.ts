@@ -3,9 +3,9 @@ import { countArgs, listKey, listTotal, type CountRows } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
-import { metaPageOf, singleOf } from '../rest/envelopes';
+import { metaPageOf, singleOf } from './envelopes';
 import { builder, keyAuth } from './builder';
-import { notFound } from './errors';
+import { notFound } from '../errors';
 import {
   findPage,
   pageArgs,

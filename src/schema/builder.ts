@@ -12,7 +12,7 @@ import { prisma } from '../db';
 import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
 import type { Context } from './context';
-import { ForbiddenError, UnauthorizedError } from './errors';
+import { ForbiddenError, UnauthorizedError } from '../errors';
 
 export interface AuthScopes {
   /** The request carries a valid API key of this type. */

@@ -3,10 +3,10 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
-import { countedListOf, singleOf } from '../rest/envelopes';
+import { countedListOf, singleOf } from './envelopes';
 import { affiliateIdOf } from './affiliate';
 import { builder, keyAuth } from './builder';
-import { notFound } from './errors';
+import { notFound } from '../errors';
 import { isUuid } from './scalars';
 
 /** The contract returns at most this many channels. */

@@ -1,7 +1,7 @@
 // GET /api/partner/organizations: a light directory of visible organizations.
 import { listKey, listTotal } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import { metaPageOf } from '../rest/envelopes';
+import { metaPageOf } from './envelopes';
 import { builder, keyAuth } from './builder';
 import { findOrganizationPage, organizationCounter } from './brands';
 import { pageArgs, pageInfo, resolvePage, type PageRule } from './pagination';

@@ -1,7 +1,7 @@
 // The one pagination helper: page/limit rules of the contract and the page info of list envelopes.
 import type { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder';
-import { BadRequestError } from './errors';
+import { BadRequestError } from '../errors';
 
 export interface PageRule {
   defaultLimit: number;

@@ -1,5 +1,5 @@
 import { builder } from './builder';
-import { BadRequestError, shown } from './errors';
+import { BadRequestError, shown } from '../errors';
 
 // ISO 8601 date-time. A date alone is midnight UTC, and so is a time without an offset: the
 // server's own time zone never changes what a request means.

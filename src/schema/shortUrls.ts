@@ -1,13 +1,13 @@
 // The key's affiliate's short links (decisions.md section 5): the ShortUrl payload, the list and the
 // lookup by code, and createShortUrl (POST /affiliate/shortener/url). Links are made by
-// src/shortLinks.ts (one per affiliate and target, race-free); the public redirect that counts
-// their clicks is src/rest/redirect.ts.
+// src/shortLinks/links.ts (one per affiliate and target, race-free); the public redirect that counts
+// their clicks is src/shortLinks/redirect.ts.
 import { countArgs, listKey, listTotal } from './listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { config } from '../config';
 import { prisma } from '../db';
 import { LinkType, type Prisma } from '../generated/prisma/client';
-import { metaPageOf, singleOf } from '../rest/envelopes';
+import { metaPageOf, singleOf } from './envelopes';
 import { answerFoundExisting } from '../rest/facade';
 import {
   brandDedupeKey,
@@ -18,10 +18,10 @@ import {
   shortUrlOf,
   trackingUrl,
   type ShortLinkRequest,
-} from '../shortLinks';
+} from '../shortLinks/links';
 import { affiliateIdOf } from './affiliate';
 import { builder, keyAuth } from './builder';
-import { BadRequestError, NotFoundError, notFound, shown } from './errors';
+import { BadRequestError, NotFoundError, notFound, shown } from '../errors';
 import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs, type PageRule } from './pagination';
 import { isUuid } from './scalars';
 import { MAX_URL_LENGTH } from './inputLimits';

@@ -3,7 +3,7 @@
 // campaigns' and products' copy of it (`is_visible_brand`, migration brand_visible_flags): a change
 // here needs a migration there.
 import type { Prisma } from '../generated/prisma/client';
-import { BadRequestError } from './errors';
+import { BadRequestError } from '../errors';
 
 export const visibleOrganization = {
   onboardingStatus: 'COMPLETED',

@@ -1,7 +1,7 @@
 // Rows for the affiliate campaign tests: affiliates with their keys, PersonalCoupon codes and
 // the affiliate's short links.
 import { prisma } from '../../src/db';
-import { campaignShortLink, getOrCreateShortUrl } from '../../src/shortLinks';
+import { campaignShortLink, getOrCreateShortUrl } from '../../src/shortLinks/links';
 import { createApiKey } from './factories';
 
 /** An affiliate user and one v2 affiliate key (all affiliate scopes unless narrowed). */

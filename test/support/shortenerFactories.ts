@@ -2,7 +2,7 @@
 // fields set (created-at, active, click count), and a JSON POST helper for the creation route.
 import { prisma } from '../../src/db';
 import type { Prisma } from '../../src/generated/prisma/client';
-import { generateUrlCode } from '../../src/shortLinks';
+import { generateUrlCode } from '../../src/shortLinks/links';
 import { app, type CallResult } from './app';
 
 let sequence = 0;

@@ -14,7 +14,7 @@ import {
   GraphQLString,
 } from 'graphql';
 import { parseJsonBody, variablesFromBody } from '../../src/rest/body';
-import { BadRequestError } from '../../src/schema/errors';
+import { BadRequestError } from '../../src/errors';
 
 const DateTime = new GraphQLScalarType({ name: 'DateTime' });
 const UUID = new GraphQLScalarType({ name: 'UUID' });

@@ -1,4 +1,4 @@
-import { clickBatches, type ClickClient, type WriteClicks } from '../../src/rest/clickBatches';
+import { clickBatches, type ClickClient, type WriteClicks } from '../../src/shortLinks/clicks';
 
 /** A write the test completes by hand, recording each batch it was given. */
 function manualWrites() {

@@ -1,6 +1,6 @@
 // page/limit rules, decisions.md section 6: page >= 1 and limit >= 1 else 400; above the max,
 // most lists clamp silently and products answer 400.
-import { BadRequestError } from '../../src/schema/errors';
+import { BadRequestError } from '../../src/errors';
 import {
   FIND_IDS_FROM_OFFSET,
   findPage,

@@ -11,7 +11,7 @@ import {
   GraphQLString,
 } from 'graphql';
 import { variablesFromQuery } from '../../src/rest/queryParams';
-import { BadRequestError } from '../../src/schema/errors';
+import { BadRequestError } from '../../src/errors';
 
 const DateTime = new GraphQLScalarType({ name: 'DateTime' });
 const UUID = new GraphQLScalarType({ name: 'UUID' });

@@ -2,7 +2,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { useSofa } from 'sofa-api';
 import { config } from '../../config';
-import { IDEMPOTENCY_KEY_HEADER } from '../../http/idempotency';
+import { IDEMPOTENCY_KEY_HEADER } from '../../idempotency';
 import { restSchema } from '../facade';
 import { routeField, ROUTES } from '../routes';
 import { completeSchemas } from './components';

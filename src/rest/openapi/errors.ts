@@ -1,8 +1,8 @@
 // Error statuses and bodies, and the response headers (request id, quota, Retry-After,
 // Idempotent-Replayed), as components the operations refer to.
 import type { GraphQLField } from 'graphql';
-import { HTTP_STATUS_BY_CODE } from '../../schema/errors';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../../http/idempotency';
+import { HTTP_STATUS_BY_CODE } from '../../errors';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../../idempotency';
 import { surfaceOf, type RestRoute } from '../routes';
 import { ref, type Json } from './json';
 

@@ -1,6 +1,6 @@
 // One operation per route: summary, key and scope, parameters, success and error responses.
 import type { GraphQLField } from 'graphql';
-import { IDEMPOTENT_REPLAYED_HEADER } from '../../http/idempotency';
+import { IDEMPOTENT_REPLAYED_HEADER } from '../../idempotency';
 import { surfaceOf, type RestRoute } from '../routes';
 import { ERROR_RESPONSES, errorStatusesOf, headerRefs, STANDARD_HEADERS } from './errors';
 import type { Json } from './json';

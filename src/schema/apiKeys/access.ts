@@ -2,7 +2,7 @@
 import { clientIpOfRequest } from '../../auth/requestAuth';
 import { prisma } from '../../db';
 import type { Context } from '../context';
-import { notFound, UnauthorizedError } from '../errors';
+import { notFound, UnauthorizedError } from '../../errors';
 import { isUuid } from '../scalars';
 
 export async function dashboardUser(userId: string | null) {

@@ -1,18 +1,14 @@
 // Idempotency-Key on createApiKey and rotateApiKey (GraphQL, header on POST /graphql), with the
-// rules of the REST routes (src/http/idempotency.ts does the work): the same key and the same
+// rules of the REST routes (src/idempotency.ts does the work): the same key and the same
 // request within 24 h answer the first answer again, the same full apiKey included, and create or
 // rotate nothing; the same key with a different request is a CONFLICT. Keys are scoped per
 // dashboard user. The first answer is remembered with its secret sealed (src/auth/replaySeal.ts);
 // the record expires after 24 h and is deleted then (by the next idempotent request).
 import type { GraphQLResolveInfo } from 'graphql';
 import { openSecret, sealSecret } from '../../auth/replaySeal';
-import {
-  IDEMPOTENCY_KEY_HEADER,
-  parseIdempotencyKey,
-  runIdempotently,
-} from '../../http/idempotency';
+import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey, runIdempotently } from '../../idempotency';
 import type { Context } from '../context';
-import { ApiError, BadRequestError } from '../errors';
+import { ApiError, BadRequestError } from '../../errors';
 import { IDEMPOTENT_KEY_FIELDS, rootFieldCount } from './rules';
 import type { IssuedKey } from './types';
 

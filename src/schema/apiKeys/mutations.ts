@@ -7,7 +7,7 @@ import { config } from '../../config';
 import { prisma } from '../../db';
 import { Prisma } from '../../generated/prisma/client';
 import { builder } from '../builder';
-import { ApiError, BadRequestError } from '../errors';
+import { ApiError, BadRequestError } from '../../errors';
 import { actorOf, dashboardUser, keyOwnedBy, ownKey } from './access';
 import { issueIdempotently } from './idempotency';
 import {

@@ -8,7 +8,7 @@ import {
 } from 'graphql';
 import { isScopeOf, SCOPES_BY_KEY_TYPE, type KeyType } from '../../auth/scopes';
 import type { KeyVersion } from '../../auth/verifyApiKey';
-import { BadRequestError, shown } from '../errors';
+import { BadRequestError, shown } from '../../errors';
 
 const KEY_NAME_MAX = 100;
 

@@ -5,17 +5,17 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../../db';
 import type { CampaignType, OfferType } from '../../generated/prisma/client';
 import { logger } from '../../logger';
-import { metaPageOf, singleOf } from '../../rest/envelopes';
+import { metaPageOf, singleOf } from '../envelopes';
 import {
   campaignDedupeKey,
   campaignShortLink,
   getOrCreateShortUrl,
   shortUrlOf,
   type ShortLinkRequest,
-} from '../../shortLinks';
+} from '../../shortLinks/links';
 import { affiliateIdOf } from '../affiliate';
 import { builder, keyAuth } from '../builder';
-import { ApiError, BadRequestError, notFound } from '../errors';
+import { ApiError, BadRequestError, notFound } from '../../errors';
 import { Commission } from '../money';
 import { pageArgs, pageInfo, resolvePage } from '../pagination';
 import {

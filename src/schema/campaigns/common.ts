@@ -3,7 +3,7 @@
 import { prisma } from '../../db';
 import { CampaignType, OfferType, type Prisma } from '../../generated/prisma/client';
 import { builder } from '../builder';
-import { notFound } from '../errors';
+import { notFound } from '../../errors';
 import { countArgs, type CountRows } from '../listTotals';
 import { findPage, sliceArgs, type Page, type PageRule, type RowSelection } from '../pagination';
 import { isUuid } from '../scalars';

@@ -2,9 +2,9 @@
 import { listKey, listTotal } from '../listTotals';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../../db';
-import { metaPageOf, singleOf } from '../../rest/envelopes';
+import { metaPageOf, singleOf } from '../envelopes';
 import { builder, keyAuth } from '../builder';
-import { notFound } from '../errors';
+import { notFound } from '../../errors';
 import { pageArgs, pageInfo, resolvePage } from '../pagination';
 import {
   CAMPAIGNS_PAGE,

@@ -2,9 +2,9 @@
 // affiliate and target (the `dedupeKey`), created race-free. Campaign payloads, the shortener routes
 // and the public redirect all build on this module.
 import { randomInt } from 'node:crypto';
-import { config } from './config';
-import { prisma } from './db';
-import type { CampaignType, LinkType, ShortUrl } from './generated/prisma/client';
+import { config } from '../config';
+import { prisma } from '../db';
+import type { CampaignType, LinkType, ShortUrl } from '../generated/prisma/client';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const URL_CODE_LENGTH = 8;

@@ -1,9 +1,9 @@
 // The response envelopes of the contract, one builder per envelope kind. A REST body is the value
 // of its GraphQL field (Sofa answers it unwrapped), so the envelope is the field's GraphQL type.
 import type { ObjectRef } from '@pothos/core';
-import { builder } from '../schema/builder';
-import { ENVELOPE_DATA } from '../schema/complexity';
-import type { PageInfo } from '../schema/pagination';
+import { builder } from './builder';
+import { ENVELOPE_DATA } from './complexity';
+import type { PageInfo } from './pagination';
 
 type ItemRef<T> = ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<never>, T> | ObjectRef<any, T>;
 

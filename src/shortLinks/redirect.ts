@@ -1,15 +1,14 @@
 // GET /s/{urlCode}: the public redirect of a short link (no key). A 302 to the link's original URL
 // for everyone, answered once its click is recorded (no read first: the hot path of the service;
-// clicks are written in batches, src/rest/clickBatches.ts). Counted: one click per client and link
+// clicks are written in batches, src/shortLinks/clicks.ts). Counted: one click per client and link
 // within a window; bots, crawlers and link-preview fetchers (isbot) and HEAD are redirected without
 // a click. Unknown, malformed or inactive codes: 404 in the contract's body.
 // Answered by the edge (src/http/edge.ts) before yoga.
 import { isbot } from 'isbot';
 import { prisma } from '../db';
-import { ApiError, NotFoundError } from '../schema/errors';
-import { isUrlCode } from '../shortLinks';
-import { clickClientOf, countClick, type ClickClient } from './clickBatches';
-import { errorResponse } from './errors';
+import { errorResponse, MethodNotAllowedError, NotFoundError } from '../errors';
+import { isUrlCode } from './links';
+import { clickClientOf, countClick, type ClickClient } from './clicks';
 
 export const REDIRECT_PREFIX = '/s/';
 
@@ -37,10 +36,7 @@ export async function redirectResponse(
   clientIp: string,
 ): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return errorResponse(
-      new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here`),
-      { Allow: 'GET, HEAD' },
-    );
+    return errorResponse(new MethodNotAllowedError(request.method, ['GET', 'HEAD']));
   }
   const notFound = () => errorResponse(new NotFoundError('Short URL not found'));
   const urlCode = pathname.slice(REDIRECT_PREFIX.length);

@@ -6,10 +6,10 @@
 // for POST routes; a GraphQL mutation can use it with the same `runIdempotently`.
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { prisma } from '../db';
-import { logger } from '../logger';
-import { Prisma } from '../generated/prisma/client';
-import { ApiError, BadRequestError } from '../schema/errors';
+import { prisma } from './db';
+import { logger } from './logger';
+import { Prisma } from './generated/prisma/client';
+import { ApiError, BadRequestError } from './errors';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** Answer header of a replayed answer (as Stripe and others name it). */

@@ -1,0 +1,203 @@
+// One error vocabulary for GraphQL and REST, and the contract's error answer. Resolvers and every
+// layer throw these; GraphQL answers them in `errors[].extensions.code` (HTTP 200, as GraphQL
+// clients expect), REST answers the code's status with the contract's body:
+// `{ success: false, message, code }`, 404s also with `error` and `statusCode` (both documented
+// shapes), and `requestId` (also in the X-Request-Id header). A 500 never shows its cause.
+import { GraphQLError } from 'graphql';
+import { isDatabaseOutage } from './databaseOutage';
+import { logger } from './logger';
+import { currentRequestId } from './requestId';
+
+export const HTTP_STATUS_BY_CODE = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  GONE: 410,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  TOO_MANY_REQUESTS: 429,
+  REQUEST_HEADER_FIELDS_TOO_LARGE: 431,
+  INTERNAL_SERVER_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+  REQUEST_TIMEOUT: 504,
+} as const;
+
+export type ErrorCode = keyof typeof HTTP_STATUS_BY_CODE;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && value in HTTP_STATUS_BY_CODE;
+}
+
+export class ApiError extends GraphQLError {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Response headers that belong to this answer (Allow, Retry-After). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message, { extensions: { code } });
+  }
+
+  get status(): number {
+    return HTTP_STATUS_BY_CODE[this.code];
+  }
+}
+
+export class BadRequestError extends ApiError {
+  constructor(message: string) {
+    super('BAD_REQUEST', message);
+  }
+}
+
+export class UnauthorizedError extends ApiError {
+  constructor(message = 'A valid API key is required') {
+    super('UNAUTHORIZED', message);
+  }
+}
+
+export class ForbiddenError extends ApiError {
+  constructor(message = 'The API key lacks a scope this operation requires') {
+    super('FORBIDDEN', message);
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(message: string) {
+    super('NOT_FOUND', message);
+  }
+}
+
+export class MethodNotAllowedError extends ApiError {
+  constructor(method: string, allow: readonly string[]) {
+    super('METHOD_NOT_ALLOWED', `${method} is not allowed here`, { Allow: allow.join(', ') });
+  }
+}
+
+export class ConflictError extends ApiError {
+  constructor(message: string) {
+    super('CONFLICT', message);
+  }
+}
+
+export class GoneError extends ApiError {
+  constructor(message: string) {
+    super('GONE', message);
+  }
+}
+
+export class PayloadTooLargeError extends ApiError {
+  constructor(maxBytes: number) {
+    super('PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${maxBytes} bytes`);
+  }
+}
+
+export class TooManyRequestsError extends ApiError {
+  constructor(
+    retryAfterSeconds: number,
+    message = 'Rate limit exceeded: retry after the time in Retry-After',
+  ) {
+    super('TOO_MANY_REQUESTS', message, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+/** How long a client should wait after a 503 (an outage is usually a restart or a failover). */
+const RETRY_UNAVAILABLE_S = 5;
+
+export class ServiceUnavailableError extends ApiError {
+  constructor() {
+    super('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', {
+      'Retry-After': String(RETRY_UNAVAILABLE_S),
+    });
+  }
+}
+
+export class RequestTimeoutError extends ApiError {
+  constructor(timeoutMs: number) {
+    super('REQUEST_TIMEOUT', `The request did not complete within ${timeoutMs / 1000} s`);
+  }
+}
+
+/** How much of a client's value an error message repeats. */
+export const SHOWN_LENGTH = 64;
+
+// Characters a reader cannot see or that turn text around: controls, format characters (bidi
+// overrides such as U+202E, zero-width spaces), line and paragraph separators, lone surrogates.
+const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|\p{Cs}/gu;
+
+/**
+ * A client's value as an error message shows it: at most SHOWN_LENGTH characters, the rest cut
+ * with an ellipsis, and every character nobody could see or that would reorder the message
+ * written as an escape (`\u202e`).
+ */
+export function shown(value: string): string {
+  const characters = [...value];
+  const cut =
+    characters.length > SHOWN_LENGTH ? `${characters.slice(0, SHOWN_LENGTH).join('')}…` : value;
+  return cut.replace(
+    UNSEEN,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** `Brand <id> not found`, showing the id as the client sent it, safely (`shown`). */
+export function notFound(what: string, id: string): NotFoundError {
+  return new NotFoundError(`${what} ${shown(id)} not found`);
+}
+
+/** The contract's body of an error. */
+export function errorBody(error: ApiError, requestId = currentRequestId()) {
+  return {
+    success: false,
+    message: error.message,
+    code: error.code,
+    ...(error.status === 404 && { error: 'Not Found', statusCode: 404 }),
+    ...(requestId !== undefined && { requestId }),
+  };
+}
+
+/** The contract's answer to an error, with the headers that belong to it. */
+export function errorResponse(error: ApiError, requestId = currentRequestId()): Response {
+  return Response.json(errorBody(error, requestId), {
+    status: error.status,
+    headers: error.headers,
+  });
+}
+
+/** Reading a request its client abandoned: Node's "aborted" (ECONNRESET) or an aborted signal. */
+function isClientGone(error: unknown): boolean {
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  return code === 'ECONNRESET' || name === 'AbortError';
+}
+
+/** The cause worth logging: a GraphQL error's original error. */
+const causeOf = (error: unknown) =>
+  error instanceof GraphQLError ? (error.originalError ?? error) : error;
+
+/** A database outage: the request may succeed on retry, so 503 rather than 500. */
+export function databaseUnavailable(error: unknown): ApiError {
+  logger.warn({ err: causeOf(error) }, 'database unavailable');
+  return new ServiceUnavailableError();
+}
+
+/**
+ * The ApiError anything that failed a request stands for. What is not the client's doing or an
+ * outage is a 500, logged with its cause.
+ */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof GraphQLError) {
+    if (error.originalError instanceof ApiError) return error.originalError;
+    const code = error.extensions?.code;
+    if (code === 'SERVICE_UNAVAILABLE') return new ServiceUnavailableError();
+    if (isErrorCode(code)) return new ApiError(code, error.message);
+    // A GraphQL error of its own (argument coercion, validation) is the request's fault.
+    if (!error.originalError) return new BadRequestError(error.message);
+  }
+  if (isDatabaseOutage(error)) return databaseUnavailable(error);
+  // The client closed the connection mid-request (the edge logs the request as abandoned).
+  if (isClientGone(error)) return new BadRequestError('The client closed the request');
+  logger.error({ err: causeOf(error) }, 'unexpected error');
+  return new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error');
+}
