@@ -1,4 +1,4 @@
-// The benchmark harness (issue #7): the service on PostgreSQL + Redis, loaded by autocannon beside
+// The benchmark harness: the service on PostgreSQL + Redis, loaded by autocannon beside
 // the machine's ceiling (a bare node:http server with a fixed 20-item body), scenario by scenario;
 // writes bench/results/latest.md (and a copy under bench/results/runs/). On demand, not a test.
 //
@@ -11,6 +11,7 @@
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import {
   clickCountOf,
   DEMO_SCHEMA,
@@ -20,11 +21,11 @@ import {
   type SchemaRows,
 } from './support/database';
 import { capturePlans, defaultLogFile, type ExplainRequest } from './support/explain';
+import { positiveNumber } from './support/cli';
 import { KEYS, resolveFixtures } from './support/fixtures';
 import { differenceFromRest } from './support/graphqlEquivalent';
 import { runLoad, type LoadResult, type LoadSettings, type LoadSpec } from './support/load';
 import { currentCommit, describeMachine } from './support/machine';
-import { choiceOption, flagOption, numberOption, stringOption } from './support/options';
 import {
   startCeilingServer,
   startService,
@@ -59,17 +60,34 @@ interface Options {
   pgLog?: string;
 }
 
-function readOptions(argv: string[]): Options {
-  const target = choiceOption(argv, 'target', ['demo', 'scale', 'both'] as const, 'both');
+function readOptions(args: string[]): Options {
+  const { values } = parseArgs({
+    args,
+    allowNegative: true,
+    options: {
+      target: { type: 'string', default: 'both' },
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '50' },
+      only: { type: 'string' },
+      explain: { type: 'boolean', default: true },
+      profile: { type: 'boolean', default: true },
+      'pg-log': { type: 'string' },
+    },
+  });
+  const { target } = values;
+  if (target !== 'demo' && target !== 'scale' && target !== 'both') {
+    throw new Error(`--target must be demo, scale or both, got "${target}"`);
+  }
   return {
     targets: target === 'both' ? ['demo', 'scale'] : [target],
-    durationS: numberOption(argv, 'duration', 10),
-    warmupS: numberOption(argv, 'warmup', 2),
-    connections: numberOption(argv, 'connections', 50),
-    only: stringOption(argv, 'only'),
-    explain: flagOption(argv, 'explain', true),
-    profile: flagOption(argv, 'profile', true),
-    pgLog: stringOption(argv, 'pg-log'),
+    durationS: positiveNumber('duration', values.duration),
+    warmupS: positiveNumber('warmup', values.warmup),
+    connections: positiveNumber('connections', values.connections),
+    only: values.only,
+    explain: values.explain,
+    profile: values.profile,
+    pgLog: values['pg-log'],
   };
 }
 

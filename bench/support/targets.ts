@@ -1,4 +1,4 @@
-// The targets of issue #7, as pure checks of one scenario's measurement against the ceiling.
+// The targets, as pure checks of one scenario's measurement against the ceiling.
 import type { LoadResult } from './load';
 import type { ScenarioKind } from './scenarios';
 
