@@ -22,7 +22,7 @@ import {
 } from './support/database';
 import { capturePlans, defaultLogFile, type ExplainRequest } from './support/explain';
 import { positiveNumber } from './support/cli';
-import { KEYS, resolveFixtures } from './support/fixtures';
+import { resolveFixtures } from './support/fixtures';
 import { differenceFromRest } from './support/graphqlEquivalent';
 import { runLoad, type LoadResult, type LoadSettings, type LoadSpec } from './support/load';
 import { currentCommit, describeMachine } from './support/machine';
@@ -44,7 +44,7 @@ import {
   type TargetRun,
   writeMarkdown,
 } from './support/report';
-import { authPairs, buildScenarios, listRoutes, type Scenario } from './support/scenarios';
+import { authPairs, buildScenarios, keyFor, listRoutes, type Scenario } from './support/scenarios';
 import { verdictOf } from './support/targets';
 
 const RESULTS_DIR = path.join(__dirname, 'results');
@@ -196,7 +196,7 @@ function explainRequests(scenarios: Scenario[]): ExplainRequest[] {
       return {
         label: scenario.name,
         path: request.path,
-        apiKey: request.headers?.['x-api-key'] ?? KEYS.affiliate,
+        apiKey: request.headers?.['x-api-key'] ?? keyFor(request.path),
       };
     });
 }
@@ -239,8 +239,7 @@ async function runTarget(
     // change a short-link list read at the same time between its REST and GraphQL answers.
     graphqlDifferences = [];
     for (const route of listRoutes()) {
-      const key = route.path.startsWith('/api/partner/') ? KEYS.partner : KEYS.affiliate;
-      const difference = await differenceFromRest(service.baseUrl, route, key);
+      const difference = await differenceFromRest(service.baseUrl, route, keyFor(route.path));
       graphqlDifferences.push({ route: route.path, difference });
     }
     ceilingResult = await measureReference(references.ceiling, options);
