@@ -1,6 +1,7 @@
 // The benchmark harness: the service on PostgreSQL + Redis, loaded by autocannon beside
 // the machine's ceiling (a bare node:http server with a fixed 20-item body), scenario by scenario;
-// writes bench/results/latest.md (and a copy under bench/results/runs/). On demand, not a test.
+// writes bench/results/latest.md, and under bench/results/local/ (not committed) a copy of it and
+// the query plans. On demand, not a test.
 //
 //   npm run bench                                   # demo and scale (scale if bench_scale is seeded)
 //   npm run bench -- --target demo --duration 5 --only orders
@@ -27,6 +28,7 @@ import { differenceFromRest } from './support/graphqlEquivalent';
 import { runLoad, type LoadResult, type LoadSettings, type LoadSpec } from './support/load';
 import { currentCommit, describeMachine } from './support/machine';
 import {
+  REPO_ROOT,
   startCeilingServer,
   startService,
   startStackFloorServer,
@@ -48,6 +50,8 @@ import { authPairs, buildScenarios, keyFor, listRoutes, type Scenario } from './
 import { verdictOf } from './support/targets';
 
 const RESULTS_DIR = path.join(__dirname, 'results');
+/** Each run's copy and its query plans: kept on this machine, not committed (.gitignore). */
+const LOCAL_DIR = path.join(RESULTS_DIR, 'local');
 
 interface Options {
   targets: TargetName[];
@@ -283,7 +287,7 @@ async function runTarget(
   if (options.explain && requests.length) {
     const logFile = options.pgLog ?? (await defaultLogFile());
     run.plans = await capturePlans(schema, requests, logFile);
-    run.plansFile = `plans-${target}.md`;
+    run.plansFile = path.relative(REPO_ROOT, path.join(LOCAL_DIR, `plans-${target}.md`));
     console.log(`[${target}] plans of ${requests.length} requests captured`);
   }
   const lists = outcomes.filter((o) => o.scenario.kind === 'list');
@@ -356,17 +360,17 @@ async function main(): Promise<void> {
   }
 
   const markdown = renderReport(report);
-  mkdirSync(path.join(RESULTS_DIR, 'runs'), { recursive: true });
+  mkdirSync(LOCAL_DIR, { recursive: true });
   await writeMarkdown(path.join(RESULTS_DIR, 'latest.md'), markdown);
-  const copy = path.join(RESULTS_DIR, 'runs', `${timestamp(date)}-${report.commit.short}.md`);
-  await writeMarkdown(copy, markdown.replace(/\]\((plans-\w+\.md)\)/g, '](../$1)'));
+  const copy = path.join(LOCAL_DIR, `${timestamp(date)}-${report.commit.short}.md`);
+  await writeMarkdown(copy, markdown);
   for (const run of report.runs) {
     if (run.plansFile) {
       const plans = plansDocument(run, headerLines(report));
-      await writeMarkdown(path.join(RESULTS_DIR, run.plansFile), plans);
+      await writeMarkdown(path.join(REPO_ROOT, run.plansFile), plans);
     }
   }
-  console.log(`results: bench/results/latest.md, ${path.relative(process.cwd(), copy)}`);
+  console.log(`results: bench/results/latest.md, ${path.relative(REPO_ROOT, copy)}`);
 }
 
 main().catch((error: unknown) => {

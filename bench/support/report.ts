@@ -47,6 +47,7 @@ export interface TargetRun {
   authSingleConnection: AuthPairResult[];
   graphqlDifferences: { route: string; difference: string | null }[];
   plans?: RequestPlans[];
+  /** Where the full plans were written, from the repository root. */
   plansFile?: string;
   profile?: ProfileSummary;
 }
@@ -321,7 +322,7 @@ function plansSection(run: TargetRun): string[] {
     `### Query plans (${run.target}), EXPLAIN ANALYZE of the statements the service ran`,
     '',
     `auto_explain (log_analyze, log_buffers) for a service instance connected as its own role; each`,
-    `request's third call. Full plans: [${run.plansFile}](${run.plansFile}).`,
+    `request's third call. Full plans: \`${run.plansFile}\` (written by each run, not committed).`,
     '',
     ...table(['request', 'statement', 'ms', 'scans (actual rows)'], rows),
     '',
