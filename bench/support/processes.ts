@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { STACK_FLOOR_PATH } from './stackFloorServer';
+import { STACK_FLOOR_PATH } from '../references/stackFloorServer';
 
 export const REPO_ROOT = path.join(__dirname, '..', '..');
 export const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -115,14 +115,14 @@ async function startReferenceServer(
 
 /** The bare node:http server (ceilingServer.ts). */
 export function startCeilingServer(): Promise<ReferenceServer> {
-  return startReferenceServer('the ceiling server', 'bench/support/ceilingServer.ts', '/');
+  return startReferenceServer('the ceiling server', 'bench/references/ceilingServer.ts', '/');
 }
 
 /** yoga + Sofa + Pothos answering the ceiling's body (stackFloorServer.ts). */
 export function startStackFloorServer(): Promise<ReferenceServer> {
   return startReferenceServer(
     'the stack floor server',
-    'bench/support/stackFloorServer.ts',
+    'bench/references/stackFloorServer.ts',
     STACK_FLOOR_PATH,
   );
 }

@@ -408,7 +408,7 @@ export function renderReport(report: RunReport): string {
     `- growth: median at scale within ${TARGETS.growthRatio}x of the demo median, first page and page 500`,
     '',
     "The **stack floor** row is the design's own limit: yoga + Sofa + Pothos serving the",
-    "ceiling's 20-item body from memory (bench/support/stackFloorServer.ts: no key, quota,",
+    "ceiling's 20-item body from memory (bench/references/stackFloorServer.ts: no key, quota,",
     'facade or database). A list route of the service does all of that work and more, so its',
     "share of the ceiling cannot exceed the floor's.",
     '',

@@ -3,7 +3,7 @@
 // route of this design costs before the service adds any work of its own, so the service's list
 // routes can reach its throughput at best. Sofa is wired into yoga as @graphql-yoga/plugin-sofa
 // wires it (execution through yoga's envelop); run as its own process like the ceiling:
-// `node --import tsx bench/support/stackFloorServer.ts`, printing `listening <port>`.
+// `node --import tsx bench/references/stackFloorServer.ts`, printing `listening <port>`.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import SchemaBuilder from '@pothos/core';
