@@ -10,6 +10,8 @@ import SchemaBuilder from '@pothos/core';
 import type { ExecutionArgs } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { useSofa } from 'sofa-api';
+// Type-only, erased at run time: the service's envelope shape, none of its builders or schema code.
+import type { PaginationPage } from '../../src/rest/envelopes';
 import { ceilingBody } from './ceilingServer';
 
 export const STACK_FLOOR_PATH = '/floor/brands';
@@ -32,10 +34,7 @@ interface Brand {
   shortUrl: string | null;
 }
 
-interface BrandPage {
-  data: Brand[];
-  pagination: { page: number; limit: number; total: number; totalPages: number };
-}
+type BrandPage = PaginationPage<Brand>;
 
 function floorSchema(page: BrandPage) {
   // The service's Pothos plugins declare their options globally; this builder uses none of them.
