@@ -1,14 +1,16 @@
-// The benchmark harness: the service on PostgreSQL + Redis, loaded by autocannon beside
-// the machine's ceiling (a bare node:http server with a fixed 20-item body), scenario by scenario;
-// writes bench/results/latest.md, and under bench/results/local/ (not committed) a copy of it and
-// the query plans. On demand, not a test.
+// The benchmark harness: the service on PostgreSQL + Redis, loaded by autocannon scenario by
+// scenario beside the machine's ceiling and the stack's floor (context), and on the two affiliate
+// lists side by side with the reference servers (bench/references: the peer, Fastify + Prisma;
+// the limit, node:http + pg), which hold the list-route targets. Writes bench/results/latest.md,
+// and under bench/results/local/ (not committed) a copy of it and the query plans. On demand.
 //
 //   npm run bench                                   # demo and scale (scale if bench_scale is seeded)
 //   npm run bench -- --target demo --duration 5 --only orders
 //
-// Options: --target demo|scale|both (default both), --duration S per scenario (10),
-// --warmup S (2), --connections N (50), --only <substring of scenario names>,
-// --no-explain (skip the query plans), --no-profile (skip the CPU profile), --pg-log <file>.
+// Options: --target demo|scale|both (default both), --duration S per scenario and per open-loop
+// probe (10), --warmup S (2), --connections N (50), --rounds N beside the references (3),
+// --only <substring of scenario names>, --no-explain (skip the query plans), --no-profile (skip
+// the CPU profile), --pg-log <file>.
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,9 +32,12 @@ import { currentCommit, describeMachine } from './support/machine';
 import {
   REPO_ROOT,
   startCeilingServer,
+  startLimitServer,
+  startPeerServer,
   startService,
   startStackFloorServer,
-  type ReferenceServer,
+  type FixedBodyServer,
+  type Service,
 } from './support/processes';
 import { profileScenario } from './support/profile';
 import {
@@ -47,7 +52,14 @@ import {
   writeMarkdown,
 } from './support/report';
 import { authPairs, buildScenarios, keyFor, listRoutes, type Scenario } from './support/scenarios';
-import { verdictOf } from './support/targets';
+import {
+  measureSideBySide,
+  summaryOf,
+  type Contender,
+  type ContenderName,
+  type Round,
+} from './support/sideBySide';
+import { referenceChecks, TARGETS, verdictOf, type TargetCheck } from './support/targets';
 
 const RESULTS_DIR = path.join(__dirname, 'results');
 /** Each run's copy and its query plans: kept on this machine, not committed (.gitignore). */
@@ -58,6 +70,7 @@ interface Options {
   durationS: number;
   warmupS: number;
   connections: number;
+  rounds: number;
   only?: string;
   explain: boolean;
   profile: boolean;
@@ -73,6 +86,7 @@ function readOptions(args: string[]): Options {
       duration: { type: 'string', default: '10' },
       warmup: { type: 'string', default: '2' },
       connections: { type: 'string', default: '50' },
+      rounds: { type: 'string', default: '3' },
       only: { type: 'string' },
       explain: { type: 'boolean', default: true },
       profile: { type: 'boolean', default: true },
@@ -88,6 +102,7 @@ function readOptions(args: string[]): Options {
     durationS: positiveNumber('duration', values.duration),
     warmupS: positiveNumber('warmup', values.warmup),
     connections: positiveNumber('connections', values.connections),
+    rounds: positiveNumber('rounds', values.rounds),
     only: values.only,
     explain: values.explain,
     profile: values.profile,
@@ -97,8 +112,8 @@ function readOptions(args: string[]): Options {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function selected(scenario: Scenario, only: string | undefined): boolean {
-  return !only || scenario.name.toLowerCase().includes(only.toLowerCase());
+function selected(name: string, only: string | undefined): boolean {
+  return !only || name.toLowerCase().includes(only.toLowerCase());
 }
 
 function progress(target: string, name: string, result: LoadResult): void {
@@ -205,13 +220,13 @@ function explainRequests(scenarios: Scenario[]): ExplainRequest[] {
     });
 }
 
-interface References {
-  ceiling: ReferenceServer;
-  stackFloor: ReferenceServer;
+interface FixedBodyServers {
+  ceiling: FixedBodyServer;
+  stackFloor: FixedBodyServer;
 }
 
-/** A reference server's body under the same load as the scenarios. */
-async function measureReference(server: ReferenceServer, options: Options): Promise<LoadResult> {
+/** The ceiling's or the floor's body under the same load as the scenarios. */
+async function measureFixedBody(server: FixedBodyServer, options: Options): Promise<LoadResult> {
   return measure(
     server.baseUrl,
     { requests: [{ method: 'GET', path: server.path }], expected: [200] },
@@ -219,9 +234,74 @@ async function measureReference(server: ReferenceServer, options: Options): Prom
   );
 }
 
+function roundProgress(target: string, route: string, name: ContenderName, round: Round): void {
+  const { load, cpuMsPerAnswer, probe } = round;
+  console.log(
+    `[${target}] GET ${route} ${name.padEnd(7)} ${Math.round(load.requestsPerSecond).toString().padStart(6)} req/s` +
+      `  p50 ${load.p50Ms.toFixed(2)}  p99 ${load.p99Ms.toFixed(2)} ms  CPU ${cpuMsPerAnswer.toFixed(2)} ms/answer` +
+      `  at ${TARGETS.references.probeRatePerS}/s: p50 ${probe.p50Ms.toFixed(2)}  p99 ${probe.p99Ms.toFixed(2)} ms` +
+      `  errors ${load.errors + probe.errors}`,
+  );
+}
+
+function printCheck(target: string, check: TargetCheck): void {
+  const verdict = check.met === null ? 'not measured' : check.met ? 'met' : 'NOT met';
+  console.log(
+    `[${target}] target GET ${check.route}: ${check.target}: ${check.measured}, ${verdict}`,
+  );
+}
+
+/** The service beside the peer and the limit on the target routes that `--only` selects. */
+async function measureBesideReferences(
+  target: TargetName,
+  schema: string,
+  service: Service,
+  options: Options,
+): Promise<Pick<TargetRun, 'sideBySide' | 'referenceChecks'>> {
+  const routes = TARGETS.references.routes.filter((route) =>
+    selected(`GET ${route}`, options.only),
+  );
+  if (!routes.length) return { sideBySide: [], referenceChecks: [] };
+  const [peer, limit] = await Promise.all([startPeerServer(schema), startLimitServer(schema)]);
+  const contenders: Contender[] = [
+    { name: 'service', server: service },
+    { name: 'peer', server: peer },
+    { name: 'limit', server: limit },
+  ];
+  const settings = {
+    connections: options.connections,
+    durationS: options.durationS,
+    warmupS: options.warmupS,
+    rounds: options.rounds,
+    probeRatePerS: TARGETS.references.probeRatePerS,
+  };
+  const result: Pick<TargetRun, 'sideBySide' | 'referenceChecks'> = {
+    sideBySide: [],
+    referenceChecks: [],
+  };
+  try {
+    for (const route of routes) {
+      const key = keyFor(route);
+      const request = { method: 'GET' as const, path: route, headers: { 'x-api-key': key } };
+      const measured = await measureSideBySide(contenders, request, key, settings, (name, round) =>
+        roundProgress(target, route, name, round),
+      );
+      const summary = (name: ContenderName) =>
+        summaryOf(measured.outcomes.find((outcome) => outcome.name === name));
+      const checks = referenceChecks(route, summary('service'), summary('peer'), summary('limit'));
+      checks.forEach((check) => printCheck(target, check));
+      result.sideBySide.push(measured);
+      result.referenceChecks.push(...checks);
+    }
+  } finally {
+    await Promise.all([peer.stop(), limit.stop()]);
+  }
+  return result;
+}
+
 async function runTarget(
   target: TargetName,
-  references: References,
+  fixedBody: FixedBodyServers,
   options: Options,
 ): Promise<TargetRun> {
   const schema = target === 'demo' ? DEMO_SCHEMA : SCALE_SCHEMA;
@@ -236,9 +316,12 @@ async function runTarget(
   let stackFloorResult: LoadResult;
   let authSingleConnection: AuthPairResult[] = [];
   let graphqlDifferences: TargetRun['graphqlDifferences'];
+  let besideReferences: Pick<TargetRun, 'sideBySide' | 'referenceChecks'>;
   try {
     const fixtures = await resolveFixtures(service.baseUrl);
-    scenarios = buildScenarios(fixtures).filter((scenario) => selected(scenario, options.only));
+    scenarios = buildScenarios(fixtures).filter((scenario) =>
+      selected(scenario.name, options.only),
+    );
     // One route at a time: a campaign list makes Url offers' links on first need, which would
     // change a short-link list read at the same time between its REST and GraphQL answers.
     graphqlDifferences = [];
@@ -246,10 +329,11 @@ async function runTarget(
       const difference = await differenceFromRest(service.baseUrl, route, keyFor(route.path));
       graphqlDifferences.push({ route: route.path, difference });
     }
-    ceilingResult = await measureReference(references.ceiling, options);
+    ceilingResult = await measureFixedBody(fixedBody.ceiling, options);
     progress(target, 'ceiling', ceilingResult);
-    stackFloorResult = await measureReference(references.stackFloor, options);
+    stackFloorResult = await measureFixedBody(fixedBody.stackFloor, options);
     progress(target, 'stack floor', stackFloorResult);
+    besideReferences = await measureBesideReferences(target, schema, service, options);
     for (const scenario of scenarios) {
       const measured =
         scenario.kind === 'redirect'
@@ -280,6 +364,7 @@ async function runTarget(
     ceiling: ceilingResult,
     stackFloor: stackFloorResult,
     outcomes,
+    ...besideReferences,
     authSingleConnection,
     graphqlDifferences,
   };
@@ -342,21 +427,22 @@ async function main(): Promise<void> {
       durationS: options.durationS,
       warmupS: options.warmupS,
       connections: options.connections,
+      rounds: options.rounds,
       only: options.only,
     },
     notes,
     runs: [],
   };
-  const references = {
+  const fixedBody = {
     ceiling: await startCeilingServer(),
     stackFloor: await startStackFloorServer(),
   };
   try {
     for (const target of options.targets) {
-      report.runs.push(await runTarget(target, references, options));
+      report.runs.push(await runTarget(target, fixedBody, options));
     }
   } finally {
-    await Promise.all([references.ceiling.stop(), references.stackFloor.stop()]);
+    await Promise.all([fixedBody.ceiling.stop(), fixedBody.stackFloor.stop()]);
   }
 
   const markdown = renderReport(report);

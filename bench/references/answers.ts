@@ -14,8 +14,6 @@ export const PAGE_RULES = {
   [ORDERS_PATH]: { defaultLimit: 10, maxLimit: 100 },
 } as const;
 
-export const REFERENCE_PATHS = Object.keys(PAGE_RULES);
-
 const SCOPES = { [CAMPAIGNS_PATH]: 'campaigns:read', [ORDERS_PATH]: 'orders:read' } as const;
 
 export type ReferencePath = keyof typeof PAGE_RULES;
