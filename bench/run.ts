@@ -393,17 +393,22 @@ function timestamp(date: Date): string {
   return date.toISOString().slice(0, 16).replace(/:/g, '');
 }
 
+/** How busy the machine is: other processes' load slows every server measured. */
+function loadNote(when: string): string {
+  const [load1 = 0] = os.loadavg();
+  const cores = os.cpus().length;
+  return (
+    `1-minute load average ${when}: ${load1.toFixed(2)} on ${cores} cores` +
+    (load1 > cores / 2
+      ? ': other processes were busy on this machine, so absolute numbers understate every server' +
+        ' (servers measured side by side share that load)'
+      : '')
+  );
+}
+
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
-  const notes: string[] = [];
-  const [load1] = os.loadavg();
-  const cores = os.cpus().length;
-  notes.push(
-    `1-minute load average at the start: ${load1!.toFixed(2)} on ${cores} cores` +
-      (load1! > cores / 2
-        ? ': other processes were busy on this machine, so these numbers understate the service'
-        : ''),
-  );
+  const notes = [loadNote('at the start')];
   if (options.targets.includes('scale')) {
     const rows = await schemaRows(SCALE_SCHEMA);
     const why = rows ? rows.notAtScale : 'it does not exist';
@@ -445,6 +450,7 @@ async function main(): Promise<void> {
     await Promise.all([fixedBody.ceiling.stop(), fixedBody.stackFloor.stop()]);
   }
 
+  notes.push(loadNote('at the end'));
   const markdown = renderReport(report);
   mkdirSync(LOCAL_DIR, { recursive: true });
   await writeMarkdown(path.join(RESULTS_DIR, 'latest.md'), markdown);

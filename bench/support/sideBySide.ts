@@ -144,11 +144,11 @@ export async function measureSideBySide(
     outcomes.push({ name, refusal, rounds: [] });
   }
   for (let round = 0; round < settings.rounds; round++) {
-    for (const outcome of outcomes.filter((o) => !o.refusal)) {
-      const { server } = contenders.find((c) => c.name === outcome.name)!;
+    for (const [i, { name, server }] of contenders.entries()) {
+      if (outcomes[i]!.refusal) continue;
       const measured = await measureRound(server, request, settings);
-      outcome.rounds.push(measured);
-      onRound(outcome.name, measured);
+      outcomes[i]!.rounds.push(measured);
+      onRound(name, measured);
       await quiet(server.pid);
     }
   }
