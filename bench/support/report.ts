@@ -158,7 +158,9 @@ function referencesSection(run: TargetRun, settings: RunReport['settings']): str
       ];
     }),
   );
-  const compared = run.sideBySide[0]!.compared.map((path) => path.replace(/^[^?]*/, '') || 'none');
+  const otherQueries = run.sideBySide[0]!.compared.slice(1).map((path) =>
+    path.replace(/^[^?]*/, ''),
+  );
   const { rounds, warmupS, durationS, connections } = settings;
   return [
     `### The service beside the reference servers (${run.target})`,
@@ -169,22 +171,23 @@ function referencesSection(run: TargetRun, settings: RunReport['settings']): str
     '- **limit**: `node:http` + `pg`, hand-written SQL (bench/references/limitServer.ts): the key,',
     '  the count, and the page with its relations as JSON, 3 statements.',
     '',
-    `Both answer the service's bodies byte for byte, checked before measuring (default query and`,
-    `\`${compared[1]}\`; the service answers first, so the links it makes on first need exist, then`,
-    'both are asked at the same moment, as campaign statuses follow the clock).',
-    `${rounds} rounds alternating service, peer, limit; each turn is a ${warmupS} s warm-up, about`,
-    `${durationS} s at ${connections} connections (closed loop: a fixed number of requests per connection,`,
-    'so none is in flight at the end), then',
-    `${durationS} s at a fixed ${t.probeRatePerS} req/s (open loop: sent on schedule whatever the answers,`,
-    'timed from when each was due). Figures are the medians of the rounds; CPU is the server',
-    "process's own (user + system, /proc) over the closed loop, per answer; PostgreSQL's is not in it.",
+    "Both answer the service's bodies byte for byte, checked before measuring (the default query",
+    `and \`${otherQueries.join('`, `')}\`; the service answers first, so the links it makes on first need exist,`,
+    'then both are asked at the same moment, as campaign statuses follow the clock).',
+    '',
+    `${rounds} rounds alternating service, peer, limit. Each turn: a ${warmupS} s warm-up; about ${durationS} s at`,
+    `${connections} connections (closed loop, a fixed number of requests per connection, so none is in`,
+    `flight at the end); then ${durationS} s at a fixed ${t.probeRatePerS} req/s (open loop: sent on schedule whatever`,
+    'the answers, each timed from when it was due, so a server slower than the rate is charged',
+    "for the queue). Figures are the medians of the rounds; CPU is the server process's own",
+    "(user + system, from /proc) over the closed loop, per answer; PostgreSQL's is not in it.",
     '',
     ...table(
       [
         'route',
         'server',
         'req/s',
-        'rounds',
+        'req/s, lowest-highest round',
         'p50 ms',
         'p99 ms',
         'CPU ms / answer',
