@@ -57,6 +57,13 @@ function spawnNode(nodeArgs: string[], env: NodeJS.ProcessEnv): NodeChild {
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
+  let stopping = false;
+  // A server dying mid-run shows up as refused connections: say why it died.
+  child.once('exit', (code, signal) => {
+    if (!stopping && code !== 0) {
+      console.error(`${nodeArgs.at(-1)} exited (${signal ?? `code ${code}`}):\n${output}`);
+    }
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     child,
@@ -64,6 +71,7 @@ function spawnNode(nodeArgs: string[], env: NodeJS.ProcessEnv): NodeChild {
     output: () => output,
     async stop(graceMs = 15_000) {
       if (child.exitCode !== null || child.signalCode !== null) return;
+      stopping = true;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
       await exited;
