@@ -11,15 +11,19 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { positiveNumber } from './support/cli';
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
-}
-
-const TRIES = option('tries', 10_000);
-const WARMUP = option('warmup', 1_000);
-const KEYS = option('keys', 200);
+const { values: args } = parseArgs({
+  options: {
+    tries: { type: 'string', default: '10000' },
+    warmup: { type: 'string', default: '1000' },
+    keys: { type: 'string', default: '200' },
+  },
+});
+const TRIES = positiveNumber('tries', args.tries);
+const WARMUP = positiveNumber('warmup', args.warmup);
+const KEYS = positiveNumber('keys', args.keys);
 const TARGET_US = 50;
 
 // The modules read the environment on import: settle it first.

@@ -1,16 +1,20 @@
-// The benchmark harness (issue #7): the service on PostgreSQL + Redis, loaded by autocannon beside
-// the machine's ceiling (a bare node:http server with a fixed 20-item body), scenario by scenario;
-// writes bench/results/latest.md (and a copy under bench/results/runs/). On demand, not a test.
+// The benchmark harness: the service on PostgreSQL + Redis, loaded by autocannon scenario by
+// scenario beside the machine's ceiling and the stack's floor (context), and on the two affiliate
+// lists side by side with the reference servers (bench/references: the peer, Fastify + Prisma;
+// the limit, node:http + pg), which hold the list-route targets. Writes bench/results/latest.md,
+// and under bench/results/local/ (not committed) a copy of it and the query plans. On demand.
 //
 //   npm run bench                                   # demo and scale (scale if bench_scale is seeded)
 //   npm run bench -- --target demo --duration 5 --only orders
 //
-// Options: --target demo|scale|both (default both), --duration S per scenario (10),
-// --warmup S (2), --connections N (50), --only <substring of scenario names>,
-// --no-explain (skip the query plans), --no-profile (skip the CPU profile), --pg-log <file>.
+// Options: --target demo|scale|both (default both), --duration S per scenario and per open-loop
+// probe (10), --warmup S (2), --connections N (50), --rounds N beside the references (3),
+// --only <substring of scenario names>, --no-explain (skip the query plans), --no-profile (skip
+// the CPU profile), --pg-log <file>.
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import {
   clickCountOf,
   DEMO_SCHEMA,
@@ -20,16 +24,20 @@ import {
   type SchemaRows,
 } from './support/database';
 import { capturePlans, defaultLogFile, type ExplainRequest } from './support/explain';
-import { KEYS, resolveFixtures } from './support/fixtures';
+import { positiveNumber } from './support/cli';
+import { resolveFixtures } from './support/fixtures';
 import { differenceFromRest } from './support/graphqlEquivalent';
 import { runLoad, type LoadResult, type LoadSettings, type LoadSpec } from './support/load';
 import { currentCommit, describeMachine } from './support/machine';
-import { choiceOption, flagOption, numberOption, stringOption } from './support/options';
 import {
+  REPO_ROOT,
   startCeilingServer,
+  startLimitServer,
+  startPeerServer,
   startService,
   startStackFloorServer,
-  type ReferenceServer,
+  type FixedBodyServer,
+  type Service,
 } from './support/processes';
 import { profileScenario } from './support/profile';
 import {
@@ -43,40 +51,69 @@ import {
   type TargetRun,
   writeMarkdown,
 } from './support/report';
-import { authPairs, buildScenarios, listRoutes, type Scenario } from './support/scenarios';
-import { verdictOf } from './support/targets';
+import { authPairs, buildScenarios, keyFor, listRoutes, type Scenario } from './support/scenarios';
+import {
+  measureSideBySide,
+  summaryOf,
+  type Contender,
+  type ContenderName,
+  type Round,
+} from './support/sideBySide';
+import { referenceChecks, TARGETS, verdictOf, type TargetCheck } from './support/targets';
 
 const RESULTS_DIR = path.join(__dirname, 'results');
+/** Each run's copy and its query plans: kept on this machine, not committed (.gitignore). */
+const LOCAL_DIR = path.join(RESULTS_DIR, 'local');
 
 interface Options {
   targets: TargetName[];
   durationS: number;
   warmupS: number;
   connections: number;
+  rounds: number;
   only?: string;
   explain: boolean;
   profile: boolean;
   pgLog?: string;
 }
 
-function readOptions(argv: string[]): Options {
-  const target = choiceOption(argv, 'target', ['demo', 'scale', 'both'] as const, 'both');
+function readOptions(args: string[]): Options {
+  const { values } = parseArgs({
+    args,
+    allowNegative: true,
+    options: {
+      target: { type: 'string', default: 'both' },
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '50' },
+      rounds: { type: 'string', default: '3' },
+      only: { type: 'string' },
+      explain: { type: 'boolean', default: true },
+      profile: { type: 'boolean', default: true },
+      'pg-log': { type: 'string' },
+    },
+  });
+  const { target } = values;
+  if (target !== 'demo' && target !== 'scale' && target !== 'both') {
+    throw new Error(`--target must be demo, scale or both, got "${target}"`);
+  }
   return {
     targets: target === 'both' ? ['demo', 'scale'] : [target],
-    durationS: numberOption(argv, 'duration', 10),
-    warmupS: numberOption(argv, 'warmup', 2),
-    connections: numberOption(argv, 'connections', 50),
-    only: stringOption(argv, 'only'),
-    explain: flagOption(argv, 'explain', true),
-    profile: flagOption(argv, 'profile', true),
-    pgLog: stringOption(argv, 'pg-log'),
+    durationS: positiveNumber('duration', values.duration),
+    warmupS: positiveNumber('warmup', values.warmup),
+    connections: positiveNumber('connections', values.connections),
+    rounds: positiveNumber('rounds', values.rounds),
+    only: values.only,
+    explain: values.explain,
+    profile: values.profile,
+    pgLog: values['pg-log'],
   };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function selected(scenario: Scenario, only: string | undefined): boolean {
-  return !only || scenario.name.toLowerCase().includes(only.toLowerCase());
+function selected(name: string, only: string | undefined): boolean {
+  return !only || name.toLowerCase().includes(only.toLowerCase());
 }
 
 function progress(target: string, name: string, result: LoadResult): void {
@@ -178,18 +215,18 @@ function explainRequests(scenarios: Scenario[]): ExplainRequest[] {
       return {
         label: scenario.name,
         path: request.path,
-        apiKey: request.headers?.['x-api-key'] ?? KEYS.affiliate,
+        apiKey: request.headers?.['x-api-key'] ?? keyFor(request.path),
       };
     });
 }
 
-interface References {
-  ceiling: ReferenceServer;
-  stackFloor: ReferenceServer;
+interface FixedBodyServers {
+  ceiling: FixedBodyServer;
+  stackFloor: FixedBodyServer;
 }
 
-/** A reference server's body under the same load as the scenarios. */
-async function measureReference(server: ReferenceServer, options: Options): Promise<LoadResult> {
+/** The ceiling's or the floor's body under the same load as the scenarios. */
+async function measureFixedBody(server: FixedBodyServer, options: Options): Promise<LoadResult> {
   return measure(
     server.baseUrl,
     { requests: [{ method: 'GET', path: server.path }], expected: [200] },
@@ -197,9 +234,74 @@ async function measureReference(server: ReferenceServer, options: Options): Prom
   );
 }
 
+function roundProgress(target: string, route: string, name: ContenderName, round: Round): void {
+  const { load, cpuMsPerAnswer, probe } = round;
+  console.log(
+    `[${target}] GET ${route} ${name.padEnd(7)} ${Math.round(load.requestsPerSecond).toString().padStart(6)} req/s` +
+      `  p50 ${load.p50Ms.toFixed(2)}  p99 ${load.p99Ms.toFixed(2)} ms  CPU ${cpuMsPerAnswer.toFixed(2)} ms/answer` +
+      `  at ${TARGETS.references.probeRatePerS}/s: p50 ${probe.p50Ms.toFixed(2)}  p99 ${probe.p99Ms.toFixed(2)} ms` +
+      `  errors ${load.errors + probe.errors}`,
+  );
+}
+
+function printCheck(target: string, check: TargetCheck): void {
+  const verdict = check.met === null ? 'not measured' : check.met ? 'met' : 'NOT met';
+  console.log(
+    `[${target}] target GET ${check.route}: ${check.target}: ${check.measured}, ${verdict}`,
+  );
+}
+
+/** The service beside the peer and the limit on the target routes that `--only` selects. */
+async function measureBesideReferences(
+  target: TargetName,
+  schema: string,
+  service: Service,
+  options: Options,
+): Promise<Pick<TargetRun, 'sideBySide' | 'referenceChecks'>> {
+  const routes = TARGETS.references.routes.filter((route) =>
+    selected(`GET ${route}`, options.only),
+  );
+  if (!routes.length) return { sideBySide: [], referenceChecks: [] };
+  const [peer, limit] = await Promise.all([startPeerServer(schema), startLimitServer(schema)]);
+  const contenders: Contender[] = [
+    { name: 'service', server: service },
+    { name: 'peer', server: peer },
+    { name: 'limit', server: limit },
+  ];
+  const settings = {
+    connections: options.connections,
+    durationS: options.durationS,
+    warmupS: options.warmupS,
+    rounds: options.rounds,
+    probeRatePerS: TARGETS.references.probeRatePerS,
+  };
+  const result: Pick<TargetRun, 'sideBySide' | 'referenceChecks'> = {
+    sideBySide: [],
+    referenceChecks: [],
+  };
+  try {
+    for (const route of routes) {
+      const key = keyFor(route);
+      const request = { method: 'GET' as const, path: route, headers: { 'x-api-key': key } };
+      const measured = await measureSideBySide(contenders, request, key, settings, (name, round) =>
+        roundProgress(target, route, name, round),
+      );
+      const summary = (name: ContenderName) =>
+        summaryOf(measured.outcomes.find((outcome) => outcome.name === name));
+      const checks = referenceChecks(route, summary('service'), summary('peer'), summary('limit'));
+      checks.forEach((check) => printCheck(target, check));
+      result.sideBySide.push(measured);
+      result.referenceChecks.push(...checks);
+    }
+  } finally {
+    await Promise.all([peer.stop(), limit.stop()]);
+  }
+  return result;
+}
+
 async function runTarget(
   target: TargetName,
-  references: References,
+  fixedBody: FixedBodyServers,
   options: Options,
 ): Promise<TargetRun> {
   const schema = target === 'demo' ? DEMO_SCHEMA : SCALE_SCHEMA;
@@ -214,21 +316,24 @@ async function runTarget(
   let stackFloorResult: LoadResult;
   let authSingleConnection: AuthPairResult[] = [];
   let graphqlDifferences: TargetRun['graphqlDifferences'];
+  let besideReferences: Pick<TargetRun, 'sideBySide' | 'referenceChecks'>;
   try {
     const fixtures = await resolveFixtures(service.baseUrl);
-    scenarios = buildScenarios(fixtures).filter((scenario) => selected(scenario, options.only));
+    scenarios = buildScenarios(fixtures).filter((scenario) =>
+      selected(scenario.name, options.only),
+    );
     // One route at a time: a campaign list makes Url offers' links on first need, which would
     // change a short-link list read at the same time between its REST and GraphQL answers.
     graphqlDifferences = [];
     for (const route of listRoutes()) {
-      const key = route.path.startsWith('/api/partner/') ? KEYS.partner : KEYS.affiliate;
-      const difference = await differenceFromRest(service.baseUrl, route, key);
+      const difference = await differenceFromRest(service.baseUrl, route, keyFor(route.path));
       graphqlDifferences.push({ route: route.path, difference });
     }
-    ceilingResult = await measureReference(references.ceiling, options);
+    ceilingResult = await measureFixedBody(fixedBody.ceiling, options);
     progress(target, 'ceiling', ceilingResult);
-    stackFloorResult = await measureReference(references.stackFloor, options);
+    stackFloorResult = await measureFixedBody(fixedBody.stackFloor, options);
     progress(target, 'stack floor', stackFloorResult);
+    besideReferences = await measureBesideReferences(target, schema, service, options);
     for (const scenario of scenarios) {
       const measured =
         scenario.kind === 'redirect'
@@ -259,6 +364,7 @@ async function runTarget(
     ceiling: ceilingResult,
     stackFloor: stackFloorResult,
     outcomes,
+    ...besideReferences,
     authSingleConnection,
     graphqlDifferences,
   };
@@ -266,7 +372,7 @@ async function runTarget(
   if (options.explain && requests.length) {
     const logFile = options.pgLog ?? (await defaultLogFile());
     run.plans = await capturePlans(schema, requests, logFile);
-    run.plansFile = `plans-${target}.md`;
+    run.plansFile = path.relative(REPO_ROOT, path.join(LOCAL_DIR, `plans-${target}.md`));
     console.log(`[${target}] plans of ${requests.length} requests captured`);
   }
   const lists = outcomes.filter((o) => o.scenario.kind === 'list');
@@ -287,17 +393,22 @@ function timestamp(date: Date): string {
   return date.toISOString().slice(0, 16).replace(/:/g, '');
 }
 
+/** How busy the machine is: other processes' load slows every server measured. */
+function loadNote(when: string): string {
+  const [load1 = 0] = os.loadavg();
+  const cores = os.cpus().length;
+  return (
+    `1-minute load average ${when}: ${load1.toFixed(2)} on ${cores} cores` +
+    (load1 > cores / 2
+      ? ': other processes were busy on this machine, so absolute numbers understate every server' +
+        ' (servers measured side by side share that load)'
+      : '')
+  );
+}
+
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
-  const notes: string[] = [];
-  const [load1] = os.loadavg();
-  const cores = os.cpus().length;
-  notes.push(
-    `1-minute load average at the start: ${load1!.toFixed(2)} on ${cores} cores` +
-      (load1! > cores / 2
-        ? ': other processes were busy on this machine, so these numbers understate the service'
-        : ''),
-  );
+  const notes = [loadNote('at the start')];
   if (options.targets.includes('scale')) {
     const rows = await schemaRows(SCALE_SCHEMA);
     const why = rows ? rows.notAtScale : 'it does not exist';
@@ -321,35 +432,37 @@ async function main(): Promise<void> {
       durationS: options.durationS,
       warmupS: options.warmupS,
       connections: options.connections,
+      rounds: options.rounds,
       only: options.only,
     },
     notes,
     runs: [],
   };
-  const references = {
+  const fixedBody = {
     ceiling: await startCeilingServer(),
     stackFloor: await startStackFloorServer(),
   };
   try {
     for (const target of options.targets) {
-      report.runs.push(await runTarget(target, references, options));
+      report.runs.push(await runTarget(target, fixedBody, options));
     }
   } finally {
-    await Promise.all([references.ceiling.stop(), references.stackFloor.stop()]);
+    await Promise.all([fixedBody.ceiling.stop(), fixedBody.stackFloor.stop()]);
   }
 
+  notes.push(loadNote('at the end'));
   const markdown = renderReport(report);
-  mkdirSync(path.join(RESULTS_DIR, 'runs'), { recursive: true });
+  mkdirSync(LOCAL_DIR, { recursive: true });
   await writeMarkdown(path.join(RESULTS_DIR, 'latest.md'), markdown);
-  const copy = path.join(RESULTS_DIR, 'runs', `${timestamp(date)}-${report.commit.short}.md`);
-  await writeMarkdown(copy, markdown.replace(/\]\((plans-\w+\.md)\)/g, '](../$1)'));
+  const copy = path.join(LOCAL_DIR, `${timestamp(date)}-${report.commit.short}.md`);
+  await writeMarkdown(copy, markdown);
   for (const run of report.runs) {
     if (run.plansFile) {
       const plans = plansDocument(run, headerLines(report));
-      await writeMarkdown(path.join(RESULTS_DIR, run.plansFile), plans);
+      await writeMarkdown(path.join(REPO_ROOT, run.plansFile), plans);
     }
   }
-  console.log(`results: bench/results/latest.md, ${path.relative(process.cwd(), copy)}`);
+  console.log(`results: bench/results/latest.md, ${path.relative(REPO_ROOT, copy)}`);
 }
 
 main().catch((error: unknown) => {

@@ -1,4 +1,4 @@
-// The soak (issue #8): mixed traffic for minutes on the service (PostgreSQL + Redis), recording
+// The soak: mixed traffic for minutes on the service (PostgreSQL + Redis), recording
 // every 10 s the server's RSS (/proc/<pid>/status of the node process serving), its event-loop
 // delay (measured inside the server by bench/support/serverProbe.cjs), requests/s, p99 and errors
 // of that window. Verdict: RSS growth after the warm-up under 10 %. Writes bench/results/soak.md.
@@ -9,6 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { DEMO_SCHEMA, resetDemoSchema, SCALE_SCHEMA, schemaRows } from './support/database';
 import { resolveFixtures } from './support/fixtures';
@@ -17,9 +18,9 @@ import {
   type LiveHeapSummary,
   type SamplingHeapProfile,
 } from './support/heapProfile';
+import { positiveNumber } from './support/cli';
 import { autocannonOptions, LatencyLog, quantile } from './support/load';
 import { currentCommit, describeMachine, machineLines } from './support/machine';
-import { choiceOption, numberOption } from './support/options';
 import { askProbe, startService, type Service } from './support/processes';
 import { writeMarkdown } from './support/report';
 import { soakMix } from './support/scenarios';
@@ -261,18 +262,37 @@ function render(
   ].join('\n');
 }
 
+interface SoakOptions {
+  minutes: number;
+  connections: number;
+  target?: 'demo' | 'scale';
+}
+
+function readOptions(args: string[]): SoakOptions {
+  const { values } = parseArgs({
+    args,
+    options: {
+      minutes: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '20' },
+      target: { type: 'string' },
+    },
+  });
+  const { target } = values;
+  if (target !== undefined && target !== 'demo' && target !== 'scale') {
+    throw new Error(`--target must be demo or scale, got "${target}"`);
+  }
+  return {
+    minutes: positiveNumber('minutes', values.minutes),
+    connections: positiveNumber('connections', values.connections),
+    target,
+  };
+}
+
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  const minutes = numberOption(argv, 'minutes', 10);
-  const connections = numberOption(argv, 'connections', 20);
+  const { minutes, connections, ...options } = readOptions(process.argv.slice(2));
   const scaleRows = await schemaRows(SCALE_SCHEMA);
   const scaleSeeded = Boolean(scaleRows && !scaleRows.notAtScale);
-  const target = choiceOption(
-    argv,
-    'target',
-    ['demo', 'scale'] as const,
-    scaleSeeded ? 'scale' : 'demo',
-  );
+  const target = options.target ?? (scaleSeeded ? 'scale' : 'demo');
   if (target === 'scale' && !scaleSeeded) throw new Error(`${SCALE_SCHEMA} is not seeded`);
   const schema = target === 'scale' ? SCALE_SCHEMA : DEMO_SCHEMA;
   if (target === 'demo') await resetDemoSchema();

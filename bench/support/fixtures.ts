@@ -1,9 +1,7 @@
 // The values scenarios need (ids, a category, search terms), read from the running service through
-// its own routes, so the same scenario table works on the demo data and at scale.
-export const KEYS = {
-  affiliate: 'svc_test_demoaff1_DemoAffiliateSecret000000110HKnD',
-  partner: 'svc_test_demoprt1_DemoPartnerSecret0000000010ASZEn',
-} as const;
+// its own routes, so the same scenario table works on the demo data and at scale (the scale seed
+// issues the demo keys too).
+import { DEMO } from '../../prisma/seed/demo';
 
 export interface Fixtures {
   /** Visible brands of the affiliate's first brand page (targets of brand-page short links). */
@@ -62,8 +60,8 @@ const DAY_MS = 86_400_000;
 
 export async function resolveFixtures(baseUrl: string): Promise<Fixtures> {
   const affiliate = (path: string, minimum?: number) =>
-    firstItems(baseUrl, path, KEYS.affiliate, minimum);
-  const partner = (path: string) => firstItems(baseUrl, path, KEYS.partner);
+    firstItems(baseUrl, path, DEMO.keys.affiliate, minimum);
+  const partner = (path: string) => firstItems(baseUrl, path, DEMO.keys.partner);
 
   const brands = await affiliate('/affiliate/brands?limit=20', 2);
   const [partnerBrand] = await partner('/api/partner/brands?limit=1');

@@ -1,10 +1,12 @@
-// The processes the harness loads: the service (src/server.ts) and the ceiling server, each a node
-// child run directly (`node --import tsx`, no tsx wrapper), so the child's pid is the server's own
-// (its /proc/<pid>/status is the server's memory) and the probe it preloads runs in the server.
-import { spawn, type ChildProcess } from 'node:child_process';
+// The processes the harness loads: the service (src/server.ts) and the reference servers
+// (bench/references/), each a node child run directly (`node --import tsx`, no tsx wrapper), so
+// the child's pid is the server's own (its /proc/<pid>/stat and status are the server's CPU time
+// and memory) and the probe it preloads runs in the server.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { STACK_FLOOR_PATH } from './stackFloorServer';
+import { STACK_FLOOR_PATH } from '../references/stackFloorServer';
 
 export const REPO_ROOT = path.join(__dirname, '..', '..');
 export const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -55,6 +57,13 @@ function spawnNode(nodeArgs: string[], env: NodeJS.ProcessEnv): NodeChild {
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
+  let stopping = false;
+  // A server dying mid-run shows up as refused connections: say why it died.
+  child.once('exit', (code, signal) => {
+    if (!stopping && code !== 0) {
+      console.error(`${nodeArgs.at(-1)} exited (${signal ?? `code ${code}`}):\n${output}`);
+    }
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     child,
@@ -62,6 +71,7 @@ function spawnNode(nodeArgs: string[], env: NodeJS.ProcessEnv): NodeChild {
     output: () => output,
     async stop(graceMs = 15_000) {
       if (child.exitCode !== null || child.signalCode !== null) return;
+      stopping = true;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
       await exited;
@@ -89,42 +99,64 @@ async function waitUntil(
   throw new Error(`${what} not ready within ${timeoutMs / 1000} s:\n${node.output()}`);
 }
 
-/** A server the service is measured against: the ceiling or the stack's floor. */
-export interface ReferenceServer extends NodeChild {
+/** A server the harness loads, listening on `baseUrl`. */
+export interface Server extends NodeChild {
   baseUrl: string;
-  /** The path that answers the reference body. */
+}
+
+/** The ceiling or the stack floor: a fixed body at one path. */
+export interface FixedBodyServer extends Server {
   path: string;
 }
 
-async function startReferenceServer(
+/** Runs a server script of bench/references on a free port, ready once it answers HTTP at all. */
+async function startScript(
   what: string,
   script: string,
-  routePath: string,
-): Promise<ReferenceServer> {
+  env: NodeJS.ProcessEnv = {},
+  readyPath = '/',
+): Promise<Server> {
   const port = await freePort();
   // Production mode, as the service runs: graphql-js checks every instanceof more slowly outside it.
   const node = spawnNode(['--import', 'tsx', script], {
     ...process.env,
+    ...env,
     NODE_ENV: 'production',
     PORT: String(port),
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitUntil(node, what, async () => (await fetch(`${baseUrl}${routePath}`)).ok);
-  return { ...node, baseUrl, path: routePath };
+  await waitUntil(node, what, async () => (await fetch(`${baseUrl}${readyPath}`)).status < 500);
+  return { ...node, baseUrl };
 }
 
 /** The bare node:http server (ceilingServer.ts). */
-export function startCeilingServer(): Promise<ReferenceServer> {
-  return startReferenceServer('the ceiling server', 'bench/support/ceilingServer.ts', '/');
+export async function startCeilingServer(): Promise<FixedBodyServer> {
+  const server = await startScript('the ceiling server', 'bench/references/ceilingServer.ts');
+  return { ...server, path: '/' };
 }
 
 /** yoga + Sofa + Pothos answering the ceiling's body (stackFloorServer.ts). */
-export function startStackFloorServer(): Promise<ReferenceServer> {
-  return startReferenceServer(
-    'the stack floor server',
-    'bench/support/stackFloorServer.ts',
-    STACK_FLOOR_PATH,
-  );
+export async function startStackFloorServer(): Promise<FixedBodyServer> {
+  const script = 'bench/references/stackFloorServer.ts';
+  const server = await startScript('the stack floor server', script, {}, STACK_FLOOR_PATH);
+  return { ...server, path: STACK_FLOOR_PATH };
+}
+
+/** Where the service and the references say short links live, so their bodies can be compared. */
+export const SHORT_LINK_BASE_URL = 'https://bench.example/s';
+
+function databaseEnv(schema: string): NodeJS.ProcessEnv {
+  return { DATABASE_URL, DATABASE_SCHEMA: schema, SHORT_LINK_BASE_URL };
+}
+
+/** Fastify + the service's Prisma client on the schema's data (peerServer.ts). */
+export function startPeerServer(schema: string): Promise<Server> {
+  return startScript('the peer server', 'bench/references/peerServer.ts', databaseEnv(schema));
+}
+
+/** node:http + pg with hand-written SQL on the schema's data (limitServer.ts). */
+export function startLimitServer(schema: string): Promise<Server> {
+  return startScript('the limit server', 'bench/references/limitServer.ts', databaseEnv(schema));
 }
 
 export interface ServiceSettings {
@@ -138,9 +170,7 @@ export interface ServiceSettings {
 
 export const PROBE_PATH = path.join(__dirname, 'serverProbe.cjs');
 
-export interface Service extends NodeChild {
-  baseUrl: string;
-}
+export type Service = Server;
 
 /** The environment the service runs with: production, quota out of the way, warnings only. */
 export function serviceEnv(settings: ServiceSettings, port: number): NodeJS.ProcessEnv {
@@ -153,8 +183,8 @@ export function serviceEnv(settings: ServiceSettings, port: number): NodeJS.Proc
     LOG_LEVEL: 'warn',
     RATE_LIMIT_MAX: '100000000',
     REDIS_URL,
-    DATABASE_URL: settings.databaseUrl ?? DATABASE_URL,
-    DATABASE_SCHEMA: settings.schema,
+    ...databaseEnv(settings.schema),
+    ...(settings.databaseUrl && { DATABASE_URL: settings.databaseUrl }),
   };
 }
 
@@ -203,4 +233,28 @@ export function askProbe<Reply>(
     service.child.on('message', onMessage);
     service.child.send({ type, ...payload });
   });
+}
+
+/** Clock ticks per second of /proc's CPU times. */
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+
+/** The CPU time (user + system, all threads) a process has used so far, in ms (proc(5)). */
+export function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // After the command name, which may hold spaces: field 3 (state) on; utime and stime are 14, 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/**
+ * Waits until the process has worked off what a load left queued: under 5 % of a core over
+ * 250 ms. Up to 30 s.
+ */
+export async function quiet(pid: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const before = cpuMsOf(pid);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    if (cpuMsOf(pid) - before < 0.05 * 250) return;
+  }
 }

@@ -1,5 +1,6 @@
-// The markdown of a run: settings and machine, one table per target, growth, auth + quota, the
-// redirect's click count, GraphQL equivalence, query plans and the CPU profile.
+// The markdown of a run: settings and machine, one table per target, the service beside the
+// reference servers, growth, auth + quota, the redirect's click count, GraphQL equivalence, query
+// plans and the CPU profile.
 import { writeFileSync } from 'node:fs';
 import { format, resolveConfig } from 'prettier';
 import type { RequestPlans } from './explain';
@@ -7,7 +8,8 @@ import type { LoadResult } from './load';
 import { machineLines, type Commit, type Machine } from './machine';
 import type { ProfileSummary } from './profile';
 import type { Scenario } from './scenarios';
-import { TARGETS, type Verdict } from './targets';
+import { summaryOf, type SideBySide } from './sideBySide';
+import { TARGETS, type TargetCheck, type Verdict } from './targets';
 
 export type TargetName = 'demo' | 'scale';
 
@@ -43,10 +45,14 @@ export interface TargetRun {
   /** yoga + Sofa + Pothos answering the ceiling's body: the most a list route can reach. */
   stackFloor: LoadResult;
   outcomes: ScenarioOutcome[];
+  /** The service beside the peer and limit servers, per route. */
+  sideBySide: SideBySide[];
+  referenceChecks: TargetCheck[];
   /** The auth pairs measured with one connection (unloaded latency). */
   authSingleConnection: AuthPairResult[];
   graphqlDifferences: { route: string; difference: string | null }[];
   plans?: RequestPlans[];
+  /** Where the full plans were written, from the repository root. */
   plansFile?: string;
   profile?: ProfileSummary;
 }
@@ -55,7 +61,13 @@ export interface RunReport {
   date: Date;
   commit: Commit;
   machine: Machine;
-  settings: { durationS: number; warmupS: number; connections: number; only?: string };
+  settings: {
+    durationS: number;
+    warmupS: number;
+    connections: number;
+    rounds: number;
+    only?: string;
+  };
   notes: string[];
   runs: TargetRun[];
 }
@@ -115,6 +127,88 @@ function scenarioTable(run: TargetRun): string[] {
     ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', '% of ceiling', 'target met?', 'statuses'],
     rows,
   );
+}
+
+function checkCell(met: boolean | null): string {
+  return met === null ? '—' : met ? 'yes' : '**no**';
+}
+
+function referencesSection(run: TargetRun, settings: RunReport['settings']): string[] {
+  if (!run.sideBySide.length) return [];
+  const t = TARGETS.references;
+  const rows = run.sideBySide.flatMap(({ route, outcomes }) =>
+    outcomes.map((outcome) => {
+      const summary = summaryOf(outcome);
+      const label = [`\`GET ${route}\``, outcome.name];
+      if (!summary) {
+        const why = outcome.refusal ?? 'no rounds';
+        return [...label, `not measured: ${why.replace(/\|/g, '\\|')}`, '', '', '', '', '', '', ''];
+      }
+      const [low, high] = summary.requestsPerSecondRange;
+      return [
+        ...label,
+        rps(summary.requestsPerSecond),
+        `${rps(low)}-${rps(high)}`,
+        ms(summary.p50Ms),
+        ms(summary.p99Ms),
+        ms(summary.cpuMsPerAnswer),
+        ms(summary.probeP50Ms),
+        ms(summary.probeP99Ms),
+        String(summary.errors),
+      ];
+    }),
+  );
+  const otherQueries = run.sideBySide[0]!.compared.slice(1).map((path) =>
+    path.replace(/^[^?]*/, ''),
+  );
+  const { rounds, warmupS, durationS, connections } = settings;
+  return [
+    `### The service beside the reference servers (${run.target})`,
+    '',
+    "- **peer**: Fastify 5 + the service's own Prisma client and adapter",
+    '  (bench/references/peerServer.ts), the key looked up by Prisma on every request, then a',
+    '  count and a `findMany` with includes.',
+    '- **limit**: `node:http` + `pg`, hand-written SQL (bench/references/limitServer.ts): the key,',
+    '  the count, and the page with its relations as JSON, 3 statements.',
+    '',
+    "Both answer the service's bodies byte for byte, checked before measuring (the default query",
+    `and \`${otherQueries.join('`, `')}\`; the service answers first, so the links it makes on first need exist,`,
+    'then both are asked at the same moment, as campaign statuses follow the clock).',
+    '',
+    `${rounds} rounds alternating service, peer, limit. Each turn: a ${warmupS} s warm-up; about ${durationS} s at`,
+    `${connections} connections (closed loop, a fixed number of requests per connection, so none is in`,
+    `flight at the end); then ${durationS} s at a fixed ${t.probeRatePerS} req/s (open loop: sent on schedule whatever`,
+    'the answers, each timed from when it was due, so a server slower than the rate is charged',
+    "for the queue). Figures are the medians of the rounds; CPU is the server process's own",
+    "(user + system, from /proc) over the closed loop, per answer; PostgreSQL's is not in it.",
+    '',
+    ...table(
+      [
+        'route',
+        'server',
+        'req/s',
+        'req/s, lowest-highest round',
+        'p50 ms',
+        'p99 ms',
+        'CPU ms / answer',
+        `p50 ms at ${t.probeRatePerS}/s`,
+        `p99 ms at ${t.probeRatePerS}/s`,
+        'errors',
+      ],
+      rows,
+    ),
+    '',
+    ...table(
+      ['route', 'target (the service)', 'measured', 'met?'],
+      run.referenceChecks.map((check) => [
+        `\`GET ${check.route}\``,
+        check.target,
+        check.measured,
+        checkCell(check.met),
+      ]),
+    ),
+    '',
+  ];
 }
 
 function medianOf(run: TargetRun | undefined, kind: string, route: string): number | undefined {
@@ -321,7 +415,7 @@ function plansSection(run: TargetRun): string[] {
     `### Query plans (${run.target}), EXPLAIN ANALYZE of the statements the service ran`,
     '',
     `auto_explain (log_analyze, log_buffers) for a service instance connected as its own role; each`,
-    `request's third call. Full plans: [${run.plansFile}](${run.plansFile}).`,
+    `request's third call. Full plans: \`${run.plansFile}\` (written by each run, not committed).`,
     '',
     ...table(['request', 'statement', 'ms', 'scans (actual rows)'], rows),
     '',
@@ -381,8 +475,19 @@ export function headerLines(report: RunReport): string[] {
     `- Commit: ${report.commit.label}`,
     ...machineLines(report.machine),
     `- Settings: ${settings.connections} connections, ${settings.durationS} s per scenario after a ` +
-      `${settings.warmupS} s warm-up (not recorded), autocannon 8 in the harness process` +
+      `${settings.warmupS} s warm-up (not recorded), autocannon 8 in the harness process; ` +
+      `${settings.rounds} rounds beside the reference servers` +
       (settings.only ? `; only scenarios matching "${settings.only}"` : ''),
+  ];
+}
+
+function referenceTargetLines(): string[] {
+  const t = TARGETS.references;
+  const routes = t.routes.map((route) => `\`GET ${route}\``).join(' and ');
+  return [
+    `- ${routes}: at least ${t.minPeerRatio.toFixed(1)}x the peer's req/s and`,
+    `  ${t.minLimitShare * 100} % of the limit's, p99 under ${t.maxProbeP99Ms} ms at a fixed ${t.probeRatePerS} req/s (open loop)`,
+    `- \`GET ${t.cpuRoute}\`: the service's CPU per answer at most ${t.maxCpuMsPerAnswer} ms`,
   ];
 }
 
@@ -400,22 +505,23 @@ export function renderReport(report: RunReport): string {
     '',
     '## Targets',
     '',
-    `- every authenticated list route at default \`limit\` (rows marked by a verdict): at least`,
-    `  ${TARGETS.list.minCeilingShare * 100} % of the ceiling's req/s, p99 under ${TARGETS.list.maxP99Ms} ms, 0 errors, at full scale`,
+    ...referenceTargetLines(),
     `- the redirect: at least ${TARGETS.redirect.minCeilingShare * 100} % of the ceiling, click count exact`,
     `- auth + quota: under ${TARGETS.authDeltaMs} ms added to the median`,
     `- growth: median at scale within ${TARGETS.growthRatio}x of the demo median, first page and page 500`,
     '',
-    "The **stack floor** row is the design's own limit: yoga + Sofa + Pothos serving the",
-    "ceiling's 20-item body from memory (bench/support/stackFloorServer.ts: no key, quota,",
-    'facade or database). A list route of the service does all of that work and more, so its',
-    "share of the ceiling cannot exceed the floor's.",
+    'The **ceiling** (bare `node:http`, a fixed 20-item body) and the **stack floor** (yoga + Sofa +',
+    'Pothos serving that body from memory: bench/references/stackFloorServer.ts, no key, quota,',
+    "facade or database) are context: a list route of the service does all of the floor's work and",
+    "more, so its share of the ceiling cannot exceed the floor's. The list routes' targets are",
+    'against the **peer** and the **limit**, servers answering the same bodies from the same data.',
     '',
   ];
   for (const run of report.runs) {
     lines.push(`## Target: ${run.target} (schema \`${run.schema}\`)`, '', run.dataNote, '');
     lines.push(...scenarioTable(run), '');
     lines.push(...equivalenceSection(run));
+    lines.push(...referencesSection(run, report.settings));
   }
   lines.push(...growthSection(report.runs));
   for (const run of report.runs) {

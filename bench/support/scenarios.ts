@@ -1,7 +1,11 @@
-// The scenario table: what the harness loads, built from the route table (src/rest/routes.ts) and
-// the contract's limits and filters, with values from the running service (fixtures.ts).
-import { ROUTES, surfaceOf, type RestRoute } from '../../src/rest/routes';
-import { KEYS, type Fixtures } from './fixtures';
+// The scenario table: what the harness loads, built from the service's route table
+// (src/rest/routes.ts), its page rules and the contract's filters, with values from the running
+// service (fixtures.ts).
+import { DEMO } from '../../prisma/seed/demo';
+import { ROUTES, routeField, surfaceOf, type RestRoute } from '../../src/rest/routes';
+import { schema } from '../../src/schema';
+import { pageRuleOf, type PageRule } from '../../src/schema/pagination';
+import type { Fixtures } from './fixtures';
 import { graphqlQueryOf, rootFieldOf } from './graphqlEquivalent';
 import type { LoadRequest, LoadSpec } from './load';
 
@@ -26,23 +30,14 @@ export interface Scenario {
   clickCode?: string;
 }
 
-interface ListLimits {
-  defaultLimit: number;
-  maxLimit: number;
+/**
+ * The page rule the service applies to a route: its root field's `limit` argument carries it
+ * (`pageArgs` in src/schema/pagination.ts). Undefined: the route takes no `limit`.
+ */
+export function pageRuleOfRoute(route: RestRoute): PageRule | undefined {
+  const limit = routeField(schema, route).args.find((arg) => arg.name === 'limit');
+  return limit && pageRuleOf(limit);
 }
-
-/** The contract's page rules (Limits, Pagination envelopes); null: the route takes no `limit`. */
-const LIST_LIMITS: Record<string, ListLimits | null> = {
-  '/api/partner/organizations': { defaultLimit: 20, maxLimit: 100 },
-  '/api/partner/brands': { defaultLimit: 20, maxLimit: 20 },
-  '/api/partner/campaigns': { defaultLimit: 10, maxLimit: 20 },
-  '/affiliate/brands': { defaultLimit: 20, maxLimit: 20 },
-  '/affiliate/channels': null,
-  '/affiliate/campaigns': { defaultLimit: 10, maxLimit: 20 },
-  '/affiliate/orders': { defaultLimit: 10, maxLimit: 100 },
-  '/affiliate/products': { defaultLimit: 5, maxLimit: 100 },
-  '/affiliate/shortener/urls': { defaultLimit: 10, maxLimit: 100 },
-};
 
 /** Removed route (contract, Versioning 4): answers 410, listed for the auth pair only. */
 const REMOVED_ROUTE = '/affiliate/offers';
@@ -52,20 +47,16 @@ export const UNROUTED_PATH = '/affiliate/bench-unrouted';
 
 export const DEEP_PAGE = 500;
 
-/** The GET routes without path parameters, checked against LIST_LIMITS so none is forgotten. */
+/** The GET routes without path parameters. */
 export function listRoutes(): RestRoute[] {
-  const lists = ROUTES.filter(
+  return ROUTES.filter(
     (route) => route.method === 'GET' && !route.path.includes(':') && route.path !== REMOVED_ROUTE,
   );
-  const missing = lists.filter((route) => !(route.path in LIST_LIMITS));
-  if (missing.length) {
-    throw new Error(`bench: no limits for ${missing.map((route) => route.path).join(', ')}`);
-  }
-  return lists;
 }
 
-function keyFor(path: string): string {
-  return surfaceOf(path)?.keyType === 'partner' ? KEYS.partner : KEYS.affiliate;
+/** The demo key of the path's surface (the scale seed issues the same keys). */
+export function keyFor(path: string): string {
+  return surfaceOf(path)?.keyType === 'partner' ? DEMO.keys.partner : DEMO.keys.affiliate;
 }
 
 function get(path: string, expected = [200], key: string | null = keyFor(path)): LoadSpec {
@@ -139,12 +130,12 @@ function filterFamilies(path: string, f: Fixtures): Record<string, Record<string
 
 function listScenarios(route: RestRoute, f: Fixtures): Scenario[] {
   const { path } = route;
-  const limits = LIST_LIMITS[path];
+  const rule = pageRuleOfRoute(route);
   const scenarios: Scenario[] = [
     { name: `GET ${path}`, kind: 'list', route: path, spec: get(path) },
   ];
-  if (limits) {
-    const max = withQuery(path, { limit: limits.maxLimit });
+  if (rule) {
+    const max = withQuery(path, { limit: rule.maxLimit });
     const deep = withQuery(path, { page: DEEP_PAGE });
     scenarios.push(
       { name: `GET ${max}`, kind: 'list-max', route: path, spec: get(max) },
@@ -209,7 +200,7 @@ function shortenerScenario(f: Fixtures): Scenario {
       requests: f.brandIds.map((organizationId) => ({
         method: 'POST',
         path,
-        headers: { 'x-api-key': KEYS.affiliate },
+        headers: { 'x-api-key': DEMO.keys.affiliate },
         body: JSON.stringify({ organizationId }),
       })),
       expected: [200, 201],
@@ -239,7 +230,7 @@ export function authPairs(): Scenario[] {
       name: `GET ${path} with key`,
       kind: 'auth',
       route: path,
-      spec: get(path, [withKey], KEYS.affiliate),
+      spec: get(path, [withKey], DEMO.keys.affiliate),
     },
     {
       name: `GET ${path} without key`,

@@ -3,13 +3,15 @@
 // route of this design costs before the service adds any work of its own, so the service's list
 // routes can reach its throughput at best. Sofa is wired into yoga as @graphql-yoga/plugin-sofa
 // wires it (execution through yoga's envelop); run as its own process like the ceiling:
-// `node --import tsx bench/support/stackFloorServer.ts`, printing `listening <port>`.
+// `node --import tsx bench/references/stackFloorServer.ts`, printing `listening <port>`.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import SchemaBuilder from '@pothos/core';
 import type { ExecutionArgs } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { useSofa } from 'sofa-api';
+// Type-only, erased at run time: the service's envelope shape, none of its builders or schema code.
+import type { PaginationPage } from '../../src/rest/envelopes';
 import { ceilingBody } from './ceilingServer';
 
 export const STACK_FLOOR_PATH = '/floor/brands';
@@ -32,10 +34,7 @@ interface Brand {
   shortUrl: string | null;
 }
 
-interface BrandPage {
-  data: Brand[];
-  pagination: { page: number; limit: number; total: number; totalPages: number };
-}
+type BrandPage = PaginationPage<Brand>;
 
 function floorSchema(page: BrandPage) {
   // The service's Pothos plugins declare their options globally; this builder uses none of them.

@@ -1,6 +1,6 @@
 // The ceiling: a bare node:http server answering one fixed body, what a list route of this service
 // would answer at best on this machine (20 items shaped like an affiliate brand list item, with
-// the `pagination` envelope). Run as its own process: `node --import tsx bench/support/ceilingServer.ts`;
+// the `pagination` envelope). Run as its own process: `node --import tsx bench/references/ceilingServer.ts`;
 // it prints `listening <port>` once it listens on PORT (0: any free port).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,0 +1,260 @@
+// What the peer and the limit reference servers answer for GET /affiliate/campaigns and
+// GET /affiliate/orders: the page rules, the key check and the JSON, written apart from the
+// service (nothing from src/) as a team writing these two routes by hand would. The harness
+// compares every reference body with the service's byte for byte before it measures, so a rule
+// that drifts from the service's shows up as a refused reference, never as a wrong measurement.
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+
+export const CAMPAIGNS_PATH = '/affiliate/campaigns';
+export const ORDERS_PATH = '/affiliate/orders';
+
+/** The routes both references serve, with their page rules (contract, Limits). */
+export const PAGE_RULES = {
+  [CAMPAIGNS_PATH]: { defaultLimit: 10, maxLimit: 20 },
+  [ORDERS_PATH]: { defaultLimit: 10, maxLimit: 100 },
+} as const;
+
+const SCOPES = { [CAMPAIGNS_PATH]: 'campaigns:read', [ORDERS_PATH]: 'orders:read' } as const;
+
+export type ReferencePath = keyof typeof PAGE_RULES;
+
+export interface Page {
+  page: number;
+  limit: number;
+  skip: number;
+}
+
+const POSITIVE_INT = /^[1-9]\d{0,8}$/;
+
+/** `page` and `limit` of a query (limit clamped to the route's maximum); null: answer 400. */
+export function pageOf(path: ReferencePath, page: unknown, limit: unknown): Page | null {
+  const rule = PAGE_RULES[path];
+  const read = (raw: unknown, fallback: number) =>
+    raw === undefined ? fallback : typeof raw === 'string' && POSITIVE_INT.test(raw) ? +raw : null;
+  const pageNumber = read(page, 1);
+  const requested = read(limit, rule.defaultLimit);
+  if (pageNumber === null || requested === null) return null;
+  const pageLimit = Math.min(requested, rule.maxLimit);
+  return { page: pageNumber, limit: pageLimit, skip: (pageNumber - 1) * pageLimit };
+}
+
+/** A presented v2 key, split as the service stores it: the prefix, the SHA-256 of the secret. */
+export function keyParts(raw: unknown): { prefix: string; secretHash: string } | null {
+  const parts =
+    typeof raw === 'string' && /^svc_(?:live|test)_([a-z0-9]{8})_([A-Za-z0-9]{32})$/.exec(raw);
+  if (!parts) return null;
+  return { prefix: parts[1]!, secretHash: createHash('sha256').update(parts[2]!).digest('hex') };
+}
+
+export interface StoredKey {
+  secretHash: string;
+  type: string;
+  scopes: string[];
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+  owner: { id: string; role: string; deletedAt: Date | null };
+}
+
+/** The affiliate a stored key lets read `path`, or null (answer 401). */
+export function affiliateOf(
+  stored: StoredKey | null,
+  presentedHash: string,
+  path: ReferencePath,
+): string | null {
+  if (!stored) return null;
+  const matches = timingSafeEqual(Buffer.from(stored.secretHash), Buffer.from(presentedHash));
+  const usable = !stored.revokedAt && (!stored.expiresAt || stored.expiresAt > new Date());
+  const { owner } = stored;
+  const isAffiliate = stored.type === 'affiliate' && owner.role === 'AFFILIATE' && !owner.deletedAt;
+  return matches && usable && isAffiliate && stored.scopes.includes(SCOPES[path]) ? owner.id : null;
+}
+
+interface Brand {
+  id: string;
+  name: string;
+  logoUrl: string | null;
+}
+
+export interface CampaignRow {
+  id: string;
+  name: string;
+  description: string | null;
+  type: string;
+  offerType: string | null;
+  url: string;
+  organizationId: string;
+  organization: Brand;
+  categories: string[];
+  startAt: Date;
+  endAt: Date;
+  isHighlight: boolean;
+  createdAt: Date;
+  code: string | null;
+  commissionType: string;
+  commissionValue: number;
+  /** The affiliate's own code of a PersonalCoupon (at most one). */
+  personalCoupons: { code: string }[];
+}
+
+export interface Link {
+  urlCode: string;
+  active: boolean;
+}
+
+export interface NewLink {
+  affiliateId: string;
+  organizationId: string;
+  campaignId: string;
+  linkType: 'Offer';
+  originalUrl: string;
+  dedupeKey: string;
+  urlCode: string;
+}
+
+export const campaignDedupeKey = (campaignId: string) => `campaign:${campaignId}`;
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+function newUrlCode(): string {
+  return Array.from({ length: 8 }, () => BASE62[randomInt(62)]).join('');
+}
+
+/** The link a Url offer gets on first need; null when its url is no web address. */
+function newLink(campaign: CampaignRow, affiliateId: string): NewLink | null {
+  let target: URL;
+  try {
+    target = new URL(campaign.url);
+  } catch {
+    return null;
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return null;
+  target.searchParams.set('aff', affiliateId);
+  return {
+    affiliateId,
+    organizationId: campaign.organizationId,
+    campaignId: campaign.id,
+    linkType: 'Offer',
+    originalUrl: target.toString(),
+    dedupeKey: campaignDedupeKey(campaign.id),
+    urlCode: newUrlCode(),
+  };
+}
+
+const SHORT_LINK_BASE_URL = process.env.SHORT_LINK_BASE_URL ?? '';
+
+/**
+ * The campaign's short URL: the affiliate's link if it has one (null if deactivated), else for a
+ * Url offer one made now by `create` (insert unless present, then read back).
+ */
+export async function campaignShortUrl(
+  campaign: CampaignRow,
+  existing: Link | undefined,
+  affiliateId: string,
+  create: (link: NewLink) => Promise<Link>,
+): Promise<string | null> {
+  let link = existing;
+  if (!link && campaign.type === 'Offer' && campaign.offerType === 'Url') {
+    const wanted = newLink(campaign, affiliateId);
+    link = wanted ? await create(wanted) : undefined;
+  }
+  return link?.active ? `${SHORT_LINK_BASE_URL}/${link.urlCode}` : null;
+}
+
+function statusAt(campaign: CampaignRow, now: Date): string {
+  if (now < campaign.startAt) return 'scheduled';
+  if (now > campaign.endAt) return 'expired';
+  return 'onTime';
+}
+
+function codeOf(campaign: CampaignRow): string | null {
+  if (campaign.type === 'GenericCoupon') return campaign.code;
+  if (campaign.type === 'PersonalCoupon') return campaign.personalCoupons[0]?.code ?? null;
+  return null;
+}
+
+const brandJson = ({ id, name, logoUrl }: Brand) => ({ id, name, logoUrl });
+
+/** One item of GET /affiliate/campaigns. */
+export function campaignJson(campaign: CampaignRow, shortUrl: string | null, now: Date) {
+  return {
+    id: campaign.id,
+    name: campaign.name,
+    description: campaign.description,
+    type: campaign.type,
+    offerType: campaign.offerType,
+    url: campaign.url,
+    organizationId: campaign.organizationId,
+    organization: brandJson(campaign.organization),
+    categories: campaign.categories,
+    period: { startAt: campaign.startAt.toISOString(), endAt: campaign.endAt.toISOString() },
+    status: statusAt(campaign, now),
+    isHighlight: campaign.isHighlight,
+    createdAt: campaign.createdAt.toISOString(),
+    code: codeOf(campaign),
+    commission: { type: campaign.commissionType, value: campaign.commissionValue / 100 },
+    shortUrl,
+  };
+}
+
+export interface OrderItemRow {
+  productId: string | null;
+  sku: string;
+  name: string;
+  quantity: number;
+  unitPriceMinor: number;
+  totalMinor: number;
+  commissionRateBps: number;
+  commissionValueMinor: number;
+}
+
+export interface OrderRow {
+  id: string;
+  orderNumber: string;
+  organizationId: string;
+  organization: Brand;
+  status: string;
+  currency: string;
+  transactionValueMinor: number;
+  commissionRateBps: number;
+  earningsMinor: number;
+  /** In position order. */
+  items: OrderItemRow[];
+  shortUrlCode: string | null;
+  channelId: string | null;
+  orderedAt: Date;
+  updatedAt: Date;
+}
+
+/** One item of GET /affiliate/orders: money in major units, rates in percent. */
+export function orderJson(order: OrderRow) {
+  return {
+    id: order.id,
+    orderNumber: order.orderNumber,
+    organizationId: order.organizationId,
+    organization: brandJson(order.organization),
+    status: order.status,
+    currency: order.currency,
+    transactionValue: order.transactionValueMinor / 100,
+    commissionRate: order.commissionRateBps / 100,
+    earnings: order.earningsMinor / 100,
+    items: order.items.map((item) => ({
+      productId: item.productId,
+      sku: item.sku,
+      name: item.name,
+      quantity: item.quantity,
+      unitPrice: item.unitPriceMinor / 100,
+      total: item.totalMinor / 100,
+      commissionRate: item.commissionRateBps / 100,
+      commissionValue: item.commissionValueMinor / 100,
+    })),
+    shortUrlCode: order.shortUrlCode,
+    channelId: order.channelId,
+    orderedAt: order.orderedAt.toISOString(),
+    updatedAt: order.updatedAt.toISOString(),
+  };
+}
+
+/** The `meta` envelope of both lists. */
+export function metaPage<Item>(data: Item[], total: number, { page, limit }: Page) {
+  return { data, meta: { total, page, limit, totalPages: Math.ceil(total / limit) } };
+}
