@@ -11,7 +11,7 @@ import type { ExecutionArgs } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { useSofa } from 'sofa-api';
 // Type-only, erased at run time: the service's envelope shape, none of its builders or schema code.
-import type { PaginationPage } from '../../src/rest/envelopes';
+import type { PaginationPage } from '../../src/schema/envelopes';
 import { ceilingBody } from './ceilingServer';
 
 export const STACK_FLOOR_PATH = '/floor/brands';
