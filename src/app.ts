@@ -19,7 +19,7 @@ import { databaseUnavailable, TooManyRequestsError } from './errors';
 import { useRestFacade } from './rest/facade';
 import { useApiReference } from './rest/openapi';
 import { useUnknownPathAnswer } from './rest/unknownPaths';
-import type { Context } from './schema/context';
+import type { Context, RestExecution } from './schema/context';
 import { schema } from './schema';
 
 const GRAPHQL_ENDPOINT = '/graphql';
@@ -95,6 +95,7 @@ const maskUnlessOutage: MaskError = (error, message, isDev) =>
   isDatabaseOutage(error) ? databaseUnavailable(error) : maskError(error, message, isDev);
 
 function createYogaServer(graphqlSettings: GraphqlSettings) {
+  const restFacade = useRestFacade();
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
@@ -114,13 +115,19 @@ function createYogaServer(graphqlSettings: GraphqlSettings) {
       warn: (...args) => logger.warn(args.map(String).join(' ')),
       error: (...args) => logger.error(args.map(String).join(' ')),
     },
-    context: async ({ request }) => {
+    // A REST execution brings the request as its client sent it (src/rest/facade.ts).
+    context: async (initialContext) => {
+      const rest = initialContext.rest as RestExecution | undefined;
+      const request = rest?.request ?? initialContext.request;
       const dashboardToken = await dashboardTokenOf(request);
+      const apiKey = await apiKeyOf(request);
       return {
         request,
-        apiKey: await apiKeyOf(request),
+        apiKey,
+        affiliateId: apiKey?.affiliateId ?? null,
         dashboardUserId: 'userId' in dashboardToken ? dashboardToken.userId : null,
         dashboardToken,
+        ...(rest && { rest }),
       };
     },
     // The edge enforces the payload limit for every route before yoga reads a byte.
@@ -132,8 +139,8 @@ function createYogaServer(graphqlSettings: GraphqlSettings) {
       ...graphqlArmor(graphqlSettings, GRAPHQL_ENDPOINT),
       useExecutionCancellation(),
       useKeyManagementLimit(),
-      useRestFacade(),
-      useApiReference(),
+      restFacade.plugin,
+      useApiReference(restFacade.openApiDocument),
       useUnknownPathAnswer(GRAPHQL_ENDPOINT),
       useJsonAnswers(),
     ],

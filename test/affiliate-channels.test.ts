@@ -1,7 +1,7 @@
 // GET /affiliate/channels and /affiliate/channels/{channelId} against the contract: the key's
 // affiliate's channels only, WhiteLabel never, at most 20, `{ data, count }`.
 import { prisma } from '../src/db';
-import { listedChannelById, listedChannelWhere } from '../src/schema/channels';
+import { listedChannelWhere } from '../src/schema/channels';
 import { createChannel, createChannelType } from './support/affiliateFactories';
 import { call, graphql, useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
@@ -233,14 +233,5 @@ describe('GraphQL answers what REST answers', () => {
 describe('where-clauses', () => {
   test('listedChannelWhere scopes to the affiliate and leaves WhiteLabel out', () => {
     expect(listedChannelWhere('a')).toEqual({ userId: 'a', type: { isWhiteLabel: false } });
-  });
-
-  test('listedChannelById lower-cases a UUID and refuses anything else', () => {
-    expect(listedChannelById('a', 'AAAAAAAA-0000-4000-8000-000000000000')).toEqual({
-      id: 'aaaaaaaa-0000-4000-8000-000000000000',
-      userId: 'a',
-      type: { isWhiteLabel: false },
-    });
-    expect(() => listedChannelById('a', 'nope')).toThrow('not found');
   });
 });

@@ -3,9 +3,9 @@
 // and nothing the list leaves out (another affiliate's rows, hidden brands and their catalog).
 import { prisma } from '../src/db';
 import { affiliateBrandWhere } from '../src/schema/affiliateBrands';
-import { BRAND_ORDER, visibleBrandWhere } from '../src/schema/brands';
+import { BRAND_ORDER, brandListWhere } from '../src/schema/brands';
 import { CAMPAIGN_ORDER, campaignWhere } from '../src/schema/campaigns/common';
-import { FIND_IDS_FROM_OFFSET } from '../src/schema/pagination';
+import { FIND_IDS_FROM_OFFSET } from '../src/schema/lists';
 import { PRODUCT_ORDER, productWhere } from '../src/schema/products';
 import { call, useTestDatabase } from './support/app';
 import { createApiKey, createBrand, createUser, VISIBLE } from './support/factories';
@@ -132,7 +132,7 @@ describe.each([
     maxLimit: 20,
     expected: () =>
       prisma.organization.findMany({
-        where: visibleBrandWhere({}),
+        where: brandListWhere({}),
         orderBy: BRAND_ORDER,
         select: { id: true },
       }),

@@ -2,12 +2,12 @@
 // scopes, envelopes and errors agree with the schema and with what the app answers.
 import { getNamedType, getNullableType, isEnumType, isListType, isObjectType } from 'graphql';
 import { SCOPES_BY_KEY_TYPE } from '../src/auth/scopes';
-import { restSchema } from '../src/rest/facade';
+import { restSchema } from '../src/rest/sofa';
 import { keyAuthOf, openApiPath } from '../src/rest/openapi';
 import { MAX_LIST_ITEMS, MAX_TEXT_LENGTH } from '../src/schema/inputLimits';
 import { routeField, ROUTES, surfaceOf, type RestRoute } from '../src/rest/routes';
 import { schema as fullSchema } from '../src/schema';
-import { pageRuleOf, type PageRule } from '../src/schema/pagination';
+import { pageRuleOf, type PaginatedRule } from '../src/schema/pagination';
 import { call, useTestDatabase } from './support/app';
 import { createAffiliate } from './support/campaignFactories';
 import { createApiKey, createBrand, createCampaign } from './support/factories';
@@ -26,7 +26,7 @@ const schema = restSchema(fullSchema);
 const fieldOf = (route: RestRoute) => routeField(schema, route);
 
 /** The page rule the route's resolver applies (its `limit` argument carries it). */
-function pageRuleOfRoute(route: RestRoute): PageRule | undefined {
+function pageRuleOfRoute(route: RestRoute): PaginatedRule | undefined {
   const limit = fieldOf(route).args.find((arg) => arg.name === 'limit');
   return limit && pageRuleOf(limit);
 }

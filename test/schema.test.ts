@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { printedSchema, SCHEMA_FILE } from '../src/schema/print';
-import { restSchema } from '../src/rest/facade';
+import { restSchema } from '../src/rest/sofa';
 import { ROUTES } from '../src/rest/routes';
 import { schema } from '../src/schema';
 

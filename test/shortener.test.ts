@@ -3,13 +3,6 @@
 // Idempotency-Key), GET /affiliate/shortener/urls (meta, limits, filters) and
 // GET /affiliate/shortener/urls/{urlCode}, with one affiliate never seeing another's links.
 import { prisma } from '../src/db';
-import { requestHashOf, runIdempotently } from '../src/idempotency';
-import {
-  affiliateShortUrlWhere,
-  deepLinkTarget,
-  linkTargetOf,
-  shortUrlSearchWhere,
-} from '../src/schema/shortUrls';
 import { call, graphql, useTestDatabase } from './support/app';
 import { createAffiliate } from './support/campaignFactories';
 import { createApiKey, createBrand, createCampaign } from './support/factories';
@@ -512,65 +505,6 @@ describe('POST /affiliate/shortener/url: Idempotency-Key', () => {
   });
 });
 
-describe('runIdempotently (the generic module)', () => {
-  const request = (key: string, fingerprint: unknown = { a: 1 }) => ({
-    scope: 'test-scope',
-    key,
-    fingerprint,
-  });
-
-  test('a 5xx answer or a thrown error is not remembered', async () => {
-    let executions = 0;
-    const failing = async () => ({ status: 503, body: { n: (executions += 1) } });
-    await runIdempotently(request('fail-1'), failing);
-    const second = await runIdempotently(request('fail-1'), failing);
-    expect(second).toEqual({ answer: { status: 503, body: { n: 2 } }, replayed: false });
-
-    await expect(
-      runIdempotently(request('throw-1'), async () => {
-        throw new Error('boom');
-      }),
-    ).rejects.toThrow('boom');
-    const after = await runIdempotently(request('throw-1'), async () => ({ status: 200, body: 1 }));
-    expect(after.replayed).toBe(false);
-  });
-
-  test('a duplicate waits for the first answer, bounded, then 409', async () => {
-    await prisma.idempotencyRecord.create({
-      data: { scope: 'test-scope', key: 'pending-1', requestHash: requestHashOf({ a: 1 }) },
-    });
-    const started = Date.now();
-    await expect(
-      runIdempotently(request('pending-1'), async () => ({ status: 200, body: null }), {
-        waitMs: 200,
-      }),
-    ).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/in progress/) });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
-  });
-
-  test('a pending record gone stale is taken over', async () => {
-    await prisma.idempotencyRecord.create({
-      data: {
-        scope: 'test-scope',
-        key: 'stale-1',
-        requestHash: requestHashOf({ a: 1 }),
-        createdAt: new Date(Date.now() - 3 * 60 * 1000),
-      },
-    });
-    const result = await runIdempotently(request('stale-1'), async () => ({
-      status: 201,
-      body: { ok: true },
-    }));
-    expect(result).toEqual({ answer: { status: 201, body: { ok: true } }, replayed: false });
-  });
-
-  test('a null body is remembered as null', async () => {
-    await runIdempotently(request('null-1'), async () => ({ status: 200, body: null }));
-    const again = await runIdempotently(request('null-1'), async () => ({ status: 500, body: 1 }));
-    expect(again).toEqual({ answer: { status: 200, body: null }, replayed: true });
-  });
-});
-
 describe('GET /affiliate/shortener/urls', () => {
   let lister: string;
   let listerId: string;
@@ -819,48 +753,5 @@ describe('keys and scopes', () => {
   test('GET on the creation path and POST on the list -> 405', async () => {
     expect((await call(SHORTENER_PATH, { key })).status).toBe(405);
     expect((await call('/affiliate/shortener/urls', { key, body: {} })).status).toBe(405);
-  });
-});
-
-describe('pure parts', () => {
-  test('linkTargetOf', () => {
-    expect(linkTargetOf({ featureId: 'c' })).toEqual({ kind: 'campaign', campaignId: 'c' });
-    expect(linkTargetOf({ organizationId: 'o' })).toEqual({
-      kind: 'brandPage',
-      organizationId: 'o',
-    });
-    expect(linkTargetOf({ organizationId: 'o', originalUrl: 'u' })).toEqual({
-      kind: 'custom',
-      organizationId: 'o',
-      originalUrl: 'u',
-    });
-  });
-
-  test('deepLinkTarget: the brand host without www., or a subdomain', () => {
-    const site = 'https://www.aurora.example/home';
-    expect(deepLinkTarget('https://aurora.example/x', site).href).toBe('https://aurora.example/x');
-    expect(deepLinkTarget('https://www.aurora.example/x', site).hostname).toBe(
-      'www.aurora.example',
-    );
-    expect(deepLinkTarget('https://a.b.aurora.example/', site).hostname).toBe('a.b.aurora.example');
-    expect(() => deepLinkTarget('https://aurora.example.com/', site)).toThrow(/brand's site/);
-    expect(() => deepLinkTarget('https://aurora.example/', null)).toThrow(/no website/);
-    expect(() => deepLinkTarget('https://aurora.example/', 'not a url')).toThrow(/no website/);
-  });
-
-  test('affiliateShortUrlWhere', () => {
-    expect(affiliateShortUrlWhere('a', {})).toEqual({ affiliateId: 'a', active: true });
-    expect(affiliateShortUrlWhere('a', { active: false, type: 'Custom' })).toEqual({
-      affiliateId: 'a',
-      active: false,
-      linkType: 'Custom',
-    });
-  });
-
-  test('shortUrlSearchWhere recognises a short URL only under the base', () => {
-    expect(shortUrlSearchWhere('sale', 'https://go.example/s').OR).toHaveLength(2);
-    expect(shortUrlSearchWhere('go.example/s/AbC', 'https://go.example/s').OR).toContainEqual({
-      urlCode: { startsWith: 'abc', mode: 'insensitive' },
-    });
   });
 });

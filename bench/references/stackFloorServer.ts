@@ -10,8 +10,8 @@ import SchemaBuilder from '@pothos/core';
 import type { ExecutionArgs } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { useSofa } from 'sofa-api';
-// Type-only, erased at run time: the service's envelope shape, none of its builders or schema code.
-import type { PaginationPage } from '../../src/schema/envelopes';
+// Type-only, erased at run time: the service's page info shape, none of its builders or schema code.
+import type { PageInfo } from '../../src/schema/pagination';
 import { ceilingBody } from './ceilingServer';
 
 export const STACK_FLOOR_PATH = '/floor/brands';
@@ -34,7 +34,10 @@ interface Brand {
   shortUrl: string | null;
 }
 
-type BrandPage = PaginationPage<Brand>;
+interface BrandPage {
+  data: Brand[];
+  pagination: PageInfo;
+}
 
 function floorSchema(page: BrandPage) {
   // The service's Pothos plugins declare their options globally; this builder uses none of them.

@@ -4,7 +4,7 @@
 import { DEMO } from '../../prisma/seed/demo';
 import { ROUTES, routeField, surfaceOf, type RestRoute } from '../../src/rest/routes';
 import { schema } from '../../src/schema';
-import { pageRuleOf, type PageRule } from '../../src/schema/pagination';
+import { pageRuleOf, type PaginatedRule } from '../../src/schema/pagination';
 import type { Fixtures } from './fixtures';
 import { graphqlQueryOf, rootFieldOf } from './graphqlEquivalent';
 import type { LoadRequest, LoadSpec } from './load';
@@ -34,7 +34,7 @@ export interface Scenario {
  * The page rule the service applies to a route: its root field's `limit` argument carries it
  * (`pageArgs` in src/schema/pagination.ts). Undefined: the route takes no `limit`.
  */
-export function pageRuleOfRoute(route: RestRoute): PageRule | undefined {
+export function pageRuleOfRoute(route: RestRoute): PaginatedRule | undefined {
   const limit = routeField(schema, route).args.find((arg) => arg.name === 'limit');
   return limit && pageRuleOf(limit);
 }

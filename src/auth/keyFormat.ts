@@ -1,15 +1,15 @@
 // API key formats (decisions.md section 3). v2: `svc_{env}_{prefix}_{secret}`, where the secret's
 // last 6 characters are a CRC32 checksum of everything before them, so a mistyped or random key is
 // refused without any lookup. v1 (legacy): 32 alphanumeric characters, affiliate keys only.
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { randomString, toBase62 } from '../base62';
 
 export type KeyEnv = 'live' | 'test';
 
 export type ParsedApiKey =
   { version: 'v2'; env: KeyEnv; prefix: string; secret: string } | { version: 'v1'; key: string };
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const PREFIX_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const PREFIX_LENGTH = 8;
 const SECRET_LENGTH = 32;
@@ -17,22 +17,6 @@ const CHECKSUM_LENGTH = 6;
 
 const V2_KEY = /^svc_(live|test)_([a-z0-9]{8})_([A-Za-z0-9]{32})$/;
 const V1_KEY = /^[A-Za-z0-9]{32}$/;
-
-function randomString(alphabet: string, length: number): string {
-  let out = '';
-  for (let i = 0; i < length; i += 1) out += alphabet[randomInt(alphabet.length)];
-  return out;
-}
-
-export function toBase62(value: number, width: number): string {
-  let out = '';
-  let rest = value;
-  do {
-    out = BASE62[rest % 62] + out;
-    rest = Math.floor(rest / 62);
-  } while (rest > 0);
-  return out.padStart(width, '0');
-}
 
 export function keyChecksum(body: string): string {
   return toBase62(crc32(body), CHECKSUM_LENGTH);
@@ -47,9 +31,9 @@ export interface NewApiKey {
 /** A new v2 key; rotation passes the key's existing prefix to keep its public identity. */
 export function generateApiKey(
   env: KeyEnv,
-  prefix = randomString(PREFIX_ALPHABET, PREFIX_LENGTH),
+  prefix = randomString(PREFIX_LENGTH, PREFIX_ALPHABET),
 ): NewApiKey {
-  const body = `svc_${env}_${prefix}_${randomString(BASE62, SECRET_LENGTH - CHECKSUM_LENGTH)}`;
+  const body = `svc_${env}_${prefix}_${randomString(SECRET_LENGTH - CHECKSUM_LENGTH)}`;
   const apiKey = body + keyChecksum(body);
   return { apiKey, prefix, secret: apiKey.slice(-SECRET_LENGTH) };
 }

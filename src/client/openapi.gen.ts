@@ -457,6 +457,12 @@ export interface components {
       /** Format: int32 */
       totalPages: number;
     };
+    /** @description The brand a campaign, order or product belongs to */
+    OrganizationSummary: {
+      id: string;
+      name: string;
+      logoUrl: string | null;
+    };
     /** @description A visible brand of the partner catalog: no channels, short URLs, commission or favorite */
     PartnerBrand: {
       id: string;
@@ -499,12 +505,6 @@ export interface components {
       /** Format: date-time */
       endAt: string;
     };
-    /** @description The brand a campaign belongs to */
-    CampaignOrganization: {
-      id: string;
-      name: string;
-      logoUrl: string | null;
-    };
     /** @description A campaign of the partner catalog; a PersonalCoupon appears without its code */
     PartnerCampaign: {
       id: string;
@@ -516,7 +516,7 @@ export interface components {
       offerType: 'Spreadsheet' | 'Url' | null;
       url: string;
       organizationId: string;
-      organization: components['schemas']['CampaignOrganization'];
+      organization: components['schemas']['OrganizationSummary'];
       categories: string[];
       period: components['schemas']['CampaignPeriod'];
       /** @enum {string} */
@@ -554,7 +554,7 @@ export interface components {
       offerType: 'Spreadsheet' | 'Url' | null;
       url: string;
       organizationId: string;
-      organization: components['schemas']['CampaignOrganization'];
+      organization: components['schemas']['OrganizationSummary'];
       categories: string[];
       period: components['schemas']['CampaignPeriod'];
       /** @enum {string} */
@@ -622,12 +622,6 @@ export interface components {
     AffiliateBrandResult: {
       data: components['schemas']['AffiliateBrand'];
     };
-    /** @description The brand an order was placed with */
-    OrderOrganization: {
-      id: string;
-      name: string;
-      logoUrl: string | null;
-    };
     /** @description A line of an order; money in major units, rates in percent */
     OrderItem: {
       productId: string | null;
@@ -652,7 +646,7 @@ export interface components {
       id: string;
       orderNumber: string;
       organizationId: string;
-      organization: components['schemas']['OrderOrganization'];
+      organization: components['schemas']['OrganizationSummary'];
       /** @enum {string} */
       status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'PAID';
       /** @description ISO 4217 code */
@@ -689,12 +683,6 @@ export interface components {
       name: string;
       value: string;
     };
-    /** @description The brand selling a product */
-    ProductOrganization: {
-      id: string;
-      name: string;
-      logoUrl: string | null;
-    };
     /** @description A variant of a product, priced in the product's currency */
     ProductVariant: {
       id: string;
@@ -711,7 +699,7 @@ export interface components {
     Product: {
       id: string;
       organizationId: string;
-      organization: components['schemas']['ProductOrganization'];
+      organization: components['schemas']['OrganizationSummary'];
       name: string;
       description: string | null;
       sku: string;
@@ -780,8 +768,8 @@ export interface components {
         | 'GONE'
         | 'CONFLICT'
         | 'PAYLOAD_TOO_LARGE'
-        | 'REQUEST_HEADER_FIELDS_TOO_LARGE'
         | 'TOO_MANY_REQUESTS'
+        | 'REQUEST_HEADER_FIELDS_TOO_LARGE'
         | 'INTERNAL_SERVER_ERROR'
         | 'SERVICE_UNAVAILABLE'
         | 'REQUEST_TIMEOUT';
@@ -1665,7 +1653,7 @@ export interface operations {
         limit?: number;
         /** @description Part of the original URL, or of the short URL or its code; any case. */
         search?: string;
-        /** @description Active or inactive links. Default true. */
+        /** @description Active or inactive links. */
         active?: boolean;
         /** @description One brand. */
         organizationId?: string;

@@ -13,7 +13,7 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import { BadRequestError, shown } from '../errors';
-import { isUuid, parseDateTime } from '../schema/scalars';
+import { isUuid, parseDateTime } from '../formats';
 
 /** The body's JSON; an empty body is an empty object (a route whose arguments are all optional). */
 export function parseJsonBody(text: string): unknown {

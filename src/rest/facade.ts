@@ -3,10 +3,8 @@
 // error bodies instead of an empty 404), the key type of the surface (401 before any 400), the
 // partner surface's refusal of dashboard credentials, strict query-string and JSON-body parsing,
 // and `Idempotency-Key` replays on POST routes.
-import { filterSchema, pruneSchema } from '@graphql-tools/utils';
 import type { ExecutionArgs, GraphQLSchema } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
-import { useSofa } from 'sofa-api';
 import { apiKeyOf } from '../auth/requestAuth';
 import type { VerifiedKey } from '../auth/verifyApiKey';
 import {
@@ -15,7 +13,9 @@ import {
   parseIdempotencyKey,
   runIdempotently,
 } from '../idempotency';
-import type { Context } from '../schema/context';
+import type { Context, RestExecution } from '../schema/context';
+import { buildOpenApiDocument, type OpenApiSettings } from './openapi';
+import { createSofa, type Sofa } from './sofa';
 import {
   BadRequestError,
   errorResponse,
@@ -27,22 +27,11 @@ import {
 } from '../errors';
 import { parseJsonBody, variablesFromBody } from './body';
 import { variablesFromQuery } from './queryParams';
-import { lookupRoute, routeField, ROUTES, surfaceOf, type RestRoute } from './routes';
+import { lookupRoute, routeField, surfaceOf, type RestRoute } from './routes';
 import { textRefusal } from '../schema/inputLimits';
 
 type GetEnveloped = Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
 type Enveloped = ReturnType<GetEnveloped>;
-
-/** The schema Sofa sees: only the root fields of the route table, so no other field gets a route. */
-export function restSchema(schema: GraphQLSchema): GraphQLSchema {
-  const routed = new Set<string>(ROUTES.map((route) => route.field));
-  return pruneSchema(
-    filterSchema({
-      schema,
-      rootFieldFilter: (operation, fieldName) => routed.has(`${operation}.${fieldName}`),
-    }),
-  );
-}
 
 /**
  * Path parameters decoded; one that cannot name anything (bad escape, control character, longer
@@ -61,15 +50,6 @@ function decodePathParams(params: Record<string, string>): Record<string, string
     throw new NotFoundError('Resource not found');
   }
   return decoded;
-}
-
-// A creation route answers its `responseStatus` (201); a resolver that found the thing already
-// there says so here, and the facade answers 200 instead.
-const foundExisting = new WeakSet<object>();
-
-/** Marks this execution's answer as an existing resource: 200 rather than the route's 201. */
-export function answerFoundExisting(context: object): void {
-  foundExisting.add(context);
 }
 
 /** Whether a header was sent at all, even empty (the fetch adapter drops empty ones). */
@@ -132,27 +112,18 @@ async function idempotentResponse(
   });
 }
 
-/** A request the facade let through, as Sofa's context factory finds it. */
-interface Admitted {
-  /** The original request (Sofa sees a copy without query and body). */
-  request: Request;
-  variables: Record<string, unknown>;
-  /** The execution's context, once made. */
-  context?: object;
-}
-
-export function useRestFacade(): Plugin<Context> {
-  let sofa: ReturnType<typeof useSofa>;
-  let schema: GraphQLSchema;
+/**
+ * The REST facade's yoga plugin, wired as @graphql-yoga/plugin-sofa wires Sofa: one Sofa for the
+ * schema, executing through yoga's envelop (the context factory and the plugins' execute hooks).
+ * The facade's parsed variables and the found-existing answer travel on the execution's context
+ * (`context.rest`). Sofa is handed the route's request without its query string and body: its own
+ * parsing (qs, scalar serialization) would refuse or bend what the contract accepts.
+ */
+export function useRestFacade() {
+  let sofa: Sofa;
+  let fullSchema: GraphQLSchema;
   let getEnveloped: GetEnveloped;
-  // Sofa gets a copy of the request without query or body, so its own parsing (qs, coercion)
-  // finds nothing to trip on; the copy leads our context factory back to the original request
-  // and to the facade's variables.
-  const admittedBySofaRequest = new WeakMap<Request, Admitted>();
-  const executionByContext = new WeakMap<
-    object,
-    { enveloped: Enveloped; variables: Record<string, unknown> }
-  >();
+  const envelopedByContext = new WeakMap<object, Enveloped>();
 
   /** Sofa's answer to an admitted request; 200 when the resolver found what it would create. */
   async function answerThroughSofa(
@@ -161,52 +132,40 @@ export function useRestFacade(): Plugin<Context> {
     serverContext: Record<string, unknown>,
     variables: Record<string, unknown>,
   ): Promise<Response> {
-    const sofaRequest = new Request(`${url.origin}${url.pathname}`, {
+    const rest: RestExecution = { request, variables };
+    const routeRequest = new Request(`${url.origin}${url.pathname}`, {
       // Sofa's router knows GET; a HEAD is answered as the GET (the edge drops the body).
       method: request.method === 'HEAD' ? 'GET' : request.method,
       headers: request.headers,
     });
-    const admitted: Admitted = { request, variables };
-    admittedBySofaRequest.set(sofaRequest, admitted);
-    const response = await sofa.handleRequest(sofaRequest, serverContext);
+    const response = await sofa.handleRequest(routeRequest, { ...serverContext, rest });
     // The route table is Sofa's list of routes too; a miss here would be a bug.
     if (!response) throw new Error(`Sofa has no route for ${request.method} ${url.pathname}`);
-    if (response.status === 201 && admitted.context && foundExisting.has(admitted.context)) {
+    if (response.status === 201 && rest.foundExisting) {
       return new Response(response.body, { status: 200, headers: response.headers });
     }
     return response;
   }
 
-  return {
+  const plugin: Plugin<Context> = {
     onYogaInit({ yoga }) {
       getEnveloped = yoga.getEnveloped;
     },
-    onSchemaChange({ schema: fullSchema }) {
-      schema = restSchema(fullSchema);
-      sofa = useSofa({
-        basePath: '',
-        schema,
-        routes: Object.fromEntries(
-          ROUTES.map(({ field, method, path, responseStatus }) => [
-            field,
-            { method, path, responseStatus },
-          ]),
-        ),
-        async context(serverContext: YogaInitialContext) {
-          const admitted = admittedBySofaRequest.get(serverContext.request)!;
-          const initialContext = { ...serverContext, request: admitted.request };
+    onSchemaChange({ schema }) {
+      fullSchema = schema;
+      sofa = createSofa(schema, {
+        async context(initialContext: YogaInitialContext) {
           const enveloped = getEnveloped(initialContext);
           const contextValue = await enveloped.contextFactory(initialContext);
-          executionByContext.set(contextValue, { enveloped, variables: admitted.variables });
-          admitted.context = contextValue;
+          envelopedByContext.set(contextValue, enveloped);
           return contextValue;
         },
-        // The facade's strictly parsed variables replace Sofa's.
         execute: ((args: ExecutionArgs) => {
-          const execution = executionByContext.get(args.contextValue as object)!;
-          return execution.enveloped.execute({ ...args, variableValues: execution.variables });
+          const context = args.contextValue as Context;
+          return envelopedByContext
+            .get(context)!
+            .execute({ ...args, variableValues: context.rest!.variables });
         }) as never,
-        // Sofa types its answers as fets Responses; any fetch Response serves.
         // The first error decides the answer. (Sofa types its answers as fets Responses.)
         errorHandler: ((errors: readonly unknown[]) =>
           errorResponse(toApiError(errors[0]))) as never,
@@ -232,7 +191,7 @@ export function useRestFacade(): Plugin<Context> {
           url,
           found.route,
           found.params,
-          schema,
+          fullSchema,
         );
         const answer = () => answerThroughSofa(request, url, serverContext, variables);
         const idempotencyKey = request.headers.get(IDEMPOTENCY_KEY_HEADER);
@@ -246,4 +205,8 @@ export function useRestFacade(): Plugin<Context> {
       }
     },
   };
+  /** The OpenAPI document of the routes, from the Sofa that mounts them. */
+  const openApiDocument = (settings: OpenApiSettings) =>
+    buildOpenApiDocument(fullSchema, settings, sofa);
+  return { plugin, openApiDocument };
 }

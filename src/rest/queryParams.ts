@@ -11,7 +11,7 @@ import {
 } from 'graphql';
 import { BadRequestError } from '../errors';
 import { pageRuleOf } from '../schema/pagination';
-import { isUuid, parseDateTime } from '../schema/scalars';
+import { isUuid, parseDateTime } from '../formats';
 
 // Exact forms only: no `+` sign, no spaces, no hex or exponents.
 const INT32 = /^-?\d{1,10}$/;

@@ -2,41 +2,31 @@
 // context (commission, favorite, enrolled channels, brand-page short link). Every context field
 // filters its rows by the key's affiliate inside the same query, so one affiliate's rows never
 // reach another.
-import { listKey, listTotal } from './listTotals';
-import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { InputShapeFromFields } from '@pothos/core';
 import { prisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
-import { paginationPageOf, singleOf } from './envelopes';
-import { affiliateIdOf } from './affiliate';
-import {
-  brandFilterArgs,
-  findOrganizationPage,
-  organizationCounter,
-  visibleBrandById,
-  visibleBrandWhere,
-  type BrandFilter,
-} from './brands';
-import { builder, keyAuth } from './builder';
-import { AffiliateChannel, listedChannelWhere } from './channels';
-import type { Context } from './context';
-import { notFound } from '../errors';
-import { Commission, type CommissionShape } from './money';
-import { pageArgs, pageInfo, resolvePage, type PageRule } from './pagination';
 import { shortUrlOf } from '../shortLinks/links';
+import { BRAND_ORDER, BrandFields, brandFilterArgs, brandListWhere } from './brands';
+import { builder, keyAuth } from './builder';
+import { CATALOG_BRAND } from '../catalog';
+import { AffiliateChannel, listedChannelWhere } from './channels';
+import { affiliateOf, type Context } from './context';
+import { itemQuery, listQuery } from './lists';
+import { Commission, type CommissionShape } from './money';
 
-const AFFILIATE_BRANDS_PAGE: PageRule = { defaultLimit: 20, maxLimit: 20, aboveMax: 'clamp' };
-
-export interface AffiliateBrandFilter extends BrandFilter {
-  /** true: the brands the affiliate marked favorite; false: all the others. */
-  isFavorite?: boolean | null;
-}
+const affiliateBrandFilterArgs = builder.args((t) => ({
+  ...brandFilterArgs,
+  isFavorite: t.boolean({
+    description: 'true: brands the affiliate marked favorite; false: all the others',
+  }),
+}));
 
 /** Visible brands matching the partner filters and, when given, the affiliate's favorite flag. */
 export function affiliateBrandWhere(
-  filter: AffiliateBrandFilter,
+  filter: InputShapeFromFields<typeof affiliateBrandFilterArgs>,
   affiliateId: string,
 ): Prisma.OrganizationWhereInput {
-  const where = visibleBrandWhere(filter);
+  const where = brandListWhere(filter);
   if (typeof filter.isFavorite !== 'boolean') return where;
   const favorite: Prisma.OrganizationWhereInput = {
     affiliates: { some: { affiliateId, isFavorite: true } },
@@ -60,26 +50,16 @@ export function effectiveCommission(brand: {
 // where differing ones would make Pothos load the relation again.
 const affiliateRelation = (context: Context) =>
   ({
-    where: { affiliateId: affiliateIdOf(context) },
+    where: { affiliateId: affiliateOf(context) },
     select: { commissionType: true, commissionValue: true, isFavorite: true },
   }) as const;
 
-export const AffiliateBrand = builder.prismaObject('Organization', {
+const AffiliateBrand = builder.prismaObject('Organization', {
   variant: 'AffiliateBrand',
+  interfaces: [BrandFields],
   description: "A visible brand with the key's affiliate context",
   select: { id: true },
   fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    slug: t.exposeString('slug'),
-    description: t.exposeString('description', { nullable: true }),
-    logoUrl: t.exposeString('logoUrl', { nullable: true }),
-    websiteUrl: t.exposeString('websiteUrl', { nullable: true }),
-    categories: t.exposeStringList('categories'),
-    isExclusive: t.exposeBoolean('isExclusive'),
-    isHighlight: t.exposeBoolean('isHighlight'),
-    isPublic: t.exposeBoolean('isPublic'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
     commission: t.field({
       type: Commission,
       description: "The affiliate's negotiated commission, else the brand's default",
@@ -100,7 +80,7 @@ export const AffiliateBrand = builder.prismaObject('Organization', {
       description: "The affiliate's channels enrolled in this brand, oldest first",
       select: (_args, context, nestedSelection) => ({
         enrolledChannels: {
-          where: { channel: listedChannelWhere(affiliateIdOf(context)) },
+          where: { channel: listedChannelWhere(affiliateOf(context)) },
           orderBy: [{ channel: { createdAt: 'asc' } }, { channelId: 'asc' }],
           select: { channel: nestedSelection(true) },
         },
@@ -112,7 +92,7 @@ export const AffiliateBrand = builder.prismaObject('Organization', {
       description: "The affiliate's active brand-page short link, or null",
       select: (_args, context) => ({
         shortUrls: {
-          where: { affiliateId: affiliateIdOf(context), linkType: 'BrandPage', active: true },
+          where: { affiliateId: affiliateOf(context), linkType: 'BrandPage', active: true },
           orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
           take: 1,
           select: { urlCode: true },
@@ -126,47 +106,26 @@ export const AffiliateBrand = builder.prismaObject('Organization', {
   }),
 });
 
-const AffiliateBrandPage = paginationPageOf('AffiliateBrandPage', AffiliateBrand);
-const AffiliateBrandResult = singleOf('AffiliateBrandResult', AffiliateBrand);
+listQuery('affiliateBrands', {
+  item: AffiliateBrand,
+  envelope: 'pagination',
+  type: 'AffiliateBrandPage',
+  description: 'GET /affiliate/brands: visible brands with the affiliate context, by name',
+  auth: keyAuth('affiliate', 'brands:read'),
+  page: { defaultLimit: 20, maxLimit: 20, aboveMax: 'clamp' },
+  args: affiliateBrandFilterArgs,
+  rows: prisma.organization,
+  order: BRAND_ORDER,
+  where: (filter, { affiliateId }) => affiliateBrandWhere(filter, affiliateId),
+});
 
-builder.queryFields((t) => ({
-  affiliateBrands: t.field({
-    type: AffiliateBrandPage,
-    description: 'GET /affiliate/brands: visible brands with the affiliate context, by name',
-    authScopes: keyAuth('affiliate', 'brands:read'),
-    args: {
-      ...pageArgs(AFFILIATE_BRANDS_PAGE),
-      ...brandFilterArgs,
-      isFavorite: t.arg.boolean({
-        description: 'true: brands the affiliate marked favorite; false: all the others',
-      }),
-    },
-    resolve: async (_root, args, context, info) => {
-      const page = resolvePage(args, AFFILIATE_BRANDS_PAGE);
-      const where = affiliateBrandWhere(args, affiliateIdOf(context));
-      const [total, data] = await Promise.all([
-        listTotal(
-          listKey(info.fieldName, affiliateIdOf(context), args),
-          organizationCounter(where),
-        ),
-        findOrganizationPage(page, where, queryFromInfo({ context, info, path: ['data'] })),
-      ]);
-      return { data, pagination: pageInfo(total, page) };
-    },
-  }),
-  affiliateBrand: t.field({
-    type: AffiliateBrandResult,
-    description: 'GET /affiliate/brands/{brandId}: one visible brand with the affiliate context',
-    authScopes: keyAuth('affiliate', 'brands:read'),
-    args: { brandId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, context, info) => {
-      affiliateIdOf(context); // 404 for a closed affiliate account, as on every affiliate route
-      const data = await prisma.organization.findFirst({
-        ...queryFromInfo({ context, info, path: ['data'] }),
-        where: visibleBrandById(String(args.brandId)),
-      });
-      if (!data) throw notFound('Brand', String(args.brandId));
-      return { data };
-    },
-  }),
-}));
+itemQuery('affiliateBrand', {
+  item: AffiliateBrand,
+  type: 'AffiliateBrandResult',
+  description: 'GET /affiliate/brands/{brandId}: one visible brand with the affiliate context',
+  auth: keyAuth('affiliate', 'brands:read'),
+  idArg: 'brandId',
+  what: 'Brand',
+  rows: prisma.organization,
+  where: (id) => ({ id, ...CATALOG_BRAND }),
+});

@@ -1,31 +1,25 @@
-// Brands (= organizations) of the catalog. The partner view carries no affiliate context.
-import { countArgs, listKey, listTotal, type CountRows } from './listTotals';
-import { queryFromInfo } from '@pothos/plugin-prisma';
+// Brands (= organizations) of the catalog: the fields every view of a brand shares, the brand list
+// filter, the partner catalog's brands and its organization directory, and the summary of a brand
+// that campaigns, orders and products embed. The partner view carries no affiliate context.
+import type { InputShapeFromFields } from '@pothos/core';
 import { prisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
-import { metaPageOf, singleOf } from './envelopes';
 import { builder, keyAuth } from './builder';
-import { notFound } from '../errors';
-import {
-  findPage,
-  pageArgs,
-  pageInfo,
-  resolvePage,
-  sliceArgs,
-  type Page,
-  type PageRule,
-  type RowSelection,
-} from './pagination';
-import { isUuid } from './scalars';
-import { dateRange, visibleOrganization } from './visibility';
-import { containing } from './textSearch';
+import { CATALOG_BRAND } from '../catalog';
+import { containing, dateRange } from './filters';
+import { itemQuery, listQuery } from './lists';
 
-const PARTNER_BRANDS_PAGE: PageRule = { defaultLimit: 20, maxLimit: 20, aboveMax: 'clamp' };
+/** Brand and organization lists: by name, then id. */
+export const BRAND_ORDER = [
+  { name: 'asc' },
+  { id: 'asc' },
+] satisfies Prisma.OrganizationOrderByWithRelationInput[];
 
-export const PartnerBrand = builder.prismaObject('Organization', {
-  variant: 'PartnerBrand',
-  description:
-    'A visible brand of the partner catalog: no channels, short URLs, commission or favorite',
+/** Fields every view of a brand shares. */
+export const BrandFields = builder.prismaInterface('Organization', {
+  name: 'Brand',
+  // Only the columns a query asks for are read.
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
@@ -41,6 +35,17 @@ export const PartnerBrand = builder.prismaObject('Organization', {
   }),
 });
 
+/** The brand a campaign, order or product belongs to. */
+export const OrganizationSummary = builder.prismaObject('Organization', {
+  variant: 'OrganizationSummary',
+  description: 'The brand a campaign, order or product belongs to',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    logoUrl: t.exposeString('logoUrl', { nullable: true }),
+  }),
+});
+
 /** Filters shared by the partner and affiliate brand lists. */
 export const brandFilterArgs = builder.args((t) => ({
   search: t.string({ description: 'Part of the brand name, any case' }),
@@ -52,95 +57,79 @@ export const brandFilterArgs = builder.args((t) => ({
   endAt: t.field({ type: 'DateTime', description: 'Created at or before' }),
 }));
 
-export interface BrandFilter {
-  search?: string | null;
-  categories?: string[] | null;
-  isExclusive?: boolean | null;
-  isHighlight?: boolean | null;
-  isPublic?: boolean | null;
-  startAt?: Date | null;
-  endAt?: Date | null;
-}
+export type BrandFilter = InputShapeFromFields<typeof brandFilterArgs>;
 
-export function visibleBrandWhere(filter: BrandFilter): Prisma.OrganizationWhereInput {
-  const where: Prisma.OrganizationWhereInput = { ...visibleOrganization };
+/** Catalog brands matching the filter; every filter narrows the list (AND). */
+export function brandListWhere(filter: BrandFilter): Prisma.OrganizationWhereInput {
+  const where: Prisma.OrganizationWhereInput = { ...CATALOG_BRAND };
   if (filter.search) where.name = containing(filter.search);
   if (filter.categories?.length) where.categories = { hasSome: filter.categories };
   for (const trait of ['isExclusive', 'isHighlight', 'isPublic'] as const) {
     const value = filter[trait];
-    if (value !== null && value !== undefined) where[trait] = value;
+    if (typeof value === 'boolean') where[trait] = value;
   }
   const createdAt = dateRange(filter.startAt, filter.endAt);
   if (createdAt) where.createdAt = createdAt;
   return where;
 }
 
-export const BRAND_ORDER = [
-  { name: 'asc' },
-  { id: 'asc' },
-] satisfies Prisma.OrganizationOrderByWithRelationInput[];
+const PartnerBrand = builder.prismaObject('Organization', {
+  variant: 'PartnerBrand',
+  interfaces: [BrandFields],
+  select: { id: true },
+  description:
+    'A visible brand of the partner catalog: no channels, short URLs, commission or favorite',
+  fields: () => ({}),
+});
 
-/** A page of a brand or organization list, in list order (deep pages found by their ids). */
-export function findOrganizationPage(
-  page: Page,
-  where: Prisma.OrganizationWhereInput,
-  selection: RowSelection,
-) {
-  return findPage(
-    page,
-    (range) =>
-      prisma.organization.findMany({ where, orderBy: BRAND_ORDER, ...range, select: { id: true } }),
-    (slice) =>
-      prisma.organization.findMany({
-        ...selection,
-        ...sliceArgs(where, slice),
-        orderBy: BRAND_ORDER,
-      }),
-  );
-}
+listQuery('partnerBrands', {
+  item: PartnerBrand,
+  envelope: 'meta',
+  type: 'PartnerBrandPage',
+  description: 'GET /api/partner/brands: visible catalog brands, by name',
+  auth: keyAuth('partner', 'brands:read'),
+  page: { defaultLimit: 20, maxLimit: 20, aboveMax: 'clamp' },
+  args: brandFilterArgs,
+  rows: prisma.organization,
+  order: BRAND_ORDER,
+  where: brandListWhere,
+});
 
-/** Counts a brand or organization list (for `listTotal`). */
-export function organizationCounter(where: Prisma.OrganizationWhereInput): CountRows {
-  return (take) => prisma.organization.count(countArgs(where, BRAND_ORDER, take));
-}
+itemQuery('partnerBrand', {
+  item: PartnerBrand,
+  type: 'PartnerBrandResult',
+  description: 'GET /api/partner/brands/{brandId}: one visible catalog brand',
+  auth: keyAuth('partner', 'brands:read'),
+  idArg: 'brandId',
+  what: 'Brand',
+  rows: prisma.organization,
+  where: (id) => ({ id, ...CATALOG_BRAND }),
+});
 
-/** The visible brand with this id; a non-UUID id cannot exist, so it is not found either. */
-export function visibleBrandById(brandId: string): Prisma.OrganizationWhereInput {
-  if (!isUuid(brandId)) throw notFound('Brand', brandId);
-  return { id: brandId.toLowerCase(), ...visibleOrganization };
-}
-
-const PartnerBrandPage = metaPageOf('PartnerBrandPage', PartnerBrand);
-const PartnerBrandResult = singleOf('PartnerBrandResult', PartnerBrand);
-
-builder.queryFields((t) => ({
-  partnerBrands: t.field({
-    type: PartnerBrandPage,
-    description: 'GET /api/partner/brands: visible catalog brands, by name',
-    authScopes: keyAuth('partner', 'brands:read'),
-    args: { ...pageArgs(PARTNER_BRANDS_PAGE), ...brandFilterArgs },
-    resolve: async (_root, args, context, info) => {
-      const page = resolvePage(args, PARTNER_BRANDS_PAGE);
-      const where = visibleBrandWhere(args);
-      const [total, data] = await Promise.all([
-        listTotal(listKey(info.fieldName, null, args), organizationCounter(where)),
-        findOrganizationPage(page, where, queryFromInfo({ context, info, path: ['data'] })),
-      ]);
-      return { data, meta: pageInfo(total, page) };
-    },
+const PartnerOrganization = builder.prismaObject('Organization', {
+  variant: 'PartnerOrganization',
+  description: 'A visible organization of the partner catalog directory',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    slug: t.exposeString('slug'),
+    logoUrl: t.exposeString('logoUrl', { nullable: true }),
+    websiteUrl: t.exposeString('websiteUrl', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
-  partnerBrand: t.field({
-    type: PartnerBrandResult,
-    description: 'GET /api/partner/brands/{brandId}: one visible catalog brand',
-    authScopes: keyAuth('partner', 'brands:read'),
-    args: { brandId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, context, info) => {
-      const data = await prisma.organization.findFirst({
-        ...queryFromInfo({ context, info, path: ['data'] }),
-        where: visibleBrandById(String(args.brandId)),
-      });
-      if (!data) throw notFound('Brand', String(args.brandId));
-      return { data };
-    },
-  }),
-}));
+});
+
+listQuery('partnerOrganizations', {
+  item: PartnerOrganization,
+  envelope: 'meta',
+  type: 'PartnerOrganizationPage',
+  description: 'GET /api/partner/organizations: visible organizations, by name',
+  auth: keyAuth('partner', 'organizations:read'),
+  page: { defaultLimit: 20, maxLimit: 100, aboveMax: 'clamp' },
+  args: builder.args((t) => ({
+    search: t.string({ description: 'Part of the organization name, any case' }),
+  })),
+  rows: prisma.organization,
+  order: BRAND_ORDER,
+  where: ({ search }) => ({ ...CATALOG_BRAND, ...(search && { name: containing(search) }) }),
+});

@@ -4,21 +4,23 @@ import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
-import { fieldComplexity } from './complexity';
-import { INPUT_LIMITS_PLUGIN } from './inputLimits';
-import type { ApiScope, KeyType } from '../auth/scopes';
+import type { AffiliateScope, ApiScope, KeyType, PartnerScope } from '../auth/scopes';
 import { config } from '../config';
 import { prisma } from '../db';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors';
 import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
-import type { Context } from './context';
-import { ForbiddenError, UnauthorizedError } from '../errors';
+import { fieldComplexity } from './complexity';
+import type { AffiliateContext, Context } from './context';
+import { INPUT_LIMITS_PLUGIN } from './inputLimits';
 
 export interface AuthScopes {
   /** The request carries a valid API key of this type. */
   apiKey: KeyType;
-  /** The API key holds this scope (checked after `apiKey`). */
+  /** The API key holds this scope. */
   keyScope: ApiScope;
+  /** The key's affiliate account is open; a closed one is the contract's "affiliate not found". */
+  openAffiliate: boolean;
   /** The request carries a valid dashboard JWT. */
   dashboardUser: boolean;
 }
@@ -29,10 +31,24 @@ export function failedScopes(failure: AuthFailure): string[] {
   return 'scope' in failure ? [failure.scope] : [];
 }
 
+/** Why key management refuses the request's dashboard token, in words a dashboard developer can act on. */
+function dashboardTokenRefusal(token: Context['dashboardToken']): UnauthorizedError {
+  if (!('refused' in token) || token.refused === 'absent') {
+    return new UnauthorizedError('A dashboard token is required: send it in x-api-token');
+  }
+  if (token.refused === 'expired') {
+    return new UnauthorizedError('The dashboard token has expired: sign in to the dashboard again');
+  }
+  return new UnauthorizedError(`The dashboard token is not valid: ${token.reason}`);
+}
+
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
   AuthScopes: AuthScopes;
+  AuthContexts: { openAffiliate: AffiliateContext };
+  // A field's scopes must all hold, checked in the order they are written.
+  DefaultAuthStrategy: 'all';
   DefaultFieldNullability: false;
   Scalars: {
     DateTime: { Input: Date; Output: Date };
@@ -49,17 +65,23 @@ export const builder = new SchemaBuilder<{
     disabled: true,
   },
   scopeAuth: {
+    defaultStrategy: 'all',
     authScopes: (context) => ({
       apiKey: (type) => context.apiKey?.type === type,
       keyScope: (scope) => context.apiKey?.scopes.has(scope) ?? false,
+      // A function, like the two above: scope-auth checks plain values before functions, and the
+      // order of the checks decides the status.
+      openAffiliate: () => context.affiliateId !== null,
       dashboardUser: context.dashboardUserId !== null,
     }),
-    // $all checks scopes in declaration order and stops at the first failure, so `apiKey` (401)
-    // is always listed before `keyScope` (403); see keyAuth().
+    // Scopes are checked in the order keyAuth writes them, and the first one that fails decides:
+    // the key's type (401), then its scope (403), then its affiliate account (404).
     unauthorizedError: (_parent, context, _info, result) => {
-      const failed = failedScopes(result.failure);
-      if (failed.includes('dashboardUser')) return dashboardTokenRefusal(context.dashboardToken);
-      return failed.includes('apiKey') ? new UnauthorizedError() : new ForbiddenError();
+      const [failed] = failedScopes(result.failure);
+      if (failed === 'dashboardUser') return dashboardTokenRefusal(context.dashboardToken);
+      if (failed === 'apiKey') return new UnauthorizedError();
+      if (failed === 'openAffiliate') return new NotFoundError('Affiliate not found');
+      return new ForbiddenError();
     },
   },
   prisma: {
@@ -70,18 +92,26 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-/** Why key management refuses the request's dashboard token, in words a dashboard developer can act on. */
-function dashboardTokenRefusal(token: Context['dashboardToken']): UnauthorizedError {
-  if (!('refused' in token) || token.refused === 'absent') {
-    return new UnauthorizedError('A dashboard token is required: send it in x-api-token');
-  }
-  if (token.refused === 'expired') {
-    return new UnauthorizedError('The dashboard token has expired: sign in to the dashboard again');
-  }
-  return new UnauthorizedError(`The dashboard token is not valid: ${token.reason}`);
+/** An affiliate route's scopes: an affiliate key, holding the scope, of an open affiliate account. */
+export interface AffiliateAuth {
+  apiKey: 'affiliate';
+  keyScope: AffiliateScope;
+  openAffiliate: true;
 }
 
-/** The auth rule of an API-key route: a key of this type, holding this scope. */
-export function keyAuth(type: KeyType, scope: ApiScope): { $all: Partial<AuthScopes> } {
-  return { $all: { apiKey: type, keyScope: scope } };
+/** A partner route's scopes: a partner key holding the scope. */
+export interface PartnerAuth {
+  apiKey: 'partner';
+  keyScope: PartnerScope;
+}
+
+/** The scopes an API-key route declares, in the order they are checked. */
+export type KeyAuth = AffiliateAuth | PartnerAuth;
+
+export function keyAuth(type: 'affiliate', scope: AffiliateScope): AffiliateAuth;
+export function keyAuth(type: 'partner', scope: PartnerScope): PartnerAuth;
+export function keyAuth(type: KeyType, scope: ApiScope): KeyAuth {
+  return type === 'affiliate'
+    ? { apiKey: type, keyScope: scope as AffiliateScope, openAffiliate: true }
+    : { apiKey: type, keyScope: scope as PartnerScope };
 }

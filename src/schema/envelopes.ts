@@ -5,7 +5,9 @@ import { builder } from './builder';
 import { ENVELOPE_DATA } from './complexity';
 import type { PageInfo } from './pagination';
 
-type ItemRef<T> = ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<never>, T> | ObjectRef<any, T>;
+/** The type of an envelope's rows (a prismaObject or an object ref). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any builder's ref, any row shape
+export type ItemRef = ObjectRef<any, object>;
 
 // Two types for one shape: the contract lists the inner fields in a different order for each.
 const PageMeta = builder.objectRef<PageInfo>('PageMeta').implement({
@@ -28,60 +30,49 @@ const Pagination = builder.objectRef<PageInfo>('Pagination').implement({
   }),
 });
 
-export interface MetaPage<T> {
-  data: T[];
-  meta: PageInfo;
-}
-
-export interface PaginationPage<T> {
-  data: T[];
-  pagination: PageInfo;
-}
-
-export interface CountedList<T> {
-  data: T[];
-  count: number;
-}
-
-export interface Single<T> {
-  data: T;
+/** What a list route answers: its rows and its envelope's page field. */
+export interface ListEnvelope {
+  data: object[];
+  meta?: PageInfo;
+  pagination?: PageInfo;
+  count?: number;
 }
 
 /** `{ data: [item], meta: { total, page, limit, totalPages } }` */
-export function metaPageOf<T>(name: string, item: ItemRef<T>) {
-  return builder.objectRef<MetaPage<T>>(name).implement({
+export function metaPageOf(name: string, item: ItemRef) {
+  return builder.objectRef<ListEnvelope>(name).implement({
     fields: (t) => ({
-      data: t.expose('data', { type: [item], complexity: ENVELOPE_DATA }),
-      meta: t.expose('meta', { type: PageMeta }),
+      data: t.field({ type: [item], complexity: ENVELOPE_DATA, resolve: (page) => page.data }),
+      meta: t.field({ type: PageMeta, resolve: (page) => page.meta! }),
     }),
   });
 }
 
 /** `{ data: [item], pagination: { page, limit, total, totalPages } }` */
-export function paginationPageOf<T>(name: string, item: ItemRef<T>) {
-  return builder.objectRef<PaginationPage<T>>(name).implement({
+export function paginationPageOf(name: string, item: ItemRef) {
+  return builder.objectRef<ListEnvelope>(name).implement({
     fields: (t) => ({
-      data: t.expose('data', { type: [item], complexity: ENVELOPE_DATA }),
-      pagination: t.expose('pagination', { type: Pagination }),
+      data: t.field({ type: [item], complexity: ENVELOPE_DATA, resolve: (page) => page.data }),
+      pagination: t.field({ type: Pagination, resolve: (page) => page.pagination! }),
     }),
   });
 }
 
 /** `{ data: [item], count }` */
-export function countedListOf<T>(name: string, item: ItemRef<T>) {
-  return builder.objectRef<CountedList<T>>(name).implement({
+export function countedListOf(name: string, item: ItemRef) {
+  return builder.objectRef<ListEnvelope>(name).implement({
     fields: (t) => ({
-      data: t.expose('data', { type: [item], complexity: ENVELOPE_DATA }),
-      count: t.exposeInt('count'),
+      data: t.field({ type: [item], complexity: ENVELOPE_DATA, resolve: (page) => page.data }),
+      count: t.int({ resolve: (page) => page.count! }),
     }),
   });
 }
 
 /** `{ data: item }` */
-export function singleOf<T>(name: string, item: ItemRef<T>) {
-  return builder.objectRef<Single<T>>(name).implement({
+export function singleOf(name: string, item: ItemRef) {
+  return builder.objectRef<{ data: object }>(name).implement({
     fields: (t) => ({
-      data: t.expose('data', { type: item }),
+      data: t.field({ type: item, resolve: (single) => single.data }),
     }),
   });
 }

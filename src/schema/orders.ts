@@ -1,38 +1,31 @@
 // The affiliate's orders: commission status, earnings, items. Only the key's affiliate's orders
 // exist for a request; another affiliate's order is not found.
-import { countArgs, listKey, listTotal } from './listTotals';
-import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { InputShapeFromFields } from '@pothos/core';
 import { prisma } from '../db';
 import { OrderStatus, type Prisma } from '../generated/prisma/client';
-import { metaPageOf, singleOf } from './envelopes';
-import { affiliateIdOf } from './affiliate';
+import { OrganizationSummary } from './brands';
 import { builder, keyAuth } from './builder';
-import { notFound } from '../errors';
+import { containing, dateRange } from './filters';
+import { itemQuery, listQuery } from './lists';
 import { fromBasisPoints, fromMinor } from './money';
-import { findPage, pageArgs, pageInfo, resolvePage, sliceArgs, type PageRule } from './pagination';
-import { isUuid } from './scalars';
-import { dateRange } from './visibility';
-import { containing } from './textSearch';
-
-export const ORDERS_PAGE: PageRule = { defaultLimit: 10, maxLimit: 100, aboveMax: 'clamp' };
 
 builder.enumType(OrderStatus, {
   name: 'OrderStatus',
   description: 'Commission status of an order',
 });
 
-export interface OrderFilter {
-  status?: OrderStatus[] | null;
-  organizationId?: string | null;
-  startAt?: Date | null;
-  endAt?: Date | null;
-  search?: string | null;
-}
+const orderFilterArgs = builder.args((t) => ({
+  status: t.field({ type: [OrderStatus], description: 'Orders in any of these statuses' }),
+  organizationId: t.field({ type: 'UUID', description: 'One brand' }),
+  startAt: t.field({ type: 'DateTime', description: 'Ordered at or after' }),
+  endAt: t.field({ type: 'DateTime', description: 'Ordered at or before' }),
+  search: t.string({ description: 'Part of the order number, any case' }),
+}));
 
 /** The affiliate's orders matching the filter; every filter narrows the list (AND). */
 export function affiliateOrderWhere(
   affiliateId: string,
-  filter: OrderFilter,
+  filter: InputShapeFromFields<typeof orderFilterArgs>,
 ): Prisma.OrderWhereInput {
   // Orders of brands hidden since stay listed: they are the affiliate's earnings record.
   const where: Prisma.OrderWhereInput = { affiliateId };
@@ -44,26 +37,11 @@ export function affiliateOrderWhere(
   return where;
 }
 
-/** The affiliate's order with this id; a non-UUID id cannot exist, so it is not found either. */
-export function affiliateOrderById(affiliateId: string, orderId: string): Prisma.OrderWhereInput {
-  if (!isUuid(orderId)) throw notFound('Order', orderId);
-  return { id: orderId.toLowerCase(), affiliateId };
-}
-
+/** Order lists: newest first. */
 export const ORDER_ORDER = [
   { orderedAt: 'desc' },
   { id: 'desc' },
 ] satisfies Prisma.OrderOrderByWithRelationInput[];
-
-const OrderOrganization = builder.prismaObject('Organization', {
-  variant: 'OrderOrganization',
-  description: 'The brand an order was placed with',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    logoUrl: t.exposeString('logoUrl', { nullable: true }),
-  }),
-});
 
 const OrderItem = builder.prismaObject('OrderItem', {
   description: 'A line of an order; money in major units, rates in percent',
@@ -95,7 +73,7 @@ const Order = builder.prismaObject('Order', {
     id: t.exposeID('id'),
     orderNumber: t.exposeString('orderNumber'),
     organizationId: t.exposeID('organizationId'),
-    organization: t.relation('organization', { type: OrderOrganization }),
+    organization: t.relation('organization', { type: OrganizationSummary }),
     status: t.expose('status', { type: OrderStatus }),
     currency: t.exposeString('currency', { description: 'ISO 4217 code' }),
     transactionValue: t.float({
@@ -123,56 +101,26 @@ const Order = builder.prismaObject('Order', {
   }),
 });
 
-const AffiliateOrderPage = metaPageOf('AffiliateOrderPage', Order);
-const AffiliateOrderResult = singleOf('AffiliateOrderResult', Order);
+listQuery('affiliateOrders', {
+  item: Order,
+  envelope: 'meta',
+  type: 'AffiliateOrderPage',
+  description: "GET /affiliate/orders: the key's affiliate's orders, newest first",
+  auth: keyAuth('affiliate', 'orders:read'),
+  page: { defaultLimit: 10, maxLimit: 100, aboveMax: 'clamp' },
+  args: orderFilterArgs,
+  rows: prisma.order,
+  order: ORDER_ORDER,
+  where: (filter, { affiliateId }) => affiliateOrderWhere(affiliateId, filter),
+});
 
-builder.queryFields((t) => ({
-  affiliateOrders: t.field({
-    type: AffiliateOrderPage,
-    description: "GET /affiliate/orders: the key's affiliate's orders, newest first",
-    authScopes: keyAuth('affiliate', 'orders:read'),
-    args: {
-      ...pageArgs(ORDERS_PAGE),
-      status: t.arg({ type: [OrderStatus], description: 'Orders in any of these statuses' }),
-      organizationId: t.arg({ type: 'UUID', description: 'One brand' }),
-      startAt: t.arg({ type: 'DateTime', description: 'Ordered at or after' }),
-      endAt: t.arg({ type: 'DateTime', description: 'Ordered at or before' }),
-      search: t.arg.string({ description: 'Part of the order number, any case' }),
-    },
-    resolve: async (_root, args, context, info) => {
-      const page = resolvePage(args, ORDERS_PAGE);
-      const where = affiliateOrderWhere(affiliateIdOf(context), args);
-      const [total, data] = await Promise.all([
-        listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
-          prisma.order.count(countArgs(where, ORDER_ORDER, take)),
-        ),
-        findPage(
-          page,
-          (range) =>
-            prisma.order.findMany({ where, orderBy: ORDER_ORDER, ...range, select: { id: true } }),
-          (slice) =>
-            prisma.order.findMany({
-              ...queryFromInfo({ context, info, path: ['data'] }),
-              ...sliceArgs(where, slice),
-              orderBy: ORDER_ORDER,
-            }),
-        ),
-      ]);
-      return { data, meta: pageInfo(total, page) };
-    },
-  }),
-  affiliateOrder: t.field({
-    type: AffiliateOrderResult,
-    description: "GET /affiliate/orders/{orderId}: one of the key's affiliate's orders",
-    authScopes: keyAuth('affiliate', 'orders:read'),
-    args: { orderId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, context, info) => {
-      const data = await prisma.order.findFirst({
-        ...queryFromInfo({ context, info, path: ['data'] }),
-        where: affiliateOrderById(affiliateIdOf(context), String(args.orderId)),
-      });
-      if (!data) throw notFound('Order', String(args.orderId));
-      return { data };
-    },
-  }),
-}));
+itemQuery('affiliateOrder', {
+  item: Order,
+  type: 'AffiliateOrderResult',
+  description: "GET /affiliate/orders/{orderId}: one of the key's affiliate's orders",
+  auth: keyAuth('affiliate', 'orders:read'),
+  idArg: 'orderId',
+  what: 'Order',
+  rows: prisma.order,
+  where: (id, { affiliateId }) => ({ id, affiliateId }),
+});

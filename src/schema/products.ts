@@ -1,32 +1,27 @@
 // Products of visible brands, for the affiliate to promote. Money in major units of `currency`.
-import { countArgs, listKey, listTotal } from './listTotals';
-import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { InputShapeFromFields } from '@pothos/core';
 import { prisma } from '../db';
-import type { Prisma } from '../generated/prisma/client';
-import { countedListOf } from './envelopes';
-import { affiliateIdOf } from './affiliate';
-import { builder, keyAuth } from './builder';
 import { BadRequestError } from '../errors';
+import type { Prisma } from '../generated/prisma/client';
+import { OrganizationSummary } from './brands';
+import { builder, keyAuth } from './builder';
+import { IN_CATALOG } from '../catalog';
+import { containing } from './filters';
+import { listQuery } from './lists';
 import { fromMinor, toMinor } from './money';
-import { findPage, pageArgs, resolvePage, sliceArgs, type PageRule } from './pagination';
-import { ofVisibleBrand } from './visibility';
-import { containing } from './textSearch';
-
-// Contract: products `limit` is 1..100, anything else is a 400 (not clamped).
-export const PRODUCTS_PAGE: PageRule = { defaultLimit: 5, maxLimit: 100, aboveMax: 'reject' };
 
 // Prices are Int (int4) columns: a larger bound matches like the largest storable price, and never
 // reaches the database as a value it would refuse.
 const MAX_STORED_MINOR = 2 ** 31 - 1;
 
-export interface ProductFilter {
-  search?: string | null;
-  organizationId?: string | null;
-  minPrice?: number | null;
-  maxPrice?: number | null;
-  available?: boolean | null;
-  categories?: string[] | null;
-}
+const productFilterArgs = builder.args((t) => ({
+  search: t.string({ description: 'Part of the name or SKU, any case' }),
+  organizationId: t.field({ type: 'UUID', description: 'One brand' }),
+  minPrice: t.float({ description: 'Effective price (sale price when set) at least' }),
+  maxPrice: t.float({ description: 'Effective price (sale price when set) at most' }),
+  available: t.boolean(),
+  categories: t.stringList({ description: 'Products in any of these categories' }),
+}));
 
 /** Products whose effective price (salePrice when set, else price) lies within the bounds. */
 export function effectivePriceWhere(
@@ -53,8 +48,10 @@ export function effectivePriceWhere(
 }
 
 /** Products of visible brands matching the filter; every filter narrows the list (AND). */
-export function productWhere(filter: ProductFilter): Prisma.ProductWhereInput {
-  const and: Prisma.ProductWhereInput[] = [ofVisibleBrand];
+export function productWhere(
+  filter: InputShapeFromFields<typeof productFilterArgs>,
+): Prisma.ProductWhereInput {
+  const and: Prisma.ProductWhereInput[] = [IN_CATALOG];
   if (filter.search) {
     and.push({ OR: [{ name: containing(filter.search) }, { sku: containing(filter.search) }] });
   }
@@ -66,6 +63,7 @@ export function productWhere(filter: ProductFilter): Prisma.ProductWhereInput {
   return { AND: and };
 }
 
+/** Product lists: newest first. */
 export const PRODUCT_ORDER = [
   { createdAt: 'desc' },
   { id: 'desc' },
@@ -113,16 +111,6 @@ const ProductProperty = builder.objectRef<NameValue>('ProductProperty').implemen
   }),
 });
 
-const ProductOrganization = builder.prismaObject('Organization', {
-  variant: 'ProductOrganization',
-  description: 'The brand selling a product',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    logoUrl: t.exposeString('logoUrl', { nullable: true }),
-  }),
-});
-
 const ProductVariant = builder.prismaObject('ProductVariant', {
   description: "A variant of a product, priced in the product's currency",
   fields: (t) => ({
@@ -145,7 +133,7 @@ const Product = builder.prismaObject('Product', {
   fields: (t) => ({
     id: t.exposeID('id'),
     organizationId: t.exposeID('organizationId'),
-    organization: t.relation('organization', { type: ProductOrganization }),
+    organization: t.relation('organization', { type: OrganizationSummary }),
     name: t.exposeString('name'),
     description: t.exposeString('description', { nullable: true }),
     sku: t.exposeString('sku'),
@@ -173,49 +161,17 @@ const Product = builder.prismaObject('Product', {
   }),
 });
 
-const AffiliateProductList = countedListOf('AffiliateProductList', Product);
-
-builder.queryField('affiliateProducts', (t) =>
-  t.field({
-    type: AffiliateProductList,
-    description:
-      'GET /affiliate/products: products of visible brands, newest first; `count` is the number of matching products',
-    authScopes: keyAuth('affiliate', 'products:read'),
-    args: {
-      ...pageArgs(PRODUCTS_PAGE),
-      search: t.arg.string({ description: 'Part of the name or SKU, any case' }),
-      organizationId: t.arg({ type: 'UUID', description: 'One brand' }),
-      minPrice: t.arg.float({ description: 'Effective price (sale price when set) at least' }),
-      maxPrice: t.arg.float({ description: 'Effective price (sale price when set) at most' }),
-      available: t.arg.boolean(),
-      categories: t.arg.stringList({ description: 'Products in any of these categories' }),
-    },
-    resolve: async (_root, args, context, info) => {
-      affiliateIdOf(context); // the catalog is shared, but a closed affiliate account is a 404
-      const page = resolvePage(args, PRODUCTS_PAGE);
-      const where = productWhere(args);
-      const [count, data] = await Promise.all([
-        listTotal(listKey(info.fieldName, affiliateIdOf(context), args), (take) =>
-          prisma.product.count(countArgs(where, PRODUCT_ORDER, take)),
-        ),
-        findPage(
-          page,
-          (range) =>
-            prisma.product.findMany({
-              where,
-              orderBy: PRODUCT_ORDER,
-              ...range,
-              select: { id: true },
-            }),
-          (slice) =>
-            prisma.product.findMany({
-              ...queryFromInfo({ context, info, path: ['data'] }),
-              ...sliceArgs(where, slice),
-              orderBy: PRODUCT_ORDER,
-            }),
-        ),
-      ]);
-      return { data, count };
-    },
-  }),
-);
+listQuery('affiliateProducts', {
+  item: Product,
+  envelope: 'count',
+  type: 'AffiliateProductList',
+  description:
+    'GET /affiliate/products: products of visible brands, newest first; `count` is the number of matching products',
+  auth: keyAuth('affiliate', 'products:read'),
+  // Contract: products `limit` is 1..100, anything else is a 400 (not clamped).
+  page: { defaultLimit: 5, maxLimit: 100, aboveMax: 'reject' },
+  args: productFilterArgs,
+  rows: prisma.product,
+  order: PRODUCT_ORDER,
+  where: productWhere,
+});

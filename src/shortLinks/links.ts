@@ -1,22 +1,19 @@
-// Affiliate short links (decisions.md section 5): 8-character base62 codes, at most one link per
-// affiliate and target (the `dedupeKey`), created race-free. Campaign payloads, the shortener routes
-// and the public redirect all build on this module.
-import { randomInt } from 'node:crypto';
+// Affiliate short links: 8-character base62 codes, at most one link per affiliate and target (the
+// `dedupeKey`), created race-free. Campaign payloads, the shortener routes and the public redirect
+// all build on this module.
+import { randomString } from '../base62';
 import { config } from '../config';
 import { prisma } from '../db';
 import type { CampaignType, LinkType, ShortUrl } from '../generated/prisma/client';
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-export const URL_CODE_LENGTH = 8;
+const URL_CODE_LENGTH = 8;
 
 /** The query parameter that credits a visit to an affiliate. */
-export const TRACKING_PARAM = 'aff';
+const TRACKING_PARAM = 'aff';
 
 /** A fresh random code (62^8 ≈ 2.2e14 codes); uniqueness is the database's job. */
 export function generateUrlCode(): string {
-  let code = '';
-  for (let i = 0; i < URL_CODE_LENGTH; i += 1) code += BASE62.charAt(randomInt(BASE62.length));
-  return code;
+  return randomString(URL_CODE_LENGTH);
 }
 
 const URL_CODE = new RegExp(`^[0-9A-Za-z]{${URL_CODE_LENGTH}}$`);
@@ -31,18 +28,24 @@ export function shortUrlOf(urlCode: string): string {
   return `${config.shortLinkBaseUrl}/${urlCode}`;
 }
 
-/** An absolute http(s) URL; anything else cannot be a link's target (the redirect follows it). */
-function webUrl(url: string): URL {
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new TypeError(`Not an http(s) URL: ${url}`);
-  }
+/**
+ * The one URL parser of links: an absolute http(s) URL, or null for anything else, which cannot be
+ * a link's target (the redirect follows it) or a brand's site.
+ */
+export function webUrl(url: string): URL | null {
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  return parsed?.protocol === 'http:' || parsed?.protocol === 'https:' ? parsed : null;
+}
+
+function requiredWebUrl(url: string): URL {
+  const parsed = webUrl(url);
+  if (!parsed) throw new TypeError(`Not an http(s) URL: ${url}`);
   return parsed;
 }
 
 /** The URL with the affiliate's tracking parameter; other query parameters are kept. */
 export function trackingUrl(url: string, affiliateId: string): string {
-  const parsed = webUrl(url);
+  const parsed = requiredWebUrl(url);
   // `set`, not `append`: a target carrying someone else's aff= must credit this affiliate.
   parsed.searchParams.set(TRACKING_PARAM, affiliateId);
   return parsed.toString();
@@ -50,7 +53,7 @@ export function trackingUrl(url: string, affiliateId: string): string {
 
 /** The URL without the tracking parameter: what a link to it points at, whoever asks. */
 export function withoutTracking(url: string): string {
-  const parsed = webUrl(url);
+  const parsed = requiredWebUrl(url);
   parsed.searchParams.delete(TRACKING_PARAM);
   return parsed.toString();
 }

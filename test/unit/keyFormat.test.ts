@@ -1,16 +1,14 @@
 // API key formats, decisions.md section 3: v2 `svc_{env}_{prefix}_{secret}` with a CRC32 checksum
 // in the secret's last 6 characters; v1 legacy keys are 32 alphanumeric characters.
 import { createHash } from 'node:crypto';
+import { BASE62, toBase62 } from '../../src/base62';
 import {
   generateApiKey,
   hashesEqual,
   keyChecksum,
   parseApiKey,
   sha256Hex,
-  toBase62,
 } from '../../src/auth/keyFormat';
-
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** A well-formed v2 key with a correct checksum, built from its parts. */
 function keyFrom(env: string, prefix: string, secretBody: string): string {

@@ -1,15 +1,8 @@
 // page/limit rules, decisions.md section 6: page >= 1 and limit >= 1 else 400; above the max,
 // most lists clamp silently and products answer 400.
 import { BadRequestError } from '../../src/errors';
-import {
-  FIND_IDS_FROM_OFFSET,
-  findPage,
-  pageInfo,
-  resolvePage,
-  sliceArgs,
-  type PageRule,
-  type PageSlice,
-} from '../../src/schema/pagination';
+import { FIND_IDS_FROM_OFFSET, findPage } from '../../src/schema/lists';
+import { pageInfo, resolvePage, type PageRule } from '../../src/schema/pagination';
 
 const CLAMPED: PageRule = { defaultLimit: 10, maxLimit: 20, aboveMax: 'clamp' };
 const STRICT: PageRule = { defaultLimit: 20, maxLimit: 100, aboveMax: 'reject' };
@@ -138,50 +131,42 @@ describe('pageInfo', () => {
 
 describe('findPage', () => {
   const rule = { defaultLimit: 10, maxLimit: 100, aboveMax: 'clamp' as const };
-  const finders = (ids: string[]) => {
-    const calls: unknown[] = [];
-    return {
-      calls,
-      findIds: async (range: unknown) => {
-        calls.push(['ids', range]);
-        return ids.map((id) => ({ id }));
-      },
-      findRows: async (slice: PageSlice) => {
-        calls.push(['rows', slice]);
-        return ['row'];
-      },
+  const where = { affiliateId: 'me' };
+  const order = [{ createdAt: 'desc' }, { id: 'desc' }];
+  const selection = { select: { id: true, name: true } };
+  /** A model delegate that records its queries; an ids query finds `ids`. */
+  const rowsFinding = (ids: string[]) => {
+    const calls: Record<string, unknown>[] = [];
+    const findMany = async (args: Record<string, unknown>) => {
+      calls.push(args);
+      return args.select === selection.select ? [{ id: 'row' }] : ids.map((id) => ({ id }));
     };
+    return { calls, rows: { findMany, count: async () => 0, findFirst: async () => null } };
   };
 
   test('a page before FIND_IDS_FROM_OFFSET is one query by offset', async () => {
-    const { calls, findIds, findRows } = finders(['a']);
+    const { calls, rows } = rowsFinding(['a']);
     const page = resolvePage({ page: FIND_IDS_FROM_OFFSET / 10, limit: 10 }, rule);
-    await findPage(page, findIds, findRows);
-    expect(calls).toEqual([['rows', { skip: FIND_IDS_FROM_OFFSET - 10, take: 10 }]]);
+    await findPage(rows, where, order, page, selection);
+    expect(calls).toEqual([
+      { ...selection, where, orderBy: order, skip: FIND_IDS_FROM_OFFSET - 10, take: 10 },
+    ]);
   });
 
-  test("from FIND_IDS_FROM_OFFSET on: the page's ids by offset, then its rows by id", async () => {
-    const { calls, findIds, findRows } = finders(['a', 'b']);
+  test("from FIND_IDS_FROM_OFFSET on: the page's ids by offset, then its rows by id, the filter kept", async () => {
+    const { calls, rows } = rowsFinding(['a', 'b']);
     const page = resolvePage({ page: FIND_IDS_FROM_OFFSET / 10 + 1, limit: 10 }, rule);
-    await findPage(page, findIds, findRows);
+    await findPage(rows, where, order, page, selection);
     expect(calls).toEqual([
-      ['ids', { skip: FIND_IDS_FROM_OFFSET, take: 10 }],
-      ['rows', { ids: ['a', 'b'] }],
+      { where, orderBy: order, skip: FIND_IDS_FROM_OFFSET, take: 10, select: { id: true } },
+      { ...selection, where: { AND: [where, { id: { in: ['a', 'b'] } }] }, orderBy: order },
     ]);
   });
 
   test('a deep page past the end reads no rows', async () => {
-    const { calls, findIds, findRows } = finders([]);
+    const { calls, rows } = rowsFinding([]);
     const page = resolvePage({ page: 5_000, limit: 10 }, rule);
-    await expect(findPage(page, findIds, findRows)).resolves.toEqual([]);
+    await expect(findPage(rows, where, order, page, selection)).resolves.toEqual([]);
     expect(calls).toHaveLength(1);
-  });
-
-  test("sliceArgs keeps the list's filter and narrows it to the ids", () => {
-    const where = { affiliateId: 'me' };
-    expect(sliceArgs(where, { skip: 20, take: 10 })).toEqual({ where, skip: 20, take: 10 });
-    expect(sliceArgs(where, { ids: ['a'] })).toEqual({
-      where: { AND: [where, { id: { in: ['a'] } }] },
-    });
   });
 });

@@ -1,9 +1,8 @@
 // The OpenAPI 3.1 document of the route table.
 import type { GraphQLSchema } from 'graphql';
-import { useSofa } from 'sofa-api';
 import { config } from '../../config';
 import { IDEMPOTENCY_KEY_HEADER } from '../../idempotency';
-import { restSchema } from '../facade';
+import { createSofa, restSchema, type Sofa } from '../sofa';
 import { routeField, ROUTES } from '../routes';
 import { completeSchemas } from './components';
 import { errorResponseComponents, errorSchemas, headerComponents } from './errors';
@@ -35,24 +34,17 @@ const API_DESCRIPTION = `The affiliate network's REST API: the **affiliate surfa
 
 **Limits.** A quota per key and client IP (headers \`X-RateLimit-*\`, \`RateLimit\`, \`RateLimit-Policy\`; 429 with \`Retry-After\`), 1 MB bodies (413), 60 s per request (504).`;
 
-/** The OpenAPI 3.1 document of the route table, from the full GraphQL schema. */
-export function buildOpenApiDocument(fullSchema: GraphQLSchema, settings: OpenApiSettings): Json {
+/**
+ * The OpenAPI 3.1 document of the route table: Sofa's (from the Sofa that mounts the routes, or one
+ * made for the document alone), completed from the full GraphQL schema.
+ */
+export function buildOpenApiDocument(
+  fullSchema: GraphQLSchema,
+  settings: OpenApiSettings,
+  sofa: Sofa = createSofa(fullSchema),
+): Json {
   const schema = restSchema(fullSchema);
-  // The router that mounts the routes (src/rest/facade.ts) is made the same way; this one only
-  // writes the document.
-  const router = useSofa({
-    basePath: '',
-    schema,
-    routes: Object.fromEntries(
-      ROUTES.map(({ field, method, path: routePath, responseStatus }) => [
-        field,
-        { method, path: routePath, responseStatus },
-      ]),
-    ),
-    customScalars: { DateTime: SCALARS.DateTime, UUID: SCALARS.UUID },
-    openAPI: { openapi: '3.1.0' },
-  });
-  const generated = router.openAPIDocument as unknown as {
+  const generated = sofa.openAPIDocument as unknown as {
     paths: Record<string, Record<string, Json>>;
     components: { schemas: Record<string, Json> };
   };

@@ -10,8 +10,8 @@ import {
   type GraphQLField,
   type GraphQLInputType,
 } from 'graphql';
-import type { AuthScopes } from '../../schema/builder';
-import { pageRuleOf, type PageRule } from '../../schema/pagination';
+import type { KeyAuth } from '../../schema/builder';
+import { pageRuleOf, type PaginatedRule } from '../../schema/pagination';
 import { maxItemsOf, maxLengthOf } from '../../schema/inputLimits';
 import type { RestRoute } from '../routes';
 import type { Json } from './json';
@@ -38,16 +38,15 @@ export function openApiPath(routePath: string): string {
 
 /** The key type and scope a field's `keyAuth(type, scope)` declares (scope-auth keeps it). */
 export function keyAuthOf(field: GraphQLField<unknown, unknown>): {
-  keyType: AuthScopes['apiKey'];
-  scope: AuthScopes['keyScope'];
+  keyType: KeyAuth['apiKey'];
+  scope: KeyAuth['keyScope'];
 } {
-  const options = field.extensions?.pothosOptions as
-    { authScopes?: { $all?: Partial<AuthScopes> } } | undefined;
-  const all = options?.authScopes?.$all;
-  if (!all?.apiKey || !all.keyScope) {
+  const options = field.extensions?.pothosOptions as { authScopes?: Partial<KeyAuth> } | undefined;
+  const auth = options?.authScopes;
+  if (!auth?.apiKey || !auth.keyScope) {
     throw new Error(`${field.name} declares no keyAuth(type, scope); every REST route needs one`);
   }
-  return { keyType: all.apiKey, scope: all.keyScope };
+  return { keyType: auth.apiKey, scope: auth.keyScope };
 }
 
 /** A query or body value's schema, from its GraphQL input type and its limits. */
@@ -68,7 +67,7 @@ function inputSchema(arg: GraphQLArgument, type: GraphQLInputType = arg.type): J
  * A clamped limit takes any integer (its description says where it is clamped): a maximum here
  * would make validating gateways refuse what the route answers. A refusing one states its range.
  */
-function limitSchema(rule: PageRule): Json {
+function limitSchema(rule: PaginatedRule): Json {
   return rule.aboveMax === 'clamp'
     ? { type: 'integer', minimum: 1, default: rule.defaultLimit }
     : { ...SCALARS.Int, minimum: 1, maximum: rule.maxLimit, default: rule.defaultLimit };

@@ -2,10 +2,10 @@
 // from node_modules, under a strict CSP) and the page's assets.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../schema/context';
-import { buildOpenApiDocument, openApiSettingsFromConfig, type OpenApiSettings } from './document';
+import { openApiSettingsFromConfig, type OpenApiSettings } from './document';
+import type { Json } from './json';
 
 export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -111,19 +111,18 @@ function assetResponse(name: string): Response | null {
  * page) and the page's assets. Public: no key, no quota count (the edge counts keyed requests).
  */
 export function useApiReference(
+  openApiDocument: (settings: OpenApiSettings) => Json,
   settings: OpenApiSettings = openApiSettingsFromConfig(),
 ): Plugin<Context> {
-  let schema: GraphQLSchema | undefined;
   let document: string | undefined;
   return {
-    onSchemaChange({ schema: changed }) {
-      schema = changed;
+    onSchemaChange() {
       document = undefined;
     },
     onRequest({ request, url, endResponse }) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return;
-      if (url.pathname === OPENAPI_PATH && schema) {
-        document ??= JSON.stringify(buildOpenApiDocument(schema, settings), null, 2);
+      if (url.pathname === OPENAPI_PATH) {
+        document ??= JSON.stringify(openApiDocument(settings), null, 2);
         endResponse(
           new Response(document, {
             headers: {

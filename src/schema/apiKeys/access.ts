@@ -3,7 +3,7 @@ import { clientIpOfRequest } from '../../auth/requestAuth';
 import { prisma } from '../../db';
 import type { Context } from '../context';
 import { notFound, UnauthorizedError } from '../../errors';
-import { isUuid } from '../scalars';
+import { isUuid } from '../../formats';
 
 export async function dashboardUser(userId: string | null) {
   const user =

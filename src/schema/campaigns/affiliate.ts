@@ -1,11 +1,9 @@
 // The affiliate view of campaigns: the shared fields plus the affiliate's context, its commission,
 // its own PersonalCoupon code and its short link (a `Url` offer's link is created on first need).
-import { listKey, listTotal } from '../listTotals';
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import { prisma } from '../../db';
+import { BadRequestError, GoneError } from '../../errors';
 import type { CampaignType, OfferType } from '../../generated/prisma/client';
 import { logger } from '../../logger';
-import { metaPageOf, singleOf } from '../envelopes';
 import {
   campaignDedupeKey,
   campaignShortLink,
@@ -13,31 +11,19 @@ import {
   shortUrlOf,
   type ShortLinkRequest,
 } from '../../shortLinks/links';
-import { affiliateIdOf } from '../affiliate';
 import { builder, keyAuth } from '../builder';
-import { ApiError, BadRequestError, notFound } from '../../errors';
+import { IN_CATALOG } from '../../catalog';
+import { affiliateOf } from '../context';
+import { itemQuery, listQuery } from '../lists';
 import { Commission } from '../money';
-import { pageArgs, pageInfo, resolvePage } from '../pagination';
 import {
+  CAMPAIGN_ORDER,
   CAMPAIGNS_PAGE,
   CampaignFields,
-  campaignById,
-  campaignCounter,
   campaignFilterArgs,
   campaignWhere,
-  findCampaignPage,
   type CampaignFilter,
 } from './common';
-
-export const OFFERS_GONE_MESSAGE =
-  'GET /affiliate/offers was removed: use GET /affiliate/campaigns?types=Offer';
-
-/** The affiliate list takes a period only whole (contract: "Must be used together"). */
-export function requireWholePeriod(filter: Pick<CampaignFilter, 'startAt' | 'endAt'>): void {
-  if (!filter.startAt !== !filter.endAt) {
-    throw new BadRequestError('startAt and endAt must be used together');
-  }
-}
 
 interface CampaignLinkRow {
   id: string;
@@ -85,7 +71,7 @@ const AffiliateCampaign = builder.prismaObject('Campaign', {
         type: true,
         code: true,
         personalCoupons: {
-          where: { affiliateId: affiliateIdOf(context) },
+          where: { affiliateId: affiliateOf(context) },
           select: { code: true },
         },
       }),
@@ -111,17 +97,18 @@ const AffiliateCampaign = builder.prismaObject('Campaign', {
         offerType: true,
         url: true,
         shortUrls: {
-          where: { affiliateId: affiliateIdOf(context), linkType: { in: ['Offer', 'Coupon'] } },
+          where: { affiliateId: affiliateOf(context), linkType: { in: ['Offer', 'Coupon'] } },
           select: { urlCode: true, dedupeKey: true, active: true },
         },
       }),
-      resolve: (campaign, _args, context) => campaignShortUrl(campaign, affiliateIdOf(context)),
+      resolve: (campaign, _args, context) => campaignShortUrl(campaign, affiliateOf(context)),
     }),
   }),
 });
 
-// The affiliate list takes its period whole (requireWholePeriod); the arguments say so.
-const wholePeriodArgs = builder.args((t) => ({
+// The affiliate list takes a period only whole (contract: "Must be used together").
+const affiliateCampaignArgs = builder.args((t) => ({
+  ...campaignFilterArgs,
   startAt: t.field({
     type: 'DateTime',
     description: 'Period overlapping from; only together with endAt',
@@ -132,44 +119,40 @@ const wholePeriodArgs = builder.args((t) => ({
   }),
 }));
 
-const AffiliateCampaignPage = metaPageOf('AffiliateCampaignPage', AffiliateCampaign);
-const AffiliateCampaignResult = singleOf('AffiliateCampaignResult', AffiliateCampaign);
+function wholePeriod(filter: CampaignFilter): CampaignFilter {
+  if (!filter.startAt !== !filter.endAt) {
+    throw new BadRequestError('startAt and endAt must be used together');
+  }
+  return filter;
+}
 
-builder.queryFields((t) => ({
-  affiliateCampaigns: t.field({
-    type: AffiliateCampaignPage,
-    description:
-      "GET /affiliate/campaigns: offers and coupons of visible brands, newest first, with the affiliate's context",
-    authScopes: keyAuth('affiliate', 'campaigns:read'),
-    args: { ...pageArgs(CAMPAIGNS_PAGE), ...campaignFilterArgs, ...wholePeriodArgs },
-    resolve: async (_root, args, context, info) => {
-      affiliateIdOf(context); // a closed account answers 404 before anything is read
-      requireWholePeriod(args);
-      const page = resolvePage(args, CAMPAIGNS_PAGE);
-      const where = campaignWhere(args, new Date());
-      const [total, data] = await Promise.all([
-        listTotal(listKey(info.fieldName, affiliateIdOf(context), args), campaignCounter(where)),
-        findCampaignPage(page, where, queryFromInfo({ context, info, path: ['data'] })),
-      ]);
-      return { data, meta: pageInfo(total, page) };
-    },
-  }),
-  affiliateCampaign: t.field({
-    type: AffiliateCampaignResult,
-    description: "GET /affiliate/campaigns/{campaignId}: one campaign with the affiliate's context",
-    authScopes: keyAuth('affiliate', 'campaigns:read'),
-    args: { campaignId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, context, info) => {
-      affiliateIdOf(context);
-      const data = await prisma.campaign.findFirst({
-        ...queryFromInfo({ context, info, path: ['data'] }),
-        where: campaignById(String(args.campaignId)),
-      });
-      if (!data) throw notFound('Campaign', String(args.campaignId));
-      return { data };
-    },
-  }),
-  affiliateOffers: t.field({
+const AffiliateCampaignPage = listQuery('affiliateCampaigns', {
+  item: AffiliateCampaign,
+  envelope: 'meta',
+  type: 'AffiliateCampaignPage',
+  description:
+    "GET /affiliate/campaigns: offers and coupons of visible brands, newest first, with the affiliate's context",
+  auth: keyAuth('affiliate', 'campaigns:read'),
+  page: CAMPAIGNS_PAGE,
+  args: affiliateCampaignArgs,
+  rows: prisma.campaign,
+  order: CAMPAIGN_ORDER,
+  where: (filter) => campaignWhere(wholePeriod(filter), new Date()),
+});
+
+itemQuery('affiliateCampaign', {
+  item: AffiliateCampaign,
+  type: 'AffiliateCampaignResult',
+  description: "GET /affiliate/campaigns/{campaignId}: one campaign with the affiliate's context",
+  auth: keyAuth('affiliate', 'campaigns:read'),
+  idArg: 'campaignId',
+  what: 'Campaign',
+  rows: prisma.campaign,
+  where: (id) => ({ id, ...IN_CATALOG }),
+});
+
+builder.queryField('affiliateOffers', (t) =>
+  t.field({
     type: AffiliateCampaignPage,
     nullable: true,
     description:
@@ -177,7 +160,9 @@ builder.queryFields((t) => ({
     deprecationReason: 'Removed: use affiliateCampaigns(types: [Offer])',
     authScopes: keyAuth('affiliate', 'campaigns:read'),
     resolve: () => {
-      throw new ApiError('GONE', OFFERS_GONE_MESSAGE);
+      throw new GoneError(
+        'GET /affiliate/offers was removed: use GET /affiliate/campaigns?types=Offer',
+      );
     },
   }),
-}));
+);

@@ -1,16 +1,20 @@
 // Campaigns (offers and coupons): what the partner and affiliate views share. The enums, the
-// computed status, the list filter and the `Campaign` interface.
-import { prisma } from '../../db';
+// computed status, the list filter and order, and the `Campaign` interface.
+import type { InputShapeFromFields } from '@pothos/core';
 import { CampaignType, OfferType, type Prisma } from '../../generated/prisma/client';
+import { OrganizationSummary } from '../brands';
 import { builder } from '../builder';
-import { notFound } from '../../errors';
-import { countArgs, type CountRows } from '../listTotals';
-import { findPage, sliceArgs, type Page, type PageRule, type RowSelection } from '../pagination';
-import { isUuid } from '../scalars';
-import { dateRange, ofVisibleBrand } from '../visibility';
-import { containing } from '../textSearch';
+import { IN_CATALOG } from '../../catalog';
+import { containing, dateRange } from '../filters';
+import type { PageRule } from '../pagination';
 
 export const CAMPAIGNS_PAGE: PageRule = { defaultLimit: 10, maxLimit: 20, aboveMax: 'clamp' };
+
+/** Campaign lists: newest first. */
+export const CAMPAIGN_ORDER = [
+  { createdAt: 'desc' },
+  { id: 'desc' },
+] satisfies Prisma.CampaignOrderByWithRelationInput[];
 
 export const CAMPAIGN_STATUSES = ['onTime', 'expired', 'scheduled'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -36,80 +40,6 @@ const STATUS_WHERE: Record<CampaignStatus, (now: Date) => Prisma.CampaignWhereIn
   onTime: (now) => ({ startAt: { lte: now }, endAt: { gte: now } }),
 };
 
-export interface CampaignFilter {
-  types?: CampaignType[] | null;
-  offerType?: OfferType[] | null;
-  organizationId?: string | null;
-  organizationIds?: string[] | null;
-  name?: string | null;
-  status?: CampaignStatus[] | null;
-  categories?: string[] | null;
-  isHighlight?: boolean | null;
-  startAt?: Date | null;
-  endAt?: Date | null;
-}
-
-/** Campaigns of visible brands matching the filter; every filter narrows the list (AND). */
-export function campaignWhere(filter: CampaignFilter, now: Date): Prisma.CampaignWhereInput {
-  const and: Prisma.CampaignWhereInput[] = [ofVisibleBrand];
-  // offerType narrows offers; alone, it asks for offers of those types only.
-  const types = filter.types?.length
-    ? filter.types
-    : filter.offerType?.length
-      ? ['Offer' as const]
-      : [];
-  if (types.length) and.push({ type: { in: types } });
-  if (filter.offerType?.length) {
-    and.push({ OR: [{ type: { not: 'Offer' } }, { offerType: { in: filter.offerType } }] });
-  }
-  if (filter.organizationId) and.push({ organizationId: filter.organizationId });
-  if (filter.organizationIds?.length) and.push({ organizationId: { in: filter.organizationIds } });
-  if (filter.name) and.push({ name: containing(filter.name) });
-  if (filter.status?.length)
-    and.push({ OR: filter.status.map((status) => STATUS_WHERE[status](now)) });
-  if (filter.categories?.length) and.push({ categories: { hasSome: filter.categories } });
-  if (typeof filter.isHighlight === 'boolean') and.push({ isHighlight: filter.isHighlight });
-  // The period filter keeps campaigns whose period overlaps [startAt, endAt].
-  const range = dateRange(filter.startAt, filter.endAt);
-  if (range?.lte) and.push({ startAt: { lte: range.lte } });
-  if (range?.gte) and.push({ endAt: { gte: range.gte } });
-  return { AND: and };
-}
-
-export const CAMPAIGN_ORDER = [
-  { createdAt: 'desc' },
-  { id: 'desc' },
-] satisfies Prisma.CampaignOrderByWithRelationInput[];
-
-/** A page of a campaign list, in list order (deep pages found by their ids). */
-export function findCampaignPage(
-  page: Page,
-  where: Prisma.CampaignWhereInput,
-  selection: RowSelection,
-) {
-  return findPage(
-    page,
-    (range) =>
-      prisma.campaign.findMany({ where, orderBy: CAMPAIGN_ORDER, ...range, select: { id: true } }),
-    (slice) =>
-      prisma.campaign.findMany({
-        ...selection,
-        ...sliceArgs(where, slice),
-        orderBy: CAMPAIGN_ORDER,
-      }),
-  );
-}
-
-/** Counts a campaign list (for `listTotal`). */
-export function campaignCounter(where: Prisma.CampaignWhereInput): CountRows {
-  return (take) => prisma.campaign.count(countArgs(where, CAMPAIGN_ORDER, take));
-}
-
-export function campaignById(campaignId: string): Prisma.CampaignWhereInput {
-  if (!isUuid(campaignId)) throw notFound('Campaign', campaignId);
-  return { id: campaignId.toLowerCase(), ...ofVisibleBrand };
-}
-
 export const campaignFilterArgs = builder.args((t) => ({
   types: t.field({ type: [CampaignType], description: 'Campaign types' }),
   offerType: t.field({
@@ -126,6 +56,36 @@ export const campaignFilterArgs = builder.args((t) => ({
   endAt: t.field({ type: 'DateTime', description: 'Period overlapping until' }),
 }));
 
+export type CampaignFilter = InputShapeFromFields<typeof campaignFilterArgs>;
+
+/** Campaigns of visible brands matching the filter; every filter narrows the list (AND). */
+export function campaignWhere(filter: CampaignFilter, now: Date): Prisma.CampaignWhereInput {
+  const and: Prisma.CampaignWhereInput[] = [IN_CATALOG];
+  // offerType narrows offers; alone, it asks for offers of those types only.
+  const types = filter.types?.length
+    ? filter.types
+    : filter.offerType?.length
+      ? ['Offer' as const]
+      : [];
+  if (types.length) and.push({ type: { in: types } });
+  if (filter.offerType?.length) {
+    and.push({ OR: [{ type: { not: 'Offer' } }, { offerType: { in: filter.offerType } }] });
+  }
+  if (filter.organizationId) and.push({ organizationId: filter.organizationId });
+  if (filter.organizationIds?.length) and.push({ organizationId: { in: filter.organizationIds } });
+  if (filter.name) and.push({ name: containing(filter.name) });
+  if (filter.status?.length) {
+    and.push({ OR: filter.status.map((status) => STATUS_WHERE[status](now)) });
+  }
+  if (filter.categories?.length) and.push({ categories: { hasSome: filter.categories } });
+  if (typeof filter.isHighlight === 'boolean') and.push({ isHighlight: filter.isHighlight });
+  // The period filter keeps campaigns whose period overlaps [startAt, endAt].
+  const range = dateRange(filter.startAt, filter.endAt);
+  if (range?.lte) and.push({ startAt: { lte: range.lte } });
+  if (range?.gte) and.push({ endAt: { gte: range.gte } });
+  return { AND: and };
+}
+
 const CampaignPeriod = builder
   .objectRef<{ startAt: Date; endAt: Date }>('CampaignPeriod')
   .implement({
@@ -134,16 +94,6 @@ const CampaignPeriod = builder
       endAt: t.expose('endAt', { type: 'DateTime' }),
     }),
   });
-
-const CampaignOrganization = builder.prismaObject('Organization', {
-  variant: 'CampaignOrganization',
-  description: 'The brand a campaign belongs to',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    logoUrl: t.exposeString('logoUrl', { nullable: true }),
-  }),
-});
 
 /** Fields every view of a campaign shares. */
 export const CampaignFields = builder.prismaInterface('Campaign', {
@@ -156,7 +106,7 @@ export const CampaignFields = builder.prismaInterface('Campaign', {
     offerType: t.expose('offerType', { type: OfferType, nullable: true }),
     url: t.exposeString('url'),
     organizationId: t.exposeID('organizationId'),
-    organization: t.relation('organization', { type: CampaignOrganization }),
+    organization: t.relation('organization', { type: OrganizationSummary }),
     categories: t.exposeStringList('categories'),
     period: t.field({
       type: CampaignPeriod,

@@ -1,4 +1,4 @@
-import { isUuid, parseDateTime } from '../../src/schema/scalars';
+import { isUuid, parseDateTime } from '../../src/formats';
 
 describe('parseDateTime', () => {
   test.each([

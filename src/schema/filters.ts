@@ -1,3 +1,6 @@
+// Filters shared by the lists: text matched literally, and date ranges.
+import { BadRequestError } from '../errors';
+
 // `search` and `name` filters match the text as typed, any case. Prisma hands `contains` and
 // `startsWith` to PostgreSQL's LIKE with the value inside the pattern, where `%`, `_` and `\` are
 // wildcards and the escape: each is escaped, so `_` finds an underscore, not every row.
@@ -16,4 +19,13 @@ export function containing(text: string) {
 /** Rows whose column starts with `text`, any case. */
 export function startingWith(text: string) {
   return { startsWith: likeLiteral(text), mode: 'insensitive' as const };
+}
+
+/** A `{ gte, lte }` filter for a `startAt`/`endAt` pair; refuses a range that ends before it starts. */
+export function dateRange(startAt?: Date | null, endAt?: Date | null) {
+  if (startAt && endAt && startAt > endAt) {
+    throw new BadRequestError('startAt must not be after endAt');
+  }
+  if (!startAt && !endAt) return undefined;
+  return { ...(startAt && { gte: startAt }), ...(endAt && { lte: endAt }) };
 }

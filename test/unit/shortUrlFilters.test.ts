@@ -1,0 +1,20 @@
+// The short URL list's filter (src/schema/shortUrls.ts): active by default, search by URL or code.
+import { affiliateShortUrlWhere, shortUrlSearchWhere } from '../../src/schema/shortUrls';
+
+describe('short URL list filters', () => {
+  test('affiliateShortUrlWhere', () => {
+    expect(affiliateShortUrlWhere('a', {})).toEqual({ affiliateId: 'a', active: true });
+    expect(affiliateShortUrlWhere('a', { active: false, type: 'Custom' })).toEqual({
+      affiliateId: 'a',
+      active: false,
+      linkType: 'Custom',
+    });
+  });
+
+  test('shortUrlSearchWhere recognises a short URL only under the base', () => {
+    expect(shortUrlSearchWhere('sale', 'https://go.example/s').OR).toHaveLength(2);
+    expect(shortUrlSearchWhere('go.example/s/AbC', 'https://go.example/s').OR).toContainEqual({
+      urlCode: { startsWith: 'abc', mode: 'insensitive' },
+    });
+  });
+});
