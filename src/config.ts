@@ -32,6 +32,8 @@ export interface Config {
   trustProxy: boolean;
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
+  /** Whether the service applies pending migrations when it starts. */
+  migrateOnStart: boolean;
   /** A request still running after this long is answered 504 REQUEST_TIMEOUT. */
   requestTimeoutMs: number;
   /** The Sunset date announced on legacy hosts. */
@@ -191,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: flag(env, 'TRUST_PROXY'),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 60),
     rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW_S', 60),
+    migrateOnStart: toggle(env, 'MIGRATE_ON_START', true),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000),
     legacySunset: date(env, 'LEGACY_SUNSET', DEFAULT_LEGACY_SUNSET),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),

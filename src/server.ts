@@ -1,29 +1,25 @@
-// Starts the listener: migrates, loads the demo data into an empty embedded database, serves,
-// and shuts down gracefully on SIGTERM/SIGINT.
+// The service's process: applies pending migrations (unless MIGRATE_ON_START is off), listens, and
+// shuts down gracefully on SIGTERM/SIGINT, finishing the requests in flight. Production runs this
+// file; `npm start` runs src/dev.ts, which adds the demo data.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEMO, seedDemoData } from '../prisma/seed/demo';
 import { createApp } from './app';
-import { answerClientError } from './http/clientErrors';
+import { keyUsageSettled } from './auth/keyUsage';
 import { config } from './config';
-import { closeDatabase, isEmbeddedDatabase, prisma } from './db';
+import { closeDatabase, isEmbeddedDatabase } from './db';
+import { answerClientError } from './http/clientErrors';
 import { logger } from './logger';
 import { applyMigrations } from './migrations';
-import { keyUsageSettled } from './auth/keyUsage';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-async function prepareDatabase(): Promise<void> {
-  const applied = await applyMigrations();
-  if (applied.length) logger.info({ applied }, 'migrations applied');
-  // The demo keys are public (README): never in production, even on an embedded database.
-  if (!config.isProduction && isEmbeddedDatabase && (await prisma.user.count()) === 0) {
-    await seedDemoData(prisma);
-    logger.info('demo data loaded into the empty embedded database');
-  }
+export interface StartOptions {
+  /** Work once the database is migrated, before the first request (the demo data). */
+  beforeListening?: () => Promise<void>;
 }
 
-async function main(): Promise<void> {
+/** Starts the service; resolves with its address once it listens. */
+export async function startServer({ beforeListening }: StartOptions = {}): Promise<string> {
   if (config.isDashboardSecretDefault) {
     logger.warn(
       `DASHBOARD_JWT_SECRET is not set: dashboard tokens use this installation's own secret (${config.dataDir}/dashboard-jwt-secret)`,
@@ -34,26 +30,24 @@ async function main(): Promise<void> {
       'production on the embedded database (ALLOW_EMBEDDED_DATABASE): a single-node demo',
     );
   }
-  await prepareDatabase();
+  if (config.migrateOnStart) {
+    const applied = await applyMigrations();
+    if (applied.length) logger.info({ applied }, 'migrations applied');
+  }
+  await beforeListening?.();
+
   const server = createServer(createApp());
   server.on('clientError', answerClientError);
-  server.listen(config.port, () => {
-    const { port } = server.address() as AddressInfo;
-    const base = `http://localhost:${port}`;
-    const banner = [
+  await new Promise<void>((resolve) => server.listen(config.port, resolve));
+  const { port } = server.address() as AddressInfo;
+  const base = `http://localhost:${port}`;
+  console.log(
+    [
       `Affiliate network API listening on ${base}`,
       config.graphiql ? `  GraphiQL:        ${base}/graphql` : `  GraphQL:         ${base}/graphql`,
       `  API reference:   ${base}/docs`,
-    ];
-    // The demo identities exist only where the demo data does.
-    if (!config.isProduction) {
-      banner.push(
-        `  Dashboard token: npm run token -- ${DEMO.users.affiliate}   (any user id; demo ids in README)`,
-        `  Try:             curl -H 'x-api-key: ${DEMO.keys.partner}' ${base}/api/partner/brands`,
-      );
-    }
-    console.log(banner.join('\n'));
-  });
+    ].join('\n'),
+  );
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -73,9 +67,15 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  return base;
 }
 
-main().catch((error: unknown) => {
-  logger.fatal({ err: error }, 'failed to start');
-  process.exit(1);
-});
+/** Runs `start`, or says why the service could not start and exits. */
+export function run(start: () => Promise<unknown>): void {
+  start().catch((error: unknown) => {
+    logger.fatal({ err: error }, 'failed to start');
+    process.exit(1);
+  });
+}
+
+if (require.main === module) run(startServer);

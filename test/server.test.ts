@@ -131,3 +131,13 @@ describe('in production', () => {
     60_000,
   );
 });
+
+test('the production entry point carries no demo data (only `npm start` loads it)', async () => {
+  const loaded =
+    "Object.keys(require.cache).filter((file) => file.includes('prisma/seed/demo.ts'))";
+  const { output } = await runToExit(
+    ['-e', `require('./src/server'); console.log(${loaded}.length)`],
+    {},
+  );
+  expect(output.trim().split('\n').at(-1)).toBe('0');
+});

@@ -17,8 +17,8 @@ export async function withClient<T>(work: (client: pg.Client) => Promise<T>): Pr
 }
 
 /**
- * A fresh demo schema: dropped, then migrated and seeded by `scripts/seed.ts` (src/server.ts seeds
- * only the embedded database, never a PostgreSQL server).
+ * A fresh demo schema: dropped, then migrated and seeded by `scripts/seed.ts` (`npm start` seeds
+ * only an empty embedded database, never a PostgreSQL server).
  */
 export async function resetDemoSchema(): Promise<string> {
   await withClient((client) => client.query(`DROP SCHEMA IF EXISTS "${DEMO_SCHEMA}" CASCADE`));

@@ -3,7 +3,16 @@
 // "random" traits come from a PRNG seeded by those names, and every date is relative to `now`.
 // Idempotent: each table is written with createMany + skipDuplicates, parents first.
 import { createHash } from 'node:crypto';
-import { keyChecksum, parseApiKey, sha256Hex } from '../../src/auth/keyFormat';
+import { parseApiKey, sha256Hex } from '../../src/auth/keyFormat';
+import { BASE62 } from '../../src/base62';
+import {
+  brandDedupeKey,
+  campaignDedupeKey,
+  campaignLinkType,
+  customDedupeKey,
+  trackingUrl,
+} from '../../src/shortLinks/links';
+import { DEMO_KEYS, DEMO_USERS } from './demoIdentities';
 import { SCOPES_BY_KEY_TYPE, type KeyType } from '../../src/auth/scopes';
 import type {
   CampaignType,
@@ -82,9 +91,7 @@ function splitValues<K extends string>(table: Record<K, string>): Record<K, stri
   return Object.fromEntries(entries) as Record<K, string[]>;
 }
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-/** 8 base62 characters from a name, like the codes the shortener issues (decisions.md 5). */
+/** 8 base62 characters from a name, like the codes the shortener issues. */
 function demoUrlCode(name: string): string {
   const bytes = createHash('sha1').update(`url-code:${name}`).digest();
   return Array.from(bytes.subarray(0, 8), (byte) => BASE62.charAt(byte % 62)).join('');
@@ -93,9 +100,11 @@ function demoUrlCode(name: string): string {
 // ---------------------------------------------------------------------------------------------
 // Users and API keys
 
-const AFFILIATE_ID = '11111111-1111-4111-8111-111111111111';
-const SECOND_AFFILIATE_ID = '33333333-3333-4333-8333-333333333333';
-const PARTNER_ID = '22222222-2222-4222-8222-222222222222';
+const {
+  affiliate: AFFILIATE_ID,
+  secondAffiliate: SECOND_AFFILIATE_ID,
+  partner: PARTNER_ID,
+} = DEMO_USERS;
 
 const USERS = [
   { id: AFFILIATE_ID, name: 'Ana Affiliate', email: 'ana@demo.example', role: 'AFFILIATE' },
@@ -103,15 +112,11 @@ const USERS = [
   { id: PARTNER_ID, name: 'Pia Partner', email: 'pia@demo.example', role: 'PARTNER' },
 ] as const satisfies readonly Prisma.UserCreateManyInput[];
 
-/** A v2 test key from fixed parts; its checksum covers everything before it (parseApiKey). */
-function demoV2Key(prefix: string, secretBody: string): string {
-  const unchecked = `svc_test_${prefix}_${secretBody}`;
-  return unchecked + keyChecksum(unchecked);
-}
-
-const LEGACY_AFFILIATE_KEY = 'demoLegacyAffiliateKey0000000001';
-const AFFILIATE_KEY = demoV2Key('demoaff1', 'DemoAffiliateSecret0000001');
-const PARTNER_KEY = demoV2Key('demoprt1', 'DemoPartnerSecret000000001');
+const {
+  legacyAffiliate: LEGACY_AFFILIATE_KEY,
+  affiliate: AFFILIATE_KEY,
+  partner: PARTNER_KEY,
+} = DEMO_KEYS;
 
 // prettier-ignore
 const API_KEYS: { slug: string; type: KeyType; ownerId: string; apiKey: string }[] = [
@@ -501,17 +506,20 @@ function linkSeed(fields: Omit<ShortUrlSeed, 'urlCode' | 'active'>, active = tru
 function brandPageLink(affiliateId: string, slug: string, active = true): ShortUrlSeed {
   const owner = brand(slug);
   const fields = { affiliateId, linkType: 'BrandPage', owner, campaign: null } as const;
-  return linkSeed({ ...fields, target: owner.websiteUrl, dedupeKey: `brand:${owner.id}` }, active);
+  return linkSeed(
+    { ...fields, target: owner.websiteUrl, dedupeKey: brandDedupeKey(owner.id) },
+    active,
+  );
 }
 
 function campaignLink(affiliateId: string, campaign: CampaignSeed): ShortUrlSeed {
   return linkSeed({
     affiliateId,
-    linkType: campaign.kind.type === 'Offer' ? 'Offer' : 'Coupon',
+    linkType: campaignLinkType(campaign.kind.type),
     owner: campaign.brand,
     campaign,
     target: `${campaign.brand.websiteUrl}${campaignPath(campaign)}`,
-    dedupeKey: `campaign:${campaign.id}`,
+    dedupeKey: campaignDedupeKey(campaign.id),
   });
 }
 
@@ -520,15 +528,11 @@ function customLink(affiliateId: string, slug: string, path: string): ShortUrlSe
   const owner = brand(slug);
   const target = `${owner.websiteUrl}${path}`;
   const fields = { affiliateId, linkType: 'Custom', owner, campaign: null, target } as const;
-  return linkSeed({ ...fields, dedupeKey: `custom:${owner.id}:${target}` });
+  return linkSeed({ ...fields, dedupeKey: customDedupeKey(owner.id, target) });
 }
 
 function campaignPath(campaign: CampaignSeed): string {
   return `/${campaign.kind.type === 'Offer' ? 'offers' : 'coupons'}/${slugify(campaign.theme)}`;
-}
-
-function withTracking(url: string, affiliateId: string): string {
-  return `${url}${url.includes('?') ? '&' : '?'}aff=${affiliateId}`;
 }
 
 const LINKED_URL_OFFER = findCampaign(AFFILIATE_ID, URL_OFFER, 'onTime');
@@ -888,7 +892,7 @@ function shortUrlRow(link: ShortUrlSeed, index: number, now: Date): Prisma.Short
     organizationId: link.owner.id,
     campaignId: link.campaign?.id ?? null,
     linkType: link.linkType,
-    originalUrl: withTracking(link.target, link.affiliateId),
+    originalUrl: trackingUrl(link.target, link.affiliateId),
     dedupeKey: link.dedupeKey,
     active: link.active,
     clickCount: link.active ? int(rng, 0, 900) : 12,

@@ -1,14 +1,11 @@
 // GraphiQL at GET /graphql (development; see GRAPHIQL in src/config.ts): one tab per surface with
-// example operations and the header that surface takes, prefilled. The API keys are the demo
-// seed's (prisma/seed/demo.ts; README "Demo identities"); the dashboard token is a placeholder for
-// `npm run token -- <userId>`. test/graphiql.test.ts runs every example against the schema.
+// example operations and the header that surface takes, prefilled with the demo keys (README "Demo
+// identities"), which open a fresh `npm start` and nothing elsewhere; the dashboard token is a
+// placeholder for `npm run token -- <userId>`. test/graphiql.test.ts runs every example.
 import type { GraphiQLOptions } from 'graphql-yoga';
+import { DEMO_KEYS, DEMO_USERS } from '../../prisma/seed/demoIdentities';
 
-/** The demo seed's keys: they open the surfaces of a fresh `npm start` and nothing elsewhere. */
-export const DEMO_PARTNER_KEY = 'svc_test_demoprt1_DemoPartnerSecret0000000010ASZEn';
-export const DEMO_AFFILIATE_KEY = 'svc_test_demoaff1_DemoAffiliateSecret000000110HKnD';
-export const TOKEN_PLACEHOLDER =
-  '<output of: npm run token -- 22222222-2222-4222-8222-222222222222>';
+export const TOKEN_PLACEHOLDER = `<output of: npm run token -- ${DEMO_USERS.partner}>`;
 
 export interface GraphiqlExample {
   title: string;
@@ -20,7 +17,7 @@ export interface GraphiqlExample {
 export const GRAPHIQL_EXAMPLES: GraphiqlExample[] = [
   {
     title: 'Partner catalog',
-    headers: { 'x-api-key': DEMO_PARTNER_KEY },
+    headers: { 'x-api-key': DEMO_KEYS.partner },
     query: `# Partner catalog (GET /api/partner/*): a partner key in x-api-key (Headers below).
 # Run one operation at a time with the play button.
 
@@ -48,7 +45,7 @@ query PartnerOrganizations {
   },
   {
     title: 'Affiliate',
-    headers: { 'x-api-key': DEMO_AFFILIATE_KEY },
+    headers: { 'x-api-key': DEMO_KEYS.affiliate },
     query: `# Affiliate surface (GET /affiliate/*): an affiliate key in x-api-key (Headers below).
 # Run one operation at a time with the play button.
 

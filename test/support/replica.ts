@@ -15,9 +15,15 @@ export interface Replica {
 
 const ROOT = path.join(__dirname, '..', '..');
 
-/** Starts the server with `env` over the test's own, on a free port. */
-export async function startReplica(env: Record<string, string | undefined>): Promise<Replica> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+/**
+ * Starts the service with `env` over the test's own, on a free port: as `npm start` runs it
+ * (src/dev.ts, demo data into an empty embedded database), or as production does (src/server.ts).
+ */
+export async function startReplica(
+  env: Record<string, string | undefined>,
+  entry: 'src/dev.ts' | 'src/server.ts' = 'src/dev.ts',
+): Promise<Replica> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
   });
@@ -36,13 +42,13 @@ export async function startReplica(env: Record<string, string | undefined>): Pro
   return { base, process: child, exited, output: () => output };
 }
 
-/** Runs a script of the project to its end with `env`: its exit code and what it printed. */
+/** Runs a script of the project (or `node -e` code) to its end: its exit code and what it printed. */
 export function runToExit(
-  script: string,
+  script: string | ['-e', string],
   env: Record<string, string | undefined>,
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...[script].flat()], {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     });

@@ -18,7 +18,7 @@ import { brandsStep } from './brands';
 import { campaignsStep, personalCouponCodesStep } from './campaigns';
 import { restoreIndexes, suspendIndexes } from './indexes';
 import { ordersStep } from './orders';
-import { KEY_ACCOUNT, SIZES } from './plan';
+import { KEY_ACCOUNT } from './plan';
 import { productsStep, productVariantsStep } from './products';
 import { runSteps, type StepReport, type WithConnection } from './runner';
 import { shortUrlsStep } from './shortUrls';

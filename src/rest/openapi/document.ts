@@ -8,7 +8,7 @@ import { completeSchemas } from './components';
 import { errorResponseComponents, errorSchemas, headerComponents } from './errors';
 import type { Json } from './json';
 import { operationOf, tagOf } from './operations';
-import { openApiPath, SCALARS } from './parameters';
+import { openApiPath } from './parameters';
 
 export interface OpenApiSettings {
   serverUrl: string;
