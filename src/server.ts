@@ -1,6 +1,6 @@
 // The service's process: applies pending migrations (unless MIGRATE_ON_START is off), listens, and
 // shuts down gracefully on SIGTERM/SIGINT, finishing the requests in flight. Production runs this
-// file; `npm start` runs src/dev.ts, which adds the demo data.
+// file; `npm start` runs scripts/start.ts, which adds the demo data.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';

@@ -12,7 +12,7 @@ import {
   customDedupeKey,
   trackingUrl,
 } from '../../src/shortLinks/links';
-import { DEMO_KEYS, DEMO_USERS } from './demoIdentities';
+import { DEMO_KEYS, DEMO_USERS } from '../../src/demoIdentities';
 import { SCOPES_BY_KEY_TYPE, type KeyType } from '../../src/auth/scopes';
 import type {
   CampaignType,

@@ -1,7 +1,8 @@
 // Authentication of one HTTP request, done once however many layers ask (REST gate, GraphQL context).
 import { verifyDashboardToken, type DashboardToken } from './dashboardToken';
 import { storableIp } from './keyUsage';
-import { verifyApiKey, type VerifiedKey } from './verifyApiKey';
+import { parseApiKey } from './keyFormat';
+import { isRememberedKey, verifyApiKey, type VerifiedKey } from './verifyApiKey';
 
 const apiKeys = new WeakMap<Request, Promise<VerifiedKey | null>>();
 const dashboardTokens = new WeakMap<Request, Promise<DashboardToken>>();
@@ -30,6 +31,24 @@ export function apiKeyOf(request: Request): Promise<VerifiedKey | null> {
     apiKeys.set(request, verified);
   }
   return verified;
+}
+
+/** What the request presents, as the quota weighs it before any lookup. */
+export function presentedCredentials(request: Request) {
+  const key = request.headers.get('x-api-key');
+  return {
+    key:
+      key === null
+        ? null
+        : {
+            wellFormed: parseApiKey(key) !== null,
+            remembered: isRememberedKey(key),
+            verify: async () => (await apiKeyOf(request))?.id ?? null,
+          },
+    token: request.headers.has('x-api-token')
+      ? { verify: async () => 'userId' in (await dashboardTokenOf(request)) }
+      : null,
+  };
 }
 
 /** The request's dashboard JWT (`x-api-token`), checked once however many layers ask. */

@@ -3,7 +3,7 @@
 // identities"), which open a fresh `npm start` and nothing elsewhere; the dashboard token is a
 // placeholder for `npm run token -- <userId>`. test/graphiql.test.ts runs every example.
 import type { GraphiQLOptions } from 'graphql-yoga';
-import { DEMO_KEYS, DEMO_USERS } from '../../prisma/seed/demoIdentities';
+import { DEMO_KEYS, DEMO_USERS } from '../demoIdentities';
 
 export const TOKEN_PLACEHOLDER = `<output of: npm run token -- ${DEMO_USERS.partner}>`;
 

@@ -6,7 +6,7 @@
 //   key, no body) | quota (one count per HTTP request, before any parsing) -> payload limit -> yoga }
 //   -> response headers (request id, quota, deprecation, CORS, no-store) -> HEAD without body -> log.
 // The redirect is the hottest route and needs nothing of yoga, so it is answered here.
-import { rememberClientIp } from '../auth/requestAuth';
+import { presentedCredentials, rememberClientIp } from '../auth/requestAuth';
 import { REDIRECT_PREFIX, redirectResponse } from '../shortLinks/redirect';
 import {
   errorResponse,
@@ -101,7 +101,7 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
 
     // Key usage (lastUsedIp) and the key audit trail record the address the quota counts against.
     rememberClientIp(forwarded, clientIp);
-    const admission = await quota.admit(forwarded, clientIp);
+    const admission = await quota.admit(presentedCredentials(forwarded), clientIp);
     if (admission.kind === 'counted') {
       Object.assign(answerHeaders, rateLimitHeaders(admission.decision));
       if (!admission.decision.allowed) {

@@ -5,11 +5,8 @@
 // fixed and starts at the first request. When Redis fails, each replica limits in its own memory
 // until Redis answers again, and says so once per outage.
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { parseApiKey } from '../auth/keyFormat';
-import { apiKeyOf, dashboardTokenOf } from '../auth/requestAuth';
-import { isRememberedKey } from '../auth/verifyApiKey';
 import { logger } from '../logger';
-import { addressBucket } from '../http/clientIp';
+import { addressBucket } from './addressBucket';
 import type { RedisClient } from '../redis';
 
 export interface Policy {
@@ -117,6 +114,23 @@ export interface QuotaSettings {
   failedAuthWindowSeconds: number;
 }
 
+/**
+ * What a request presents to the quota, told by the auth layer: its API key (how far it can be
+ * trusted before a lookup, and the lookup itself) and its dashboard token.
+ */
+export interface PresentedCredentials {
+  key: {
+    /** Shape and checksum hold; a malformed key can never verify. */
+    wellFormed: boolean;
+    /** Verified a moment ago: checking it needs no database lookup. */
+    remembered: boolean;
+    /** The verified key's id, or null. */
+    verify(): Promise<string | null>;
+  } | null;
+  /** Whether the dashboard token verifies; null when none is presented. */
+  token: { verify(): Promise<boolean> } | null;
+}
+
 export type Admission =
   /** No API key presented: nothing to count (public routes, dashboard JWT, 401 by the surface). */
   | { kind: 'unkeyed' }
@@ -161,21 +175,21 @@ export class RequestQuota {
    * counts the request (the hot path: one round trip instead of two), and the count is given back
    * if the IP turns out to be exhausted.
    */
-  async admit(request: Request, clientIp: string): Promise<Admission> {
+  async admit(credentials: PresentedCredentials, clientIp: string): Promise<Admission> {
     const client = addressBucket(clientIp);
-    const presented = request.headers.get('x-api-key');
-    if (presented === null) return this.admitDashboardToken(request, client);
-    if (!parseApiKey(presented)) return this.failure(this.malformedKeys, client);
+    const { key } = credentials;
+    if (key === null) return this.admitDashboardToken(credentials.token, client);
+    if (!key.wellFormed) return this.failure(this.malformedKeys, client);
     const exhaustedByMalformed = await exhaustedFor(this.malformedKeys, client);
     if (exhaustedByMalformed) return refused(exhaustedByMalformed);
     const exhaustedByFailures = exhaustedFor(this.failedAuth, client);
-    if (!isRememberedKey(presented)) {
+    if (!key.remembered) {
       const exhausted = await exhaustedByFailures;
       if (exhausted) return refused(exhausted);
     }
-    const apiKey = await apiKeyOf(request);
-    if (!apiKey) return this.failure(this.failedAuth, client);
-    const quotaKey = `${apiKey.id}:${client}`;
+    const keyId = await key.verify();
+    if (keyId === null) return this.failure(this.failedAuth, client);
+    const quotaKey = `${keyId}:${client}`;
     const [exhausted, decision] = await Promise.all([
       exhaustedByFailures,
       this.requests.consume(quotaKey),
@@ -191,12 +205,14 @@ export class RequestQuota {
    * Dashboard requests are not counted against a key's quota, but a token that fails verification
    * counts against the client IP like a bad key: guessing or replaying tokens is throttled too.
    */
-  private async admitDashboardToken(request: Request, client: string): Promise<Admission> {
-    if (!request.headers.has('x-api-token')) return { kind: 'unkeyed' };
+  private async admitDashboardToken(
+    token: PresentedCredentials['token'],
+    client: string,
+  ): Promise<Admission> {
+    if (token === null) return { kind: 'unkeyed' };
     const exhausted = await exhaustedFor(this.failedAuth, client);
     if (exhausted) return refused(exhausted);
-    const token = await dashboardTokenOf(request);
-    return 'userId' in token ? { kind: 'unkeyed' } : this.failure(this.failedAuth, client);
+    return (await token.verify()) ? { kind: 'unkeyed' } : this.failure(this.failedAuth, client);
   }
 
   private async failure(limiter: FixedWindowLimiter, client: string): Promise<Admission> {

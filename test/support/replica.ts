@@ -17,11 +17,11 @@ const ROOT = path.join(__dirname, '..', '..');
 
 /**
  * Starts the service with `env` over the test's own, on a free port: as `npm start` runs it
- * (src/dev.ts, demo data into an empty embedded database), or as production does (src/server.ts).
+ * (scripts/start.ts, demo data into an empty embedded database), or as production does (src/server.ts).
  */
 export async function startReplica(
   env: Record<string, string | undefined>,
-  entry: 'src/dev.ts' | 'src/server.ts' = 'src/dev.ts',
+  entry: 'scripts/start.ts' | 'src/server.ts' = 'scripts/start.ts',
 ): Promise<Replica> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: ROOT,

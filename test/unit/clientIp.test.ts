@@ -1,6 +1,7 @@
 // The client address the quota counts: X-Forwarded-For only behind a trusted proxy and only when
 // it is an address; IPv6 clients by their /64.
-import { addressBucket, clientIpOf } from '../../src/http/clientIp';
+import { clientIpOf } from '../../src/http/clientIp';
+import { addressBucket } from '../../src/limits/addressBucket';
 
 const fromSocket = { req: { socket: { remoteAddress: '198.51.100.9' } } };
 const forwarded = (value: string) =>

@@ -55,6 +55,7 @@ describe('defaults', () => {
       rateLimitMax: 60,
       rateLimitWindowSeconds: 60,
       requestTimeoutMs: 60_000,
+      migrateOnStart: true,
       legacySunset: new Date('2027-06-30T23:59:59Z'),
       logLevel: 'info',
       logFile: undefined,
@@ -241,6 +242,15 @@ describe('rate limit', () => {
   test.each(['0', '-1', '1.5', 'sixty'])('RATE_LIMIT_MAX=%s is refused', (value) => {
     expect(refusal({ RATE_LIMIT_MAX: value }).message).toBe(
       `RATE_LIMIT_MAX must be an integer >= 1, got "${value}"`,
+    );
+  });
+});
+
+describe('MIGRATE_ON_START', () => {
+  test('off leaves migrations to a release step (npm run migrate)', () => {
+    expect(configOf({ MIGRATE_ON_START: 'off' }).migrateOnStart).toBe(false);
+    expect(refusal({ MIGRATE_ON_START: 'later' }).message).toMatch(
+      /^MIGRATE_ON_START must be one of/,
     );
   });
 });

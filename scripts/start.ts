@@ -1,11 +1,11 @@
 // `npm start`: the service as a developer runs it. An empty embedded database gets the demo data
 // (never in production: the demo keys are public), and the banner says how to try it.
-import { DEMO_KEYS, DEMO_USERS } from '../prisma/seed/demoIdentities';
+import { DEMO_KEYS, DEMO_USERS } from '../src/demoIdentities';
 import { seedDemoData } from '../prisma/seed/demo';
-import { config } from './config';
-import { isEmbeddedDatabase, prisma } from './db';
-import { logger } from './logger';
-import { run, startServer } from './server';
+import { config } from '../src/config';
+import { isEmbeddedDatabase, prisma } from '../src/db';
+import { logger } from '../src/logger';
+import { run, startServer } from '../src/server';
 
 async function loadDemoDataIntoAnEmptyDatabase(): Promise<void> {
   if (config.isProduction || !isEmbeddedDatabase || (await prisma.user.count()) > 0) return;
