@@ -64,11 +64,27 @@ describe('POST /affiliate/shortener/url: body rules', () => {
     ['an unknown field', { featureId: 'x', channel: 'blog' }, 'Unknown field channel'],
     ['several unknown fields', { url: 'x', name: 'y' }, 'Unknown fields url, name'],
     ['featureId as a number', { featureId: 42 }, 'featureId must be a string'],
-    ['featureId as an object', { featureId: { id: 'x' } }, 'featureId must be a string'],
-    ['organizationId as a number', { organizationId: 7 }, 'organizationId must be a UUID'],
-    ['organizationId not a UUID', { organizationId: 'aurora' }, 'organizationId must be a UUID'],
-    ['originalUrl as an array', { originalUrl: ['https://a'] }, 'originalUrl must be a string'],
-    ['originalUrl as a boolean', { originalUrl: true }, 'originalUrl must be a string'],
+    [
+      'featureId as an object',
+      { featureId: { id: 'x' } },
+      'featureId: ID cannot represent value: { id: "x" }',
+    ],
+    ['organizationId as a number', { organizationId: 7 }, 'organizationId: "7" is not a UUID'],
+    [
+      'organizationId not a UUID',
+      { organizationId: 'aurora' },
+      'organizationId: "aurora" is not a UUID',
+    ],
+    [
+      'originalUrl as an array',
+      { originalUrl: ['https://a'] },
+      'originalUrl: String cannot represent a non string value: ["https://a"]',
+    ],
+    [
+      'originalUrl as a boolean',
+      { originalUrl: true },
+      'originalUrl: String cannot represent a non string value: true',
+    ],
     ['an empty object', {}, /^Give featureId/],
     ['only nulls', { featureId: null, organizationId: null }, /^Give featureId/],
   ])('%s -> 400', async (_case, body, message) => {

@@ -1,19 +1,18 @@
-// Strict JSON bodies for REST routes. On POST, Sofa drops unknown keys silently, reads arguments
-// from the query string too, ignores Content-Type and coerces JSON numbers to strings; so the
-// facade reads the body itself, checks it against the GraphQL arguments of the route's field, and
-// answers 400 naming the field (contract: unknown body fields cause 400).
+// Strict JSON bodies for REST routes (contract: unknown body fields cause 400). Each value is
+// checked against its argument's GraphQL input type by graphql-js itself (coerceInputValue: types,
+// int32, enums, input objects and their unknown fields, the scalars' own parsing); what GraphQL
+// allows and a body must not: unknown top-level keys, an id given as a number (GraphQL would take
+// 12 as the ID "12"), a single value for a list. Text length and characters:
+// src/schema/inputLimits.ts, as everywhere.
 import {
+  coerceInputValue,
+  getNamedType,
   getNullableType,
-  isEnumType,
-  isInputObjectType,
   isListType,
   isNonNullType,
   type GraphQLArgument,
-  type GraphQLInputField,
-  type GraphQLInputType,
 } from 'graphql';
 import { BadRequestError, shown } from '../errors';
-import { isUuid, parseDateTime } from '../formats';
 
 /** The body's JSON; an empty body is an empty object (a route whose arguments are all optional). */
 export function parseJsonBody(text: string): unknown {
@@ -29,114 +28,72 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Length and characters: src/schema/inputLimits.ts, for every transport alike. */
-function checkString(name: string, value: unknown): string {
-  if (typeof value !== 'string') throw new BadRequestError(`${name} must be a string`);
-  return value;
-}
-
-function checkScalar(name: string, typeName: string, value: unknown): unknown {
-  switch (typeName) {
-    case 'Int':
-      if (
-        !Number.isInteger(value) ||
-        (value as number) > 2 ** 31 - 1 ||
-        (value as number) < -(2 ** 31)
-      ) {
-        throw new BadRequestError(`${name} must be an integer`);
-      }
-      return value;
-    case 'Float':
-      if (typeof value !== 'number') throw new BadRequestError(`${name} must be a number`);
-      return value;
-    case 'Boolean':
-      if (typeof value !== 'boolean') throw new BadRequestError(`${name} must be true or false`);
-      return value;
-    case 'DateTime':
-      if (!parseDateTime(value)) throw new BadRequestError(`${name} must be an ISO 8601 date-time`);
-      return value;
-    case 'UUID':
-      if (!isUuid(value)) throw new BadRequestError(`${name} must be a UUID`);
-      return value;
-    default:
-      // String, ID and any other scalar: a JSON string (GraphQL would take 12 as the ID "12").
-      return checkString(name, value);
-  }
-}
-
 /** Unknown fields a 400 names; the rest are counted. */
 const NAMED_UNKNOWN_FIELDS = 5;
 
-/** Checks that the named fields are all known; names the unknown ones. */
-function checkKnownFields(body: Record<string, unknown>, known: readonly string[], within = '') {
+function refuseUnknownFields(body: Record<string, unknown>, known: readonly string[]): void {
   const unknown = Object.keys(body).filter((name) => !known.includes(name));
-  if (unknown.length) {
-    const named = unknown.slice(0, NAMED_UNKNOWN_FIELDS).map((name) => shown(`${within}${name}`));
-    const more = unknown.length - named.length;
-    throw new BadRequestError(
-      `Unknown field${unknown.length > 1 ? 's' : ''} ${named.join(', ')}${more ? ` and ${more} more` : ''}`,
-    );
-  }
-}
-
-function checkFields(
-  path: string,
-  fields: readonly (GraphQLArgument | GraphQLInputField)[],
-  body: Record<string, unknown>,
-): Record<string, unknown> {
-  checkKnownFields(
-    body,
-    fields.map((field) => field.name),
-    path,
+  if (unknown.length === 0) return;
+  const named = unknown.slice(0, NAMED_UNKNOWN_FIELDS).map(shown);
+  const more = unknown.length - named.length;
+  throw new BadRequestError(
+    `Unknown field${unknown.length > 1 ? 's' : ''} ${named.join(', ')}${more ? ` and ${more} more` : ''}`,
   );
-  const values: Record<string, unknown> = {};
-  for (const field of fields) {
-    const value = checkValue(`${path}${field.name}`, field.type, body[field.name]);
-    if (value !== undefined && value !== null) values[field.name] = value;
-  }
-  return values;
 }
 
-/** A value checked against its GraphQL input type; undefined when absent. */
-function checkValue(name: string, type: GraphQLInputType, value: unknown): unknown {
-  if (value === undefined || value === null) {
-    if (isNonNullType(type)) {
-      throw new BadRequestError(
-        value === null ? `${name} must not be null` : `${name} is required`,
-      );
-    }
-    return value;
+/**
+ * What GraphQL's input coercion lets through and a JSON body must not: an id given as a number,
+ * and a single value where the argument is a list.
+ */
+function refuseLooseValues(arg: GraphQLArgument, value: unknown): void {
+  const list = isListType(getNullableType(arg.type));
+  if (list && !Array.isArray(value)) throw new BadRequestError(`${arg.name} must be an array`);
+  const ids = getNamedType(arg.type).name === 'ID' ? [value].flat() : [];
+  if (ids.some((id) => typeof id === 'number')) {
+    throw new BadRequestError(`${arg.name} must be a string`);
   }
-  const nullable = getNullableType(type);
-  if (isListType(nullable)) {
-    if (!Array.isArray(value)) throw new BadRequestError(`${name} must be an array`);
-    return value.map((item, index) =>
-      checkValue(`${name}[${index}]`, nullable.ofType as GraphQLInputType, item),
-    );
-  }
-  if (isEnumType(nullable)) {
-    const allowed = nullable.getValues().map((enumValue) => enumValue.name);
-    if (typeof value !== 'string' || !allowed.includes(value)) {
-      throw new BadRequestError(`${name} must be one of: ${allowed.join(', ')}`);
-    }
-    return value;
-  }
-  if (isInputObjectType(nullable)) {
-    if (!isJsonObject(value)) throw new BadRequestError(`${name} must be an object`);
-    return checkFields(`${name}.`, Object.values(nullable.getFields()), value);
-  }
-  return checkScalar(name, nullable.name, value);
+}
+
+/** `organizationId`, `tags[1]`, `period.startAt`: where in the body a value stands. */
+function pathName(name: string, path: readonly (string | number)[]): string {
+  return path.reduce<string>(
+    (at, step) => (typeof step === 'number' ? `${at}[${step}]` : `${at}.${step}`),
+    name,
+  );
 }
 
 /**
  * The variables for a route's field from its JSON body: a JSON object whose keys are the field's
- * arguments, each of the argument's JSON type. Unknown keys, wrong types and missing required
- * arguments are 400s naming the field; `null` counts as absent for optional arguments.
+ * arguments, each of the argument's type. A 400 names what is wrong; `null` counts as absent for
+ * optional arguments. The values are passed on as the client wrote them (execution coerces them).
  */
 export function variablesFromBody(
   args: readonly GraphQLArgument[],
   body: unknown,
 ): Record<string, unknown> {
   if (!isJsonObject(body)) throw new BadRequestError('The body must be a JSON object');
-  return checkFields('', args, body);
+  refuseUnknownFields(
+    body,
+    args.map((arg) => arg.name),
+  );
+  const variables: Record<string, unknown> = {};
+  for (const arg of args) {
+    const value = body[arg.name];
+    if (value === undefined || value === null) {
+      if (isNonNullType(arg.type)) {
+        throw new BadRequestError(
+          value === null ? `${arg.name} must not be null` : `${arg.name} is required`,
+        );
+      }
+      continue;
+    }
+    refuseLooseValues(arg, value);
+    coerceInputValue(value, arg.type, (path, _invalid, error) => {
+      // A scalar's own refusal says it best ("abc" is not a UUID); graphql-js's otherwise.
+      const reason = error.originalError?.message ?? error.message;
+      throw new BadRequestError(`${pathName(arg.name, path)}: ${reason}`);
+    });
+    variables[arg.name] = value;
+  }
+  return variables;
 }

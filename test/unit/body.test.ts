@@ -15,9 +15,23 @@ import {
 } from 'graphql';
 import { parseJsonBody, variablesFromBody } from '../../src/rest/body';
 import { BadRequestError } from '../../src/errors';
+import { isUuid, parseDateTime } from '../../src/formats';
 
-const DateTime = new GraphQLScalarType({ name: 'DateTime' });
-const UUID = new GraphQLScalarType({ name: 'UUID' });
+// The schema's own scalars parse as src/schema/scalars.ts does.
+const DateTime = new GraphQLScalarType({
+  name: 'DateTime',
+  parseValue: (value) => {
+    if (!parseDateTime(value)) throw new Error(`"${String(value)}" is not an ISO 8601 date-time`);
+    return value;
+  },
+});
+const UUID = new GraphQLScalarType({
+  name: 'UUID',
+  parseValue: (value) => {
+    if (!isUuid(value)) throw new Error(`"${String(value)}" is not a UUID`);
+    return value;
+  },
+});
 const LinkType = new GraphQLEnumType({
   name: 'LinkType',
   values: { Coupon: {}, BrandPage: {}, Offer: {}, Custom: {} },
@@ -100,22 +114,38 @@ test.each([
   [{}, 'name is required'],
   [{ name: null }, 'name must not be null'],
   [{ name: 'x', featureId: 12 }, 'featureId must be a string'],
-  [{ name: 'x', originalUrl: { href: 'x' } }, 'originalUrl must be a string'],
-  [{ name: 'x', organizationId: 'abc' }, 'organizationId must be a UUID'],
-  [{ name: 'x', organizationId: 5 }, 'organizationId must be a UUID'],
-  [{ name: 'x', count: '3' }, 'count must be an integer'],
-  [{ name: 'x', count: 1.5 }, 'count must be an integer'],
-  [{ name: 'x', count: 2 ** 31 }, 'count must be an integer'],
-  [{ name: 'x', ratio: '0.5' }, 'ratio must be a number'],
-  [{ name: 'x', active: 'true' }, 'active must be true or false'],
-  [{ name: 'x', startAt: 'yesterday' }, 'startAt must be an ISO 8601 date-time'],
-  [{ name: 'x', type: 'custom' }, 'type must be one of: Coupon, BrandPage, Offer, Custom'],
+  [{ name: 'x', featureId: [12] }, 'featureId must be a string'],
+  [
+    { name: 'x', originalUrl: { href: 'x' } },
+    'originalUrl: String cannot represent a non string value: { href: "x" }',
+  ],
+  [{ name: 'x', organizationId: 'abc' }, 'organizationId: "abc" is not a UUID'],
+  [{ name: 'x', organizationId: 5 }, 'organizationId: "5" is not a UUID'],
+  [{ name: 'x', count: '3' }, 'count: Int cannot represent non-integer value: "3"'],
+  [{ name: 'x', count: 1.5 }, 'count: Int cannot represent non-integer value: 1.5'],
+  [
+    { name: 'x', count: 2 ** 31 },
+    'count: Int cannot represent non 32-bit signed integer value: 2147483648',
+  ],
+  [{ name: 'x', ratio: '0.5' }, 'ratio: Float cannot represent non numeric value: "0.5"'],
+  [{ name: 'x', active: 'true' }, 'active: Boolean cannot represent a non boolean value: "true"'],
+  [{ name: 'x', startAt: 'yesterday' }, 'startAt: "yesterday" is not an ISO 8601 date-time'],
+  [
+    { name: 'x', type: 'custom' },
+    'type: Value "custom" does not exist in "LinkType" enum. Did you mean the enum value "Custom"?',
+  ],
   [{ name: 'x', tags: 'a,b' }, 'tags must be an array'],
-  [{ name: 'x', tags: ['a', 1] }, 'tags[1] must be a string'],
-  [{ name: 'x', tags: [null] }, 'tags[0] must not be null'],
-  [{ name: 'x', period: [] }, 'period must be an object'],
-  [{ name: 'x', period: {} }, 'period.startAt is required'],
-  [{ name: 'x', period: { startAt: '2025-01-01', to: 1 } }, 'Unknown field period.to'],
+  [{ name: 'x', tags: ['a', 1] }, 'tags[1]: String cannot represent a non string value: 1'],
+  [{ name: 'x', tags: [null] }, 'tags[0]: Expected non-nullable type "String!" not to be null.'],
+  [{ name: 'x', period: [] }, 'period: Expected type "Period" to be an object.'],
+  [
+    { name: 'x', period: {} },
+    'period: Field "startAt" of required type "DateTime!" was not provided.',
+  ],
+  [
+    { name: 'x', period: { startAt: '2025-01-01', to: 1 } },
+    'period: Field "to" is not defined by type "Period".',
+  ],
 ])('%j -> 400 "%s"', (body, message) => {
   expect(refusal(body)).toBe(message);
 });
