@@ -3,7 +3,7 @@
 import { prisma } from '../src/db';
 import { listedChannelWhere } from '../src/schema/channels';
 import { createChannel, createChannelType } from './support/affiliateFactories';
-import { call, graphql, useTestDatabase } from './support/app';
+import { call, graphql, useTestDatabase, expectError } from './support/app';
 import { createApiKey } from './support/factories';
 
 useTestDatabase();
@@ -44,15 +44,6 @@ beforeAll(async () => {
 });
 
 const get = (path: string, key: string) => call(path, { key });
-
-const notFound = {
-  success: false,
-  requestId: expect.any(String),
-  code: 'NOT_FOUND',
-  message: expect.any(String),
-  error: 'Not Found',
-  statusCode: 404,
-};
 
 describe('GET /affiliate/channels', () => {
   test("answers { data, count } with the affiliate's listed channels, oldest first", async () => {
@@ -108,8 +99,7 @@ describe('GET /affiliate/channels', () => {
     const closed = await createAffiliate();
     await prisma.user.update({ where: { id: closed.id }, data: { deletedAt: new Date() } });
     const { status, body } = await get('/affiliate/channels', closed.key);
-    expect(status).toBe(404);
-    expect(body).toEqual(notFound);
+    expectError({ status, body }, 'NOT_FOUND');
     expect(body.message).toContain('Affiliate');
   });
 });
@@ -144,8 +134,7 @@ describe('GET /affiliate/channels/{channelId}', () => {
     ['an injection attempt', () => "1'%20OR%20'1'='1"],
   ])('answers 404 for %s', async (_case, channelId) => {
     const { status, body } = await get(`/affiliate/channels/${channelId()}`, many.key);
-    expect(status).toBe(404);
-    expect(body).toEqual(notFound);
+    expectError({ status, body }, 'NOT_FOUND');
   });
 
   test('a key whose affiliate account was closed answers 404', async () => {
@@ -154,8 +143,7 @@ describe('GET /affiliate/channels/{channelId}', () => {
     const channel = await createChannel(closed.id, type.id);
     await prisma.user.update({ where: { id: closed.id }, data: { deletedAt: new Date() } });
     const { status, body } = await get(`/affiliate/channels/${channel.id}`, closed.key);
-    expect(status).toBe(404);
-    expect(body).toEqual(notFound);
+    expectError({ status, body }, 'NOT_FOUND');
   });
 });
 
@@ -165,13 +153,7 @@ describe('authentication and scopes', () => {
     async (path) => {
       const { apiKey } = await createApiKey('partner');
       const { status, body } = await get(path, apiKey);
-      expect(status).toBe(401);
-      expect(body).toEqual({
-        success: false,
-        requestId: expect.any(String),
-        code: 'UNAUTHORIZED',
-        message: expect.any(String),
-      });
+      expectError({ status, body }, 'UNAUTHORIZED');
     },
   );
 
@@ -184,13 +166,7 @@ describe('authentication and scopes', () => {
     async (path) => {
       const narrow = await createAffiliate(['brands:read']);
       const { status, body } = await get(typeof path === 'string' ? path : path(), narrow.key);
-      expect(status).toBe(403);
-      expect(body).toEqual({
-        success: false,
-        requestId: expect.any(String),
-        code: 'FORBIDDEN',
-        message: expect.any(String),
-      });
+      expectError({ status, body }, 'FORBIDDEN');
     },
   );
 });

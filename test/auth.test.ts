@@ -1,7 +1,7 @@
 // Authentication across surfaces: key formats, key types, revocation, expiry, closed accounts.
 import { generateApiKey, sha256Hex } from '../src/auth/keyFormat';
 import { prisma } from '../src/db';
-import { call, useTestDatabase } from './support/app';
+import { call, useTestDatabase, expectError } from './support/app';
 import { createApiKey, createLegacyKey, createUser } from './support/factories';
 
 useTestDatabase();
@@ -53,13 +53,7 @@ test('revoked and expired keys answer 401 on the affiliate surface', async () =>
   const expired = await createApiKey('affiliate', { expiresAt: new Date(Date.now() - 1) });
   for (const { apiKey } of [revoked, expired]) {
     const { status, body } = await call(AFFILIATE_ROUTE, { key: apiKey });
-    expect(status).toBe(401);
-    expect(body).toEqual({
-      success: false,
-      requestId: expect.any(String),
-      code: 'UNAUTHORIZED',
-      message: expect.any(String),
-    });
+    expectError({ status, body }, 'UNAUTHORIZED');
   }
 });
 

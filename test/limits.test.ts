@@ -10,7 +10,7 @@ import { isEmbeddedDatabase, prisma, withSqlConnection } from '../src/db';
 import type { EdgeSettings } from '../src/http/edge';
 import { createRedisClient, type RedisClient } from '../src/redis';
 import { logger } from '../src/logger';
-import { useTestDatabase } from './support/app';
+import { useTestDatabase, expectError } from './support/app';
 import { createApiKey, createUser } from './support/factories';
 
 useTestDatabase();
@@ -129,13 +129,7 @@ describe('request quota headers', () => {
       await hit(app, ORGANIZATIONS, { key: apiKey, ip }),
       await gql(app, '{ partnerOrganizations { meta { total } } }', { key: apiKey, ip }),
     ]) {
-      expect(answer.status).toBe(429);
-      expect(answer.body).toEqual({
-        success: false,
-        requestId: expect.any(String),
-        code: 'TOO_MANY_REQUESTS',
-        message: expect.any(String),
-      });
+      expectError(answer, 'TOO_MANY_REQUESTS');
       const retryAfter = Number(answer.headers.get('retry-after'));
       expect(Number.isInteger(retryAfter)).toBe(true);
       expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -364,13 +358,7 @@ describe('payload limit', () => {
         headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
         body,
       });
-      expect(answer.status).toBe(413);
-      expect(answer.body).toEqual({
-        success: false,
-        requestId: expect.any(String),
-        code: 'PAYLOAD_TOO_LARGE',
-        message: expect.any(String),
-      });
+      expectError(answer, 'PAYLOAD_TOO_LARGE');
       expect(answer.headers.get('x-ratelimit-limit')).toBe('60');
     }
   });

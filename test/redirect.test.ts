@@ -6,7 +6,7 @@ import { createApp } from '../src/app';
 import { prisma } from '../src/db';
 import { CLICK_REPEAT_WINDOW_S, forgetExpiredClickClients } from '../src/shortLinks/clicks';
 import { countedClient } from '../src/shortLinks/redirect';
-import { app, useTestDatabase } from './support/app';
+import { app, useTestDatabase, expectError } from './support/app';
 import { createAffiliate } from './support/campaignFactories';
 import { createBrand } from './support/factories';
 import { clickCountOf, createLink } from './support/shortenerFactories';
@@ -37,15 +37,11 @@ function hit(path: string, init: { method?: string; userAgent?: string | null } 
 }
 
 async function expectNotFound(response: Response) {
-  expect(response.status).toBe(404);
-  expect(await response.json()).toEqual({
-    success: false,
-    requestId: expect.any(String),
-    message: 'Short URL not found',
-    code: 'NOT_FOUND',
-    error: 'Not Found',
-    statusCode: 404,
-  });
+  expectError(
+    { status: response.status, body: await response.json() },
+    'NOT_FOUND',
+    'Short URL not found',
+  );
 }
 
 test('GET: 302 to the original URL, no-store, one click', async () => {

@@ -3,7 +3,7 @@
 // Idempotency-Key), GET /affiliate/shortener/urls (meta, limits, filters) and
 // GET /affiliate/shortener/urls/{urlCode}, with one affiliate never seeing another's links.
 import { prisma } from '../src/db';
-import { call, graphql, useTestDatabase } from './support/app';
+import { call, graphql, useTestDatabase, expectError } from './support/app';
 import { createAffiliate } from './support/campaignFactories';
 import { createApiKey, createBrand, createCampaign } from './support/factories';
 import { createLink, createShortUrl, postRaw, SHORTENER_PATH } from './support/shortenerFactories';
@@ -21,14 +21,6 @@ const SHORT_URL_FIELDS = [
   'linkType',
   'createdAt',
 ];
-const NOT_FOUND_BODY = {
-  success: false,
-  requestId: expect.any(String),
-  message: expect.any(String),
-  code: 'NOT_FOUND',
-  error: 'Not Found',
-  statusCode: 404,
-};
 
 let key: string;
 let affiliateId: string;
@@ -44,13 +36,6 @@ beforeAll(async () => {
   brand = await createBrand({ name: 'Aurora Shoes', websiteUrl: 'https://www.aurora.example' });
   hiddenBrand = await createBrand({ name: 'Hidden', approvalStatus: 'PENDING' });
   siteless = await createBrand({ name: 'No Site', websiteUrl: null });
-});
-
-const badRequest = (message: string | RegExp) => ({
-  success: false,
-  requestId: expect.any(String),
-  code: 'BAD_REQUEST',
-  message: typeof message === 'string' ? message : expect.stringMatching(message),
 });
 
 describe('POST /affiliate/shortener/url: body rules', () => {
@@ -89,8 +74,7 @@ describe('POST /affiliate/shortener/url: body rules', () => {
     ['only nulls', { featureId: null, organizationId: null }, /^Give featureId/],
   ])('%s -> 400', async (_case, body, message) => {
     const response = await createShortUrl(key, body);
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual(badRequest(message));
+    expectError(response, 'BAD_REQUEST', message);
   });
 
   test.each([
@@ -100,8 +84,7 @@ describe('POST /affiliate/shortener/url: body rules', () => {
     ['null', 'null'],
   ])('a body that is %s -> 400', async (_case, body) => {
     const response = await postRaw(body, { key });
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual(badRequest('The body must be a JSON object'));
+    expectError(response, 'BAD_REQUEST', 'The body must be a JSON object');
   });
 
   test.each([
@@ -109,8 +92,7 @@ describe('POST /affiliate/shortener/url: body rules', () => {
     ['a form-encoded body', 'featureId=abc'],
   ])('%s -> 400', async (_case, body) => {
     const response = await postRaw(body, { key });
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual(badRequest('The body must be valid JSON'));
+    expectError(response, 'BAD_REQUEST', 'The body must be valid JSON');
   });
 
   test('no body -> 400 naming what to give', async () => {
@@ -151,9 +133,10 @@ describe('POST /affiliate/shortener/url: body rules', () => {
 
   test('originalUrl without organizationId -> 400', async () => {
     const response = await createShortUrl(key, { originalUrl: 'https://aurora.example/sale' });
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual(
-      badRequest('originalUrl needs organizationId: the brand whose site it is on'),
+    expectError(
+      response,
+      'BAD_REQUEST',
+      'originalUrl needs organizationId: the brand whose site it is on',
     );
   });
 
@@ -161,8 +144,7 @@ describe('POST /affiliate/shortener/url: body rules', () => {
     const hidden = await createCampaign(hiddenBrand.id);
     for (const featureId of ['7c2e9d4f-3b1a-4c5d-8e6f-9a0b1c2d3e4f', 'not-a-uuid', hidden.id]) {
       const response = await createShortUrl(key, { featureId });
-      expect(response.status).toBe(400);
-      expect(response.body).toEqual(badRequest(`featureId: campaign ${featureId} not found`));
+      expectError(response, 'BAD_REQUEST', `featureId: campaign ${featureId} not found`);
     }
     expect(await prisma.shortUrl.count({ where: { campaignId: hidden.id } })).toBe(0);
   });
@@ -183,10 +165,7 @@ describe('POST /affiliate/shortener/url: body rules', () => {
         { organizationId, originalUrl: 'https://aurora.example/' },
       ]) {
         const response = await createShortUrl(key, body);
-        expect(response.status).toBe(400);
-        expect(response.body).toEqual(
-          badRequest(`organizationId: brand ${organizationId} not found`),
-        );
+        expectError(response, 'BAD_REQUEST', `organizationId: brand ${organizationId} not found`);
       }
     }
   });
@@ -227,8 +206,7 @@ describe('POST /affiliate/shortener/url: body rules', () => {
     ],
   ])('a deep link to %s -> 400', async (_case, originalUrl, message) => {
     const response = await createShortUrl(key, { organizationId: brand.id, originalUrl });
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual(badRequest(message));
+    expectError(response, 'BAD_REQUEST', message);
   });
 
   test('a deep link of a brand without a website -> 400', async () => {
@@ -431,13 +409,11 @@ describe('POST /affiliate/shortener/url: Idempotency-Key', () => {
       201,
     );
     const response = await createShortUrl(key, { featureId: b.id }, withKey('conflict-1'));
-    expect(response.status).toBe(409);
-    expect(response.body).toEqual({
-      success: false,
-      requestId: expect.any(String),
-      code: 'CONFLICT',
-      message: 'Idempotency-Key conflict-1 was already used for a different request',
-    });
+    expectError(
+      response,
+      'CONFLICT',
+      'Idempotency-Key conflict-1 was already used for a different request',
+    );
     expect(await prisma.shortUrl.count({ where: { campaignId: b.id } })).toBe(0);
   });
 
@@ -708,8 +684,7 @@ describe('GET /affiliate/shortener/urls', () => {
     test("unknown, malformed or another affiliate's code -> 404 in the contract's body", async () => {
       for (const code of ['ZZZZZZZZ', 'abc', 'abc%2Fdef', '%E0%A4%A', links.foreign!.urlCode]) {
         const response = await call(`/affiliate/shortener/urls/${code}`, { key: lister });
-        expect(response.status).toBe(404);
-        expect(response.body).toEqual(NOT_FOUND_BODY);
+        expectError(response, 'NOT_FOUND');
       }
     });
 

@@ -3,6 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app';
+import { HTTP_STATUS_BY_CODE, type ErrorCode } from '../../src/errors';
 import { applyMigrations } from '../../src/migrations';
 
 export const app = createApp();
@@ -86,3 +87,38 @@ export const graphql = (
   variables?: Record<string, unknown>,
   options?: Omit<CallOptions, 'body' | 'method'>,
 ) => graphqlApp(app, query, variables, options);
+
+/**
+ * Asserts an error answer in the contract's shape: the code's status and `{ success: false,
+ * message, code, requestId }`, 404s with `error` and `statusCode` too. `message`: the exact text, a
+ * pattern, an asymmetric matcher, or any message when left out.
+ */
+export function expectError(
+  answer: { status: number; body: unknown },
+  code: ErrorCode,
+  message?: string | RegExp | ReturnType<typeof expect.stringContaining>,
+): void {
+  const status = HTTP_STATUS_BY_CODE[code];
+  expect(answer).toMatchObject({ status });
+  expect(answer.body).toEqual({
+    success: false,
+    code,
+    requestId: expect.any(String),
+    message:
+      message instanceof RegExp ? expect.stringMatching(message) : (message ?? expect.any(String)),
+    ...(status === 404 && { error: 'Not Found', statusCode: 404 }),
+  });
+}
+
+/**
+ * One test per query string of `cases`: `list` answers 400 with a message naming the parameter.
+ * `list(query)` sends the request (the route's path, its key).
+ */
+export function refusesParameters(
+  list: (query: string) => Promise<{ status: number; body: unknown }>,
+  cases: [query: string, parameter: string][],
+): void {
+  test.each(cases)('?%s answers 400 naming %s', async (query, parameter) => {
+    expectError(await list(query), 'BAD_REQUEST', expect.stringContaining(parameter));
+  });
+}
