@@ -4,14 +4,15 @@
 import { prisma } from '../src/db';
 import { affiliateBrandWhere, effectiveCommission } from '../src/schema/affiliateBrands';
 import {
+  createApiKey,
+  createBrand,
   createChannel,
   createChannelType,
-  createShortUrl,
+  createLink,
   enrollChannel,
   relateAffiliateToBrand,
-} from './support/affiliateFactories';
+} from './support/factories';
 import { call, graphql, useTestDatabase, expectError, refusesParameters } from './support/app';
-import { createApiKey, createBrand } from './support/factories';
 
 useTestDatabase();
 
@@ -102,11 +103,21 @@ beforeAll(async () => {
     await enrollChannel(brands.shoes.id, channels[channel]!.id);
   }
 
-  links.firstShoes = await createShortUrl(first.id, brands.shoes.id, { urlCode: 'FirstSh1' });
-  links.secondShoes = await createShortUrl(second.id, brands.shoes.id, { urlCode: 'SecndSh2' });
+  links.firstShoes = await createLink(first.id, brands.shoes.id, {
+    urlCode: 'FirstSh1',
+    linkType: 'BrandPage',
+  });
+  links.secondShoes = await createLink(second.id, brands.shoes.id, {
+    urlCode: 'SecndSh2',
+    linkType: 'BrandPage',
+  });
   // Neither is the first affiliate's active brand-page link to gadgets.
-  await createShortUrl(first.id, brands.gadgets.id, { urlCode: 'Inactiv3', active: false });
-  await createShortUrl(first.id, brands.gadgets.id, { urlCode: 'OfferLn4', linkType: 'Offer' });
+  await createLink(first.id, brands.gadgets.id, {
+    urlCode: 'Inactiv3',
+    linkType: 'BrandPage',
+    active: false,
+  });
+  await createLink(first.id, brands.gadgets.id, { urlCode: 'OfferLn4', linkType: 'Offer' });
 });
 
 const get = (path: string, key = first.key) => call(path, { key });

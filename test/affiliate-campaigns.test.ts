@@ -1,13 +1,16 @@
 // The affiliate campaigns (/affiliate/campaigns) against the contract and decisions.md sections
 // 4-6: envelope, filters, the affiliate's context (commission, own code, short link) and errors.
 import { call, graphql, useTestDatabase, expectError, refusesParameters } from './support/app';
-import { createApiKey, createBrand, createCampaign, days } from './support/factories';
 import {
   campaignLinks,
   createAffiliate,
+  createApiKey,
+  createBrand,
+  createCampaign,
   createCampaignLink,
   createPersonalCode,
-} from './support/campaignFactories';
+  days,
+} from './support/factories';
 import { prisma } from '../src/db';
 import {
   campaignShortLink,

@@ -2,9 +2,8 @@
 // affiliate's channels only, WhiteLabel never, at most 20, `{ data, count }`.
 import { prisma } from '../src/db';
 import { listedChannelWhere } from '../src/schema/channels';
-import { createChannel, createChannelType } from './support/affiliateFactories';
+import { createApiKey, createChannel, createChannelType } from './support/factories';
 import { call, graphql, useTestDatabase, expectError } from './support/app';
-import { createApiKey } from './support/factories';
 
 useTestDatabase();
 

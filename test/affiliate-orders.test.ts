@@ -3,8 +3,7 @@
 import { prisma } from '../src/db';
 import { affiliateOrderWhere } from '../src/schema/orders';
 import { call, graphql, useTestDatabase, expectError, refusesParameters } from './support/app';
-import { createOrder } from './support/commerceFactories';
-import { createApiKey, createBrand, createUser } from './support/factories';
+import { createApiKey, createBrand, createOrder, createUser } from './support/factories';
 
 useTestDatabase();
 

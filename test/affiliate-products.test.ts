@@ -3,8 +3,7 @@
 import { prisma } from '../src/db';
 import { attributesOf, effectivePriceWhere, specificationsOf } from '../src/schema/products';
 import { call, graphql, useTestDatabase, expectError, refusesParameters } from './support/app';
-import { createProduct } from './support/commerceFactories';
-import { createApiKey, createBrand, createUser } from './support/factories';
+import { createApiKey, createBrand, createProduct, createUser } from './support/factories';
 
 useTestDatabase();
 

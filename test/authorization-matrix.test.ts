@@ -8,17 +8,9 @@ import { signDashboardToken } from '../src/auth/dashboardToken';
 import { SCOPES_BY_KEY_TYPE, type ApiScope, type KeyType } from '../src/auth/scopes';
 import { config } from '../src/config';
 import { ROUTES, SURFACES } from '../src/rest/routes';
-import { useTestDatabase } from './support/app';
+import { createIsolatedApp, type RawAnswer, send, useTestDatabase } from './support/app';
 import { createApiKey, createLegacyKey } from './support/factories';
-import {
-  createIsolatedApp,
-  createTenants,
-  operationFor,
-  rootFields,
-  send,
-  type RawAnswer,
-  type Tenants,
-} from './support/hardening';
+import { createTenants, operationFor, rootFields, type Tenants } from './support/hardening';
 
 useTestDatabase();
 

@@ -4,11 +4,11 @@
 import { config } from '../src/config';
 import { prisma } from '../src/db';
 import { call, useTestDatabase } from './support/app';
-import { createProduct } from './support/commerceFactories';
 import {
   createApiKey,
   createBrand,
   createCampaign,
+  createProduct,
   createUser,
   VISIBLE,
 } from './support/factories';

@@ -3,7 +3,6 @@
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../src/app';
 import {
   ApiError,
   apiErrorOf,
@@ -13,9 +12,8 @@ import {
   shortUrlOf,
   type ShortUrl,
 } from '../src/client';
-import { app, useTestDatabase } from './support/app';
-import { createAffiliate } from './support/campaignFactories';
-import { createApiKey, createBrand } from './support/factories';
+import { createIsolatedApp, app, useTestDatabase } from './support/app';
+import { createAffiliate, createApiKey, createBrand } from './support/factories';
 
 useTestDatabase();
 
@@ -134,7 +132,7 @@ describe('the client against the app', () => {
 
   it('waits out a 429 as Retry-After says, on a real port', async () => {
     // One request per 2 s: the second call is refused, then let through after the wait.
-    const limited = createApp({ settings: { max: 1, windowSeconds: 2 }, redis: null });
+    const limited = createIsolatedApp({ settings: { max: 1, windowSeconds: 2 } });
     const limitedServer = createServer(limited);
     await new Promise<void>((resolve) => limitedServer.listen(0, '127.0.0.1', resolve));
     try {

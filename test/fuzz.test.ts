@@ -16,10 +16,9 @@ import {
 } from 'graphql';
 import { HTTP_STATUS_BY_CODE, isErrorCode } from '../src/errors';
 import { ROUTES, type RestRoute } from '../src/rest/routes';
-import { useTestDatabase } from './support/app';
+import { createIsolatedApp, useTestDatabase } from './support/app';
 import { createApiKey, createLegacyKey } from './support/factories';
 import {
-  createIsolatedApp,
   createTenants,
   fullSelection,
   rootField,

@@ -5,8 +5,7 @@ import { signDashboardToken } from '../src/auth/dashboardToken';
 import { GRAPHIQL_EXAMPLES } from '../src/graphql/graphiql';
 import { schema } from '../src/schema';
 import { app, useTestDatabase } from './support/app';
-import { createAffiliate } from './support/campaignFactories';
-import { createApiKey, createBrand, createUser } from './support/factories';
+import { createAffiliate, createApiKey, createBrand, createUser } from './support/factories';
 
 useTestDatabase();
 

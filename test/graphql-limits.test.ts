@@ -7,17 +7,9 @@ import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { GRAPHQL_LIMITS } from '../src/graphql/armor';
 import { pageRuleOf } from '../src/schema/pagination';
 import { schema } from '../src/schema';
-import { useTestDatabase } from './support/app';
+import { createIsolatedApp, type App, send, useTestDatabase } from './support/app';
 import { createApiKey, createBrand } from './support/factories';
-import {
-  createIsolatedApp,
-  fullSelection,
-  operationFor,
-  rootField,
-  rootFields,
-  send,
-  type IsolatedApp,
-} from './support/hardening';
+import { fullSelection, operationFor, rootField, rootFields } from './support/hardening';
 
 useTestDatabase();
 
@@ -38,7 +30,7 @@ interface GraphqlBody {
 
 async function post(
   query: string,
-  options: { app?: IsolatedApp; headers?: Record<string, string>; key?: string | null } = {},
+  options: { app?: App; headers?: Record<string, string>; key?: string | null } = {},
 ) {
   const key = options.key === undefined ? partnerKey : options.key;
   const answer = await send(options.app ?? app, '/graphql', {

@@ -1,9 +1,8 @@
 // HTTP as integrators and their caches expect it: answers to a request carrying credentials are
 // never stored by shared caches; CORS for browser integrations without credentials; HEAD on every
 // GET route answered as GET without a body.
-import { createApp } from '../src/app';
 import { signDashboardToken } from '../src/auth/dashboardToken';
-import { call, callApp, useTestDatabase } from './support/app';
+import { createIsolatedApp, call, callApp, useTestDatabase } from './support/app';
 import { createApiKey, createUser } from './support/factories';
 
 useTestDatabase();
@@ -77,7 +76,7 @@ describe('CORS', () => {
   });
 
   test('with CORS_ORIGINS set, only those origins are allowed', async () => {
-    const app = createApp({ settings: { corsOrigins: ['https://dash.example'] }, redis: null });
+    const app = createIsolatedApp({ settings: { corsOrigins: ['https://dash.example'] } });
     const allowed = await callApp(app, '/api/partner/brands', {
       key: partnerKey,
       ...fromPage('https://dash.example'),

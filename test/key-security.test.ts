@@ -1,12 +1,11 @@
 // API keys a security team would sign off (issue 6): checksum before any lookup, rotation with a
 // grace period, expiry to the second, last use without a write per request, the audit trail,
 // Idempotency-Key on create and rotate, and secrets that never reach logs, errors or lists.
-import { rememberedKeys } from '../src/auth/verifyApiKey';
+import { checkApiKey, rememberedKeys } from '../src/auth/verifyApiKey';
 import { once } from 'node:events';
 import pino from 'pino';
 import { findApiKeys, generateApiKey, parseApiKey } from '../src/auth/keyFormat';
 import { keyUsageSettled, markKeyUsed, recordRevokedKeyUse } from '../src/auth/keyUsage';
-import { checkApiKey } from '../src/auth/verifyApiKey';
 import { config } from '../src/config';
 import { prisma } from '../src/db';
 import { createRedisClient, type RedisClient } from '../src/redis';

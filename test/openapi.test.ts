@@ -9,8 +9,7 @@ import { routeField, ROUTES, surfaceOf, type RestRoute } from '../src/rest/route
 import { schema as fullSchema } from '../src/schema';
 import { pageRuleOf, type PaginatedRule } from '../src/schema/pagination';
 import { call, useTestDatabase } from './support/app';
-import { createAffiliate } from './support/campaignFactories';
-import { createApiKey, createBrand, createCampaign } from './support/factories';
+import { createAffiliate, createApiKey, createBrand, createCampaign } from './support/factories';
 import {
   fetchOpenApiDocument,
   refName,

@@ -2,14 +2,11 @@
 // (address and user agent) and link within the window, exact even under concurrency; HEAD, bots,
 // crawlers and link-preview fetchers redirected but not counted; unknown, malformed and inactive
 // codes 404 in the contract's error body.
-import { createApp } from '../src/app';
 import { prisma } from '../src/db';
 import { CLICK_REPEAT_WINDOW_S, forgetExpiredClickClients } from '../src/shortLinks/clicks';
 import { countedClient } from '../src/shortLinks/redirect';
-import { app, useTestDatabase, expectError } from './support/app';
-import { createAffiliate } from './support/campaignFactories';
-import { createBrand } from './support/factories';
-import { clickCountOf, createLink } from './support/shortenerFactories';
+import { createIsolatedApp, app, useTestDatabase, expectError } from './support/app';
+import { clickCountOf, createAffiliate, createBrand, createLink } from './support/factories';
 
 useTestDatabase();
 
@@ -82,7 +79,7 @@ test('once its window has passed, the client counts again', async () => {
 });
 
 test('another address with the same browser is another client', async () => {
-  const behindProxy = createApp({ settings: { trustProxy: true }, redis: null });
+  const behindProxy = createIsolatedApp({ settings: { trustProxy: true } });
   const link = await createLink(affiliateId, organizationId);
   for (const ip of ['203.0.113.7', '203.0.113.8', '203.0.113.7']) {
     await behindProxy.fetch(`http://api.test/s/${link.urlCode}`, {

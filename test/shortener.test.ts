@@ -3,12 +3,22 @@
 // Idempotency-Key), GET /affiliate/shortener/urls (meta, limits, filters) and
 // GET /affiliate/shortener/urls/{urlCode}, with one affiliate never seeing another's links.
 import { prisma } from '../src/db';
-import { call, graphql, useTestDatabase, expectError } from './support/app';
-import { createAffiliate } from './support/campaignFactories';
-import { createApiKey, createBrand, createCampaign } from './support/factories';
-import { createLink, createShortUrl, postRaw, SHORTENER_PATH } from './support/shortenerFactories';
+import { call, expectError, graphql, postRaw, useTestDatabase } from './support/app';
+import {
+  createAffiliate,
+  createApiKey,
+  createBrand,
+  createCampaign,
+  createLink,
+} from './support/factories';
 
 useTestDatabase();
+
+const SHORTENER_PATH = '/affiliate/shortener/url';
+
+/** POSTs a JSON body to the creation route. */
+const createShortUrl = (key: string, body: unknown, headers: Record<string, string> = {}) =>
+  postRaw(SHORTENER_PATH, JSON.stringify(body), { key, headers });
 
 const BASE = 'https://api.test/s';
 const SHORT_URL_FIELDS = [
@@ -83,7 +93,7 @@ describe('POST /affiliate/shortener/url: body rules', () => {
     ['a number', '12'],
     ['null', 'null'],
   ])('a body that is %s -> 400', async (_case, body) => {
-    const response = await postRaw(body, { key });
+    const response = await postRaw(SHORTENER_PATH, body, { key });
     expectError(response, 'BAD_REQUEST', 'The body must be a JSON object');
   });
 
@@ -91,20 +101,19 @@ describe('POST /affiliate/shortener/url: body rules', () => {
     ['broken JSON', '{"featureId": '],
     ['a form-encoded body', 'featureId=abc'],
   ])('%s -> 400', async (_case, body) => {
-    const response = await postRaw(body, { key });
+    const response = await postRaw(SHORTENER_PATH, body, { key });
     expectError(response, 'BAD_REQUEST', 'The body must be valid JSON');
   });
 
   test('no body -> 400 naming what to give', async () => {
-    const response = await postRaw(undefined, { key });
+    const response = await postRaw(SHORTENER_PATH, undefined, { key });
     expect(response.status).toBe(400);
     expect(response.body.message).toMatch(/^Give featureId/);
   });
 
   test('arguments in the query string are not read (Sofa would)', async () => {
-    const response = await postRaw('{}', {
+    const response = await postRaw(`${SHORTENER_PATH}?featureId=${campaign.id}`, '{}', {
       key,
-      path: `${SHORTENER_PATH}?featureId=${campaign.id}`,
     });
     expect(response.status).toBe(400);
     expect(response.body.message).toMatch(/^Give featureId/);
@@ -113,7 +122,7 @@ describe('POST /affiliate/shortener/url: body rules', () => {
 
   test('the JSON body is read whatever the Content-Type says', async () => {
     const other = await createCampaign(brand.id);
-    const response = await postRaw(JSON.stringify({ featureId: other.id }), {
+    const response = await postRaw(SHORTENER_PATH, JSON.stringify({ featureId: other.id }), {
       key,
       headers: { 'content-type': 'text/plain' },
     });
@@ -420,14 +429,22 @@ describe('POST /affiliate/shortener/url: Idempotency-Key', () => {
   test('equal bodies in another key order or spelling of the JSON are the same request', async () => {
     const shop = await createBrand();
     const url = `${shop.websiteUrl}/a`;
-    const first = await postRaw(JSON.stringify({ organizationId: shop.id, originalUrl: url }), {
-      key,
-      headers: withKey('order-1'),
-    });
-    const second = await postRaw(`{ "originalUrl": "${url}",  "organizationId": "${shop.id}" }`, {
-      key,
-      headers: withKey('order-1'),
-    });
+    const first = await postRaw(
+      SHORTENER_PATH,
+      JSON.stringify({ organizationId: shop.id, originalUrl: url }),
+      {
+        key,
+        headers: withKey('order-1'),
+      },
+    );
+    const second = await postRaw(
+      SHORTENER_PATH,
+      `{ "originalUrl": "${url}",  "organizationId": "${shop.id}" }`,
+      {
+        key,
+        headers: withKey('order-1'),
+      },
+    );
     expect(second.status).toBe(first.status);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
   });

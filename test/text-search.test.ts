@@ -1,10 +1,15 @@
 // `search` and `name` filters match what was typed, literally: `%`, `_` and `\` are characters,
 // not LIKE wildcards, on every route that has such a filter (REST and GraphQL share the filter).
 import { call, useTestDatabase } from './support/app';
-import { createAffiliate } from './support/campaignFactories';
-import { createOrder, createProduct } from './support/commerceFactories';
-import { createApiKey, createBrand, createCampaign } from './support/factories';
-import { createLink } from './support/shortenerFactories';
+import {
+  createAffiliate,
+  createApiKey,
+  createBrand,
+  createCampaign,
+  createLink,
+  createOrder,
+  createProduct,
+} from './support/factories';
 
 useTestDatabase();
 

@@ -2,7 +2,7 @@
 // where the HTTP layer itself is under test.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/app';
+import { createApp, type AppOptions } from '../../src/app';
 import { HTTP_STATUS_BY_CODE, type ErrorCode } from '../../src/errors';
 import { applyMigrations } from '../../src/migrations';
 
@@ -15,6 +15,40 @@ export function useTestDatabase({ migrate = true } = {}): void {
 
 export type App = ReturnType<typeof createApp>;
 
+/**
+ * The real app with limits in this process's memory (not the shared Redis, which other test files
+ * count in at the same time) and a failed-authentication allowance high enough for tests that
+ * present thousands of bad keys from one client address on purpose.
+ */
+export function createIsolatedApp(options: AppOptions = {}): App {
+  return createApp({
+    redis: null,
+    ...options,
+    settings: { failedAuthMax: 1_000_000, ...options.settings },
+  });
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body as JSON, or undefined when it is not JSON. */
+  json: unknown;
+}
+
+/** Fetches `path` from `target` with `init` as it is, and reads the answer whatever it is. */
+export async function send(target: App, path: string, init: RequestInit = {}): Promise<RawAnswer> {
+  const response = await target.fetch(`http://api.test${path}`, init);
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
 export interface CallOptions {
   method?: string;
   key?: string;
@@ -24,6 +58,8 @@ export interface CallOptions {
   idempotencyKey?: string;
   headers?: Record<string, string>;
   body?: unknown;
+  /** Sent as it is, with `Content-Type: application/json`, instead of `body`. */
+  rawBody?: string;
 }
 
 export interface CallResult {
@@ -43,11 +79,14 @@ export async function callApp(
   if (options.token !== undefined) headers['x-api-token'] = options.token;
   if (options.ip !== undefined) headers['x-forwarded-for'] = options.ip;
   if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const body =
+    options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  if (body !== undefined || options.rawBody !== undefined)
+    headers['content-type'] ??= 'application/json';
   const response = await target.fetch(`http://api.test${path}`, {
-    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    method: options.method ?? (body === undefined ? 'GET' : 'POST'),
     headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    body,
   });
   const text = await response.text();
   return {
@@ -55,6 +94,18 @@ export async function callApp(
     headers: response.headers,
     body: text ? JSON.parse(text) : null,
   };
+}
+
+/**
+ * Sends `body` as it is (a string, possibly not JSON) with `Content-Type: application/json`, as an
+ * HTTP client would; `call()` sends JSON only.
+ */
+export function postRaw(
+  path: string,
+  body: string | undefined,
+  options: { key?: string; headers?: Record<string, string> } = {},
+): Promise<CallResult> {
+  return callApp(app, path, { ...options, method: 'POST', rawBody: body });
 }
 
 /** Runs a GraphQL operation on `target` over HTTP. */

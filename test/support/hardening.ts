@@ -1,5 +1,5 @@
-// Helpers of the hardening tests (authorization matrix, fuzzing, GraphQL limits): an app of their
-// own, raw requests, GraphQL operations built from the schema, and two affiliates with rows each.
+// Helpers of the hardening tests (authorization matrix, fuzzing, GraphQL limits): GraphQL operations
+// built from the schema, two affiliates with rows each, and row counts.
 import {
   getNamedType,
   isInterfaceType,
@@ -7,53 +7,19 @@ import {
   type GraphQLField,
   type GraphQLOutputType,
 } from 'graphql';
-import { createApp, type AppOptions } from '../../src/app';
 import { prisma } from '../../src/db';
 import { Prisma } from '../../src/generated/prisma/client';
 import { schema } from '../../src/schema';
-import { createChannel, createChannelType } from './affiliateFactories';
-import { createOrder, createProduct } from './commerceFactories';
-import { createBrand, createCampaign, createUser } from './factories';
-import { createLink } from './shortenerFactories';
-
-/**
- * The real app with limits in this process's memory (not the shared Redis, which other test files
- * count in at the same time) and a failed-authentication allowance high enough for tests that
- * present thousands of bad keys from one client address on purpose.
- */
-export function createIsolatedApp(options: AppOptions = {}) {
-  return createApp({
-    redis: null,
-    ...options,
-    settings: { failedAuthMax: 1_000_000, ...options.settings },
-  });
-}
-
-export type IsolatedApp = ReturnType<typeof createIsolatedApp>;
-
-export interface RawAnswer {
-  status: number;
-  headers: Headers;
-  text: string;
-  /** The body as JSON, or undefined when it is not JSON. */
-  json: unknown;
-}
-
-export async function send(
-  app: IsolatedApp,
-  path: string,
-  init: RequestInit = {},
-): Promise<RawAnswer> {
-  const response = await app.fetch(`http://api.test${path}`, init);
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
-}
+import {
+  createBrand,
+  createCampaign,
+  createChannel,
+  createChannelType,
+  createLink,
+  createOrder,
+  createProduct,
+  createUser,
+} from './factories';
 
 /** `Query.field` and `Mutation.field` for every root field of the schema. */
 export function rootFields(): string[] {

@@ -1,0 +1,43 @@
+// Orders, with money in minor units and rates in basis points, as stored.
+import { prisma } from '../../../src/db';
+import type { Prisma } from '../../../src/generated/prisma/client';
+import { next } from './sequence';
+
+export type OrderItemInput = Partial<Prisma.OrderItemCreateManyOrderInput>;
+
+/** An order of `affiliateId` with `organizationId`; items are positioned in the order given unless they say otherwise. */
+export async function createOrder(
+  affiliateId: string,
+  organizationId: string,
+  data: Partial<Prisma.OrderUncheckedCreateInput> = {},
+  items: OrderItemInput[] = [],
+) {
+  const n = next();
+  return prisma.order.create({
+    data: {
+      orderNumber: `ORD-${String(n).padStart(5, '0')}`,
+      affiliateId,
+      organizationId,
+      status: 'PENDING',
+      currency: 'EUR',
+      transactionValueMinor: 10000,
+      commissionRateBps: 500,
+      earningsMinor: 500,
+      orderedAt: new Date(),
+      ...data,
+      items: {
+        create: items.map((item, position) => ({
+          sku: `SKU-${n}-${position + 1}`,
+          name: `Item ${position + 1}`,
+          quantity: 1,
+          unitPriceMinor: 10000,
+          totalMinor: 10000,
+          commissionRateBps: 500,
+          commissionValueMinor: 500,
+          position,
+          ...item,
+        })),
+      },
+    },
+  });
+}

@@ -1,0 +1,53 @@
+// Short links: rows with any field set, or made the way the shortener makes them.
+import { prisma } from '../../../src/db';
+import type { Prisma } from '../../../src/generated/prisma/client';
+import {
+  campaignShortLink,
+  generateUrlCode,
+  getOrCreateShortUrl,
+} from '../../../src/shortLinks/links';
+import { next } from './sequence';
+
+/** A link of the affiliate to the brand; a Custom link unless `data` says otherwise. */
+export function createLink(
+  affiliateId: string,
+  organizationId: string,
+  data: Partial<Omit<Prisma.ShortUrlUncheckedCreateInput, 'affiliateId' | 'organizationId'>> = {},
+) {
+  const n = next();
+  return prisma.shortUrl.create({
+    data: {
+      urlCode: generateUrlCode(),
+      affiliateId,
+      organizationId,
+      linkType: 'Custom',
+      originalUrl: `https://links.example/page/${n}?aff=${affiliateId}`,
+      dedupeKey: `test-link:${n}`,
+      ...data,
+    },
+  });
+}
+
+/** The affiliate's link to a campaign, made the way the shortener makes it. */
+export async function createCampaignLink(
+  affiliateId: string,
+  campaign: {
+    id: string;
+    organizationId: string;
+    type: 'Offer' | 'GenericCoupon' | 'PersonalCoupon';
+    url: string;
+  },
+) {
+  const { shortUrl } = await getOrCreateShortUrl(campaignShortLink(affiliateId, campaign));
+  return shortUrl;
+}
+
+export function campaignLinks(campaignId: string, affiliateId?: string) {
+  return prisma.shortUrl.findMany({ where: { campaignId, ...(affiliateId && { affiliateId }) } });
+}
+
+export function clickCountOf(urlCode: string): Promise<number> {
+  return prisma.shortUrl
+    .findUniqueOrThrow({ where: { urlCode }, select: { clickCount: true } })
+    .then((link) => link.clickCount);
+}
