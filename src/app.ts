@@ -27,7 +27,7 @@ const GRAPHQL_ENDPOINT = '/graphql';
 /** The contract's payload limit: 1 MB, counted as 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export function edgeSettingsFromConfig(): EdgeSettings {
+function edgeSettingsFromConfig(): EdgeSettings {
   return {
     max: config.rateLimitMax,
     windowSeconds: config.rateLimitWindowSeconds,
@@ -43,7 +43,7 @@ export function edgeSettingsFromConfig(): EdgeSettings {
   };
 }
 
-export function graphqlSettingsFromConfig(): GraphqlSettings {
+function graphqlSettingsFromConfig(): GraphqlSettings {
   return { introspection: config.graphqlIntrospection, graphiql: config.graphiql };
 }
 
@@ -70,7 +70,7 @@ export function createApp(options: AppOptions = {}) {
 }
 
 /** Key management per dashboard user: each of these mutations at most 10 times a minute. */
-export const KEY_MANAGEMENT_LIMIT = { max: 10, window: '1m' };
+const KEY_MANAGEMENT_LIMIT = { max: 10, window: '1m' };
 const KEY_MANAGEMENT_LIMIT_WINDOW_S = 60;
 
 function useKeyManagementLimit() {

@@ -56,7 +56,7 @@ export class ConfigError extends Error {}
  * first start and kept in the data folder (readable by its owner only), so that `npm run token`
  * and the service agree and nobody else can mint tokens for it.
  */
-export function installationSecret(dataDir: string): string {
+function installationSecret(dataDir: string): string {
   const file = path.join(dataDir, 'dashboard-jwt-secret');
   try {
     mkdirSync(dataDir, { recursive: true });

@@ -105,7 +105,7 @@ export class TooManyRequestsError extends ApiError {
 /** How long a client should wait after a 503 (an outage is usually a restart or a failover). */
 const RETRY_UNAVAILABLE_S = 5;
 
-export class ServiceUnavailableError extends ApiError {
+class ServiceUnavailableError extends ApiError {
   constructor() {
     super('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', {
       'Retry-After': String(RETRY_UNAVAILABLE_S),
@@ -120,7 +120,7 @@ export class RequestTimeoutError extends ApiError {
 }
 
 /** How much of a client's value an error message repeats. */
-export const SHOWN_LENGTH = 64;
+const SHOWN_LENGTH = 64;
 
 // Characters a reader cannot see or that turn text around: controls, format characters (bidi
 // overrides such as U+202E, zero-width spaces), line and paragraph separators, lone surrogates.

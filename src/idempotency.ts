@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { prisma } from './db';
 import { logger } from './logger';
 import { Prisma } from './generated/prisma/client';
-import { ApiError, BadRequestError } from './errors';
+import { BadRequestError, ConflictError } from './errors';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** Answer header of a replayed answer (as Stripe and others name it). */
@@ -29,7 +29,7 @@ export interface IdempotencyOptions {
   staleAfterMs: number;
 }
 
-export const DEFAULT_IDEMPOTENCY_OPTIONS: IdempotencyOptions = {
+const DEFAULT_IDEMPOTENCY_OPTIONS: IdempotencyOptions = {
   ttlMs: 24 * 60 * 60 * 1000,
   waitMs: 10_000,
   pollMs: 25,
@@ -62,7 +62,7 @@ export function parseIdempotencyKey(header: string): string {
 }
 
 /** JSON with object keys sorted at every depth, so equal requests hash equally. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) =>
     inner && typeof inner === 'object' && !Array.isArray(inner)
       ? Object.fromEntries(
@@ -113,8 +113,7 @@ export async function runIdempotently(
     });
     if (!record) continue; // the first request failed and let go of the key: claim it again
     if (record.requestHash !== requestHash) {
-      throw new ApiError(
-        'CONFLICT',
+      throw new ConflictError(
         `${IDEMPOTENCY_KEY_HEADER} ${key} was already used for a different request`,
       );
     }
@@ -126,8 +125,7 @@ export async function runIdempotently(
       continue;
     }
     if (Date.now() >= waitUntil) {
-      throw new ApiError(
-        'CONFLICT',
+      throw new ConflictError(
         `A request with ${IDEMPOTENCY_KEY_HEADER} ${key} is still in progress; retry later`,
       );
     }

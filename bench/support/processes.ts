@@ -43,9 +43,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => process.exit(130));
 }
 
-function spawnNode(nodeArgs: string[], env: NodeJS.ProcessEnv): NodeChild {
+function spawnNode(nodeArgs: string[], env: NodeJS.ProcessEnv, cwd = REPO_ROOT): NodeChild {
   const child = spawn(process.execPath, nodeArgs, {
-    cwd: REPO_ROOT,
+    cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
@@ -166,6 +166,8 @@ export interface ServiceSettings {
   databaseUrl?: string;
   /** Preload the probe (bench/support/serverProbe.cjs): event-loop samples, CPU profiles. */
   withProbe?: boolean;
+  /** The checkout to run (another build, for side-by-side comparisons). Default: this one. */
+  dir?: string;
 }
 
 export const PROBE_PATH = path.join(__dirname, 'serverProbe.cjs');
@@ -197,7 +199,7 @@ export async function startService(settings: ServiceSettings): Promise<Service> 
     'tsx',
     'src/server.ts',
   ];
-  const node = spawnNode(nodeArgs, serviceEnv(settings, port));
+  const node = spawnNode(nodeArgs, serviceEnv(settings, port), settings.dir);
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntil(node, 'the service', async () => (await fetch(`${baseUrl}/readyz`)).ok);
   return { ...node, baseUrl };

@@ -26,7 +26,7 @@ export function hearKeyChanges(): void {
 }
 
 /** `<schema> key <id>` or `<schema> owner <id>`; other schemas' announcements are not ours. */
-export function forgetAnnounced(payload: string): void {
+function forgetAnnounced(payload: string): void {
   const [schema, kind, id] = payload.split(' ');
   if (schema !== config.databaseSchema || !id) return;
   if (kind === 'key') rememberedKeys.forgetKey(id);

@@ -1,5 +1,5 @@
 // The contract's scope table: which scopes exist for each key type.
-export const KEY_TYPES = ['affiliate', 'partner'] as const;
+const KEY_TYPES = ['affiliate', 'partner'] as const;
 export type KeyType = (typeof KEY_TYPES)[number];
 
 export const SCOPES_BY_KEY_TYPE = {

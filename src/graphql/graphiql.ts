@@ -5,7 +5,7 @@
 import type { GraphiQLOptions } from 'graphql-yoga';
 import { DEMO_KEYS, DEMO_USERS } from '../demoIdentities';
 
-export const TOKEN_PLACEHOLDER = `<output of: npm run token -- ${DEMO_USERS.partner}>`;
+const TOKEN_PLACEHOLDER = `<output of: npm run token -- ${DEMO_USERS.partner}>`;
 
 export interface GraphiqlExample {
   title: string;

@@ -8,7 +8,7 @@ interface NodeServerContext {
   req?: { socket?: { remoteAddress?: string } };
 }
 
-export const UNKNOWN_CLIENT_IP = 'unknown';
+const UNKNOWN_CLIENT_IP = 'unknown';
 
 export function clientIpOf(request: Request, serverContext: unknown, trustProxy: boolean): string {
   if (trustProxy) {

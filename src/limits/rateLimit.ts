@@ -24,7 +24,7 @@ export interface Decision {
 }
 
 /** A fixed-window counter in Redis with a per-replica memory fallback. */
-export class FixedWindowLimiter {
+class FixedWindowLimiter {
   private readonly shared: RateLimiterRedis | null;
   private readonly local: RateLimiterMemory;
   private inOutage = false;
@@ -44,30 +44,30 @@ export class FixedWindowLimiter {
 
   /** Counts one hit for `key`. */
   async consume(key: string): Promise<Decision> {
-    return this.settle(key, (limiter) => limiter.consume(key));
+    return this.inStore((limiter) => limiter.consume(key));
   }
 
   /** Takes back one hit counted for `key` (a request refused for another reason). */
   async refund(key: string): Promise<void> {
-    await this.settle(key, (limiter) => limiter.reward(key, 1));
+    await this.inStore((limiter) => limiter.reward(key, 1));
   }
 
   /** Reads the count for `key` without counting. */
   async peek(key: string): Promise<Decision> {
-    return this.settle(key, async (limiter) => {
+    return this.inStore(async (limiter) => {
       const res = await limiter.get(key);
       // Nothing counted yet: a fresh window.
       return res ?? new RateLimiterRes(this.policy.max, 0, 0);
     });
   }
 
-  private async settle(
-    key: string,
+  /** Runs `run` on the shared store (Redis), or on this replica's memory while Redis is unreachable. */
+  private async inStore(
     run: (limiter: RateLimiterRedis | RateLimiterMemory) => Promise<RateLimiterRes>,
   ): Promise<Decision> {
     if (this.shared) {
       try {
-        const decision = await this.outcome(() => run(this.shared!));
+        const decision = await this.decide(() => run(this.shared!));
         if (this.inOutage) {
           this.inOutage = false;
           logger.info({ limiter: this.policy.name }, 'Redis is back: limits are shared again');
@@ -83,11 +83,11 @@ export class FixedWindowLimiter {
         }
       }
     }
-    return this.outcome(() => run(this.local));
+    return this.decide(() => run(this.local));
   }
 
   /** A RateLimiterRes rejection is a refusal; any other rejection is a store failure. */
-  private async outcome(attempt: () => Promise<RateLimiterRes>): Promise<Decision> {
+  private async decide(attempt: () => Promise<RateLimiterRes>): Promise<Decision> {
     try {
       const res = await attempt();
       return this.decision(true, res);

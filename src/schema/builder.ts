@@ -26,7 +26,7 @@ export interface AuthScopes {
 }
 
 /** Names of the scopes a scope-auth failure tree says were not met. */
-export function failedScopes(failure: AuthFailure): string[] {
+function failedScopes(failure: AuthFailure): string[] {
   if ('failures' in failure) return failure.failures.flatMap(failedScopes);
   return 'scope' in failure ? [failure.scope] : [];
 }

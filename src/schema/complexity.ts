@@ -5,7 +5,7 @@
 // priced by its root field, so it multiplies by 1.
 import { getNullableType, isListType, type GraphQLField } from 'graphql';
 
-export const NESTED_LIST_ROWS = 5;
+const NESTED_LIST_ROWS = 5;
 
 export function fieldComplexity<Context>(
   _args: Record<string, unknown>,

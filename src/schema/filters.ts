@@ -7,7 +7,7 @@ import { BadRequestError } from '../errors';
 const LIKE_SPECIALS = /[\\%_]/g;
 
 /** `text` as literal characters of a LIKE pattern (backslash is PostgreSQL's default escape). */
-export function likeLiteral(text: string): string {
+function likeLiteral(text: string): string {
   return text.replace(LIKE_SPECIALS, '\\$&');
 }
 

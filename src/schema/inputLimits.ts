@@ -25,7 +25,7 @@ export const MAX_LIST_ITEMS = 100;
 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
-export function hasControlCharacters(value: string): boolean {
+function hasControlCharacters(value: string): boolean {
   return CONTROL_CHARACTERS.test(value);
 }
 

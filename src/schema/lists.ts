@@ -142,6 +142,8 @@ export function listQuery<Where extends object, Args extends InputFieldMap, Auth
         const where = spec.where(filter, context as ContextOf<Auth>);
         const data = findPage(spec.rows, where, spec.order, page, rowSelection(context, info));
         if (!isPaginated(spec.page)) return { data: await data, count: (await data).length };
+        // A bounded count walks the list's own index and stops at `take`; Prisma's default order
+        // for a count with `take` (by id) would sort every match first.
         const total = listTotal(listKey(name, context.affiliateId, args), (take) =>
           spec.rows.count({ where, ...(take !== undefined && { orderBy: [...spec.order], take }) }),
         );

@@ -115,7 +115,7 @@ function countableClicks(clicksByCode: ReadonlyMap<string, readonly ClickClient[
  * the service; only a crash of PostgreSQL itself could lose its last few hundred milliseconds of
  * clicks (docs/decisions.md).
  */
-export const writeClicks: WriteClicks = async (clicksByCode) => {
+const writeClicks: WriteClicks = async (clicksByCode) => {
   const { codes, clients } = countableClicks(clicksByCode);
   const rows = await prisma.$queryRaw<{ urlCode: string; originalUrl: string }[]>`
     WITH links AS MATERIALIZED (

@@ -52,7 +52,7 @@ export function linkTargetOf({
 }
 
 /** The host name a brand's links may lead to: its website's, without a leading `www.`. */
-export function siteHostOf(websiteUrl: string | null): string | null {
+function siteHostOf(websiteUrl: string | null): string | null {
   const url = websiteUrl ? webUrl(websiteUrl) : null;
   return url ? url.hostname.toLowerCase().replace(/^www\./, '') : null;
 }

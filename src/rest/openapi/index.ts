@@ -10,4 +10,4 @@
 // are added. test/openapi.test.ts validates the document and checks it against the route table.
 export { buildOpenApiDocument, type OpenApiSettings } from './document';
 export { keyAuthOf, openApiPath } from './parameters';
-export { DOCS_PATH, OPENAPI_PATH, useApiReference } from './serving';
+export { useApiReference } from './serving';

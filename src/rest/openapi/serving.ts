@@ -7,8 +7,8 @@ import type { Context } from '../../schema/context';
 import { openApiSettingsFromConfig, type OpenApiSettings } from './document';
 import type { Json } from './json';
 
-export const OPENAPI_PATH = '/openapi.json';
-export const DOCS_PATH = '/docs';
+const OPENAPI_PATH = '/openapi.json';
+const DOCS_PATH = '/docs';
 
 const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 const SWAGGER_UI_VERSION = (

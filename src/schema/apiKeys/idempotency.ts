@@ -8,7 +8,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { openSecret, sealSecret } from '../../auth/replaySeal';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey, runIdempotently } from '../../idempotency';
 import type { Context } from '../context';
-import { ApiError, BadRequestError } from '../../errors';
+import { BadRequestError, ConflictError } from '../../errors';
 import { IDEMPOTENT_KEY_FIELDS, rootFieldCount } from './rules';
 import type { IssuedKey } from './types';
 
@@ -59,8 +59,7 @@ export async function issueIdempotently(
   const apiKey = isStoredIssue(answer.body) ? openSecret(answer.body.sealedApiKey, binding) : null;
   if (apiKey === null || !isStoredIssue(answer.body)) {
     // Sealed under another server secret (rotated since): the answer cannot be shown again.
-    throw new ApiError(
-      'CONFLICT',
+    throw new ConflictError(
       `The answer to ${IDEMPOTENCY_KEY_HEADER} ${key} can no longer be replayed; use a new key`,
     );
   }

@@ -7,7 +7,7 @@ import { config } from '../../config';
 import { prisma } from '../../db';
 import { Prisma } from '../../generated/prisma/client';
 import { builder } from '../builder';
-import { ApiError, BadRequestError } from '../../errors';
+import { BadRequestError, ConflictError } from '../../errors';
 import { actorOf, dashboardUser, keyOwnedBy, ownKey } from './access';
 import { issueIdempotently } from './idempotency';
 import {
@@ -114,7 +114,7 @@ builder.mutationFields((t) => ({
           });
         } catch (error) {
           if (!isNotFound(error)) throw error;
-          throw new ApiError('CONFLICT', 'The key was rotated or revoked meanwhile; try again');
+          throw new ConflictError('The key was rotated or revoked meanwhile; try again');
         }
         forgetChangedKey(key.id);
         return { apiKey, key: { id: key.id } };
