@@ -66,7 +66,7 @@ export function createApp(options: AppOptions = {}) {
   hearKeyChanges();
   const yoga = createYogaServer({ ...graphqlSettingsFromConfig(), ...options.graphql });
   const edge = createEdge(yoga, { ...edgeSettingsFromConfig(), ...options.settings }, redis);
-  return createServerAdapter<Record<string, unknown>>(edge.handle);
+  return createServerAdapter<Record<string, unknown>>(edge);
 }
 
 /** Key management per dashboard user: each of these mutations at most 10 times a minute. */

@@ -16,7 +16,11 @@ export interface Config {
   dataDir: string;
   /** PGlite data folder, or `memory://` for an in-memory database. */
   pgliteDataDir: string;
+  /** Connections each replica keeps to PostgreSQL. */
+  databasePoolSize: number;
   redisUrl: string | undefined;
+  /** Put before every Redis key, so deployments can share one Redis. */
+  redisKeyPrefix: string;
   dashboardJwtSecret: string;
   isDashboardSecretDefault: boolean;
   /** The longest a dashboard token may live, from its issue to its expiry. */
@@ -165,7 +169,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('DASHBOARD_JWT_SECRET must be at least 32 characters');
   }
 
+  // Short links and the legacy hosts' successor link are built from it: in production a default of
+  // localhost would hand out links nobody can follow.
+  if (isProduction && !env.PUBLIC_BASE_URL) {
+    throw new ConfigError(
+      'PUBLIC_BASE_URL is required when NODE_ENV=production: short links are built from it ' +
+        '(e.g. https://api.example.com)',
+    );
+  }
   const publicBaseUrl = withoutTrailingSlash(env.PUBLIC_BASE_URL || `http://localhost:${port}`);
+  if (!/^https?:\/\/[^/\s]+/.test(publicBaseUrl)) {
+    throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) URL, got "${publicBaseUrl}"`);
+  }
+  const redisKeyPrefix = env.REDIS_KEY_PREFIX ?? '';
+  if (!/^[A-Za-z0-9:_.-]{0,64}$/.test(redisKeyPrefix)) {
+    throw new ConfigError(
+      'REDIS_KEY_PREFIX takes up to 64 letters, digits and : _ . - (e.g. "affiliate-api:")',
+    );
+  }
   const keyEnv = env.KEY_ENV || (isProduction ? 'live' : 'test');
   if (keyEnv !== 'live' && keyEnv !== 'test') {
     throw new ConfigError('KEY_ENV must be "live" or "test"');
@@ -180,7 +201,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseSchema,
     dataDir,
     pgliteDataDir: env.PGLITE_DATA_DIR || path.join(dataDir, 'pglite'),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10),
     redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix,
     dashboardJwtSecret: secret ?? installationSecret(dataDir),
     isDashboardSecretDefault: secret === undefined,
     dashboardTokenMaxLifetimeS: integer(env, 'DASHBOARD_TOKEN_MAX_LIFETIME_S', 86_400),

@@ -133,7 +133,7 @@ function postgresBackend(connectionString: string, schema: string): Backend {
     // A statement outliving the request deadline is cancelled by the server itself.
     // `public` after the schema: the extensions live there (migration list_and_search_indexes).
     options: `-c search_path="${schema}",public -c statement_timeout=${config.requestTimeoutMs}`,
-    max: 10,
+    max: config.databasePoolSize,
     connectionTimeoutMillis: 5_000,
   });
   const listener = postgresListener(connectionString);

@@ -30,7 +30,7 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && value in HTTP_STATUS_BY_CODE;
 }
 
-export class ApiError extends GraphQLError {
+export class HttpError extends GraphQLError {
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -45,55 +45,55 @@ export class ApiError extends GraphQLError {
   }
 }
 
-export class BadRequestError extends ApiError {
+export class BadRequestError extends HttpError {
   constructor(message: string) {
     super('BAD_REQUEST', message);
   }
 }
 
-export class UnauthorizedError extends ApiError {
+export class UnauthorizedError extends HttpError {
   constructor(message = 'A valid API key is required') {
     super('UNAUTHORIZED', message);
   }
 }
 
-export class ForbiddenError extends ApiError {
+export class ForbiddenError extends HttpError {
   constructor(message = 'The API key lacks a scope this operation requires') {
     super('FORBIDDEN', message);
   }
 }
 
-export class NotFoundError extends ApiError {
+export class NotFoundError extends HttpError {
   constructor(message: string) {
     super('NOT_FOUND', message);
   }
 }
 
-export class MethodNotAllowedError extends ApiError {
+export class MethodNotAllowedError extends HttpError {
   constructor(method: string, allow: readonly string[]) {
     super('METHOD_NOT_ALLOWED', `${method} is not allowed here`, { Allow: allow.join(', ') });
   }
 }
 
-export class ConflictError extends ApiError {
+export class ConflictError extends HttpError {
   constructor(message: string) {
     super('CONFLICT', message);
   }
 }
 
-export class GoneError extends ApiError {
+export class GoneError extends HttpError {
   constructor(message: string) {
     super('GONE', message);
   }
 }
 
-export class PayloadTooLargeError extends ApiError {
+export class PayloadTooLargeError extends HttpError {
   constructor(maxBytes: number) {
     super('PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${maxBytes} bytes`);
   }
 }
 
-export class TooManyRequestsError extends ApiError {
+export class TooManyRequestsError extends HttpError {
   constructor(
     retryAfterSeconds: number,
     message = 'Rate limit exceeded: retry after the time in Retry-After',
@@ -105,7 +105,7 @@ export class TooManyRequestsError extends ApiError {
 /** How long a client should wait after a 503 (an outage is usually a restart or a failover). */
 const RETRY_UNAVAILABLE_S = 5;
 
-class ServiceUnavailableError extends ApiError {
+class ServiceUnavailableError extends HttpError {
   constructor() {
     super('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', {
       'Retry-After': String(RETRY_UNAVAILABLE_S),
@@ -113,7 +113,7 @@ class ServiceUnavailableError extends ApiError {
   }
 }
 
-export class RequestTimeoutError extends ApiError {
+export class RequestTimeoutError extends HttpError {
   constructor(timeoutMs: number) {
     super('REQUEST_TIMEOUT', `The request did not complete within ${timeoutMs / 1000} s`);
   }
@@ -147,7 +147,7 @@ export function notFound(what: string, id: string): NotFoundError {
 }
 
 /** The contract's body of an error. */
-export function errorBody(error: ApiError, requestId = currentRequestId()) {
+export function errorBody(error: HttpError, requestId = currentRequestId()) {
   return {
     success: false,
     message: error.message,
@@ -158,7 +158,7 @@ export function errorBody(error: ApiError, requestId = currentRequestId()) {
 }
 
 /** The contract's answer to an error, with the headers that belong to it. */
-export function errorResponse(error: ApiError, requestId = currentRequestId()): Response {
+export function errorResponse(error: HttpError, requestId = currentRequestId()): Response {
   return Response.json(errorBody(error, requestId), {
     status: error.status,
     headers: error.headers,
@@ -176,22 +176,22 @@ const causeOf = (error: unknown) =>
   error instanceof GraphQLError ? (error.originalError ?? error) : error;
 
 /** A database outage: the request may succeed on retry, so 503 rather than 500. */
-export function databaseUnavailable(error: unknown): ApiError {
+export function databaseUnavailable(error: unknown): HttpError {
   logger.warn({ err: causeOf(error) }, 'database unavailable');
   return new ServiceUnavailableError();
 }
 
 /**
- * The ApiError anything that failed a request stands for. What is not the client's doing or an
+ * The HttpError anything that failed a request stands for. What is not the client's doing or an
  * outage is a 500, logged with its cause.
  */
-export function toApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
   if (error instanceof GraphQLError) {
-    if (error.originalError instanceof ApiError) return error.originalError;
+    if (error.originalError instanceof HttpError) return error.originalError;
     const code = error.extensions?.code;
     if (code === 'SERVICE_UNAVAILABLE') return new ServiceUnavailableError();
-    if (isErrorCode(code)) return new ApiError(code, error.message);
+    if (isErrorCode(code)) return new HttpError(code, error.message);
     // A GraphQL error of its own (argument coercion, validation) is the request's fault.
     if (!error.originalError) return new BadRequestError(error.message);
   }
@@ -199,5 +199,5 @@ export function toApiError(error: unknown): ApiError {
   // The client closed the connection mid-request (the edge logs the request as abandoned).
   if (isClientGone(error)) return new BadRequestError('The client closed the request');
   logger.error({ err: causeOf(error) }, 'unexpected error');
-  return new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error');
+  return new HttpError('INTERNAL_SERVER_ERROR', 'Internal server error');
 }

@@ -1,11 +1,13 @@
 // The Redis connection the limits share across replicas. Commands must fail fast when Redis is
 // unreachable, so a request never waits on it: no offline queue, short connect and command timeouts.
 import Redis from 'ioredis';
+import { config } from './config';
 
 export type RedisClient = Redis;
 
-export function createRedisClient(url: string): RedisClient {
+export function createRedisClient(url: string, keyPrefix = config.redisKeyPrefix): RedisClient {
   const client = new Redis(url, {
+    keyPrefix,
     enableOfflineQueue: false,
     connectTimeout: 1_000,
     commandTimeout: 500,

@@ -1,5 +1,6 @@
-// The affiliate campaigns (/affiliate/campaigns) against the contract and decisions.md sections
-// 4-6: envelope, filters, the affiliate's context (commission, own code, short link) and errors.
+// The affiliate campaigns (/affiliate/campaigns) against the contract and docs/decisions.md
+// ("Catalog", "Affiliate surface", "Parameters"): envelope, filters, the affiliate's context
+// (commission, own code, short link) and errors.
 import { call, graphql, useTestDatabase, expectError, refusesParameters } from './support/app';
 import {
   campaignLinks,

@@ -1,5 +1,6 @@
-// GET /affiliate/orders and /affiliate/orders/{orderId} against the contract and decisions 5-6:
-// the `meta` envelope, limits, filters, errors, and one affiliate never seeing another's orders.
+// GET /affiliate/orders and /affiliate/orders/{orderId} against the contract and docs/decisions.md
+// ("Affiliate surface", "Parameters"): the `meta` envelope, limits, filters, errors, one affiliate
+// never seeing another's orders, and incremental sync by `updatedSince`.
 import { prisma } from '../src/db';
 import { affiliateOrderWhere } from '../src/schema/orders';
 import { call, graphql, useTestDatabase, expectError, refusesParameters } from './support/app';
@@ -219,8 +220,116 @@ describe('GET /affiliate/orders', () => {
       ['limit=0', 'limit'],
       ['limit=abc', 'limit'],
       ['search=a&search=b', 'search'],
+      ['updatedSince=yesterday', 'updatedSince'],
+      ['updatedSince=2025-02-30T00:00:00Z', 'updatedSince'],
     ],
   );
+});
+
+describe('GET /affiliate/orders?updatedSince= (incremental sync)', () => {
+  let syncKey: string;
+  let affiliateId: string;
+  let brandId: string;
+
+  interface SyncedOrder {
+    id: string;
+    status: string;
+    updatedAt: string;
+  }
+
+  const changesSince = async (since: string, query = '') => {
+    const answer = await get(`/affiliate/orders?updatedSince=${since}${query}`, syncKey);
+    expect(answer.status).toBe(200);
+    return answer.body as { data: SyncedOrder[]; meta: Record<string, number> };
+  };
+
+  const databaseNow = async () =>
+    (await prisma.$queryRaw<{ now: Date }[]>`SELECT now() AS "now"`)[0]!.now;
+
+  /** Waits until the database's clock is past `time`, so the next write gets a later `updatedAt`. */
+  async function clockPasses(time: string): Promise<void> {
+    // Stored times have milliseconds: 1 ms past `time` rounds to a later one.
+    while ((await databaseNow()).getTime() <= Date.parse(time) + 1) {
+      await new Promise(setImmediate);
+    }
+  }
+
+  /** Back-office writes: SQL straight into the table, not through this service. */
+  const setStatusInSql = (id: string, status: string) =>
+    prisma.$executeRaw`UPDATE "Order" SET "status" = ${status}::"OrderStatus" WHERE "id" = ${id}::uuid`;
+
+  beforeAll(async () => {
+    const affiliate = await createUser();
+    affiliateId = affiliate.id;
+    ({ apiKey: syncKey } = await createApiKey('affiliate', { ownerId: affiliateId }));
+    brandId = (await createBrand({ name: 'Sync Brand' })).id;
+  });
+
+  test('the database sets updatedAt on every write, whatever the writer says', async () => {
+    const created = await createOrder(affiliateId, brandId, {
+      updatedAt: new Date('2020-01-01T00:00:00Z'),
+    });
+    expect(created.updatedAt.getUTCFullYear()).toBeGreaterThan(2020);
+
+    await clockPasses(created.updatedAt.toISOString());
+    await prisma.$executeRaw`UPDATE "Order" SET "status" = 'APPROVED', "updatedAt" = '2020-01-01' WHERE "id" = ${created.id}::uuid`;
+    const changed = await prisma.order.findUniqueOrThrow({ where: { id: created.id } });
+    expect(changed.updatedAt.getTime()).toBeGreaterThan(created.updatedAt.getTime());
+  });
+
+  test('lists the orders changed at or after the time, oldest change first, in the meta envelope', async () => {
+    const all = await changesSince('1970-01-01T00:00:00Z');
+    const first = all.data[0]!;
+    await clockPasses(all.data.at(-1)!.updatedAt);
+    const later = await createOrder(affiliateId, brandId);
+    await clockPasses(later.updatedAt.toISOString());
+    await setStatusInSql(first.id, 'PAID');
+
+    const since = await changesSince(later.updatedAt.toISOString());
+    expect(since.data.map((order) => [order.id, order.status])).toEqual([
+      [later.id, 'PENDING'],
+      [first.id, 'PAID'],
+    ]);
+    expect(since.meta).toEqual({ total: 2, page: 1, limit: 10, totalPages: 1 });
+  });
+
+  test('a client that resumes from the last updatedAt it saw misses no change', async () => {
+    for (let n = 0; n < 5; n += 1) await createOrder(affiliateId, brandId);
+    const seen = new Map<string, string>();
+    let cursor = '1970-01-01T00:00:00Z';
+    // One sync: every page of the changes since the cursor, then the cursor moves to the last one.
+    const sync = async () => {
+      let last = cursor;
+      for (let page = 1; ; page += 1) {
+        const { data } = await changesSince(cursor, `&limit=2&page=${page}`);
+        for (const order of data) seen.set(order.id, order.status);
+        last = data.at(-1)?.updatedAt ?? last;
+        if (data.length < 2) break;
+      }
+      cursor = last;
+    };
+
+    await sync();
+    const everyOrder = await prisma.order.findMany({ where: { affiliateId } });
+    expect(seen.size).toBe(everyOrder.length);
+
+    const changed = everyOrder[2]!;
+    await clockPasses(cursor);
+    await setStatusInSql(changed.id, 'REJECTED');
+    await sync();
+    expect(seen.get(changed.id)).toBe('REJECTED');
+    expect([...seen.entries()].sort()).toEqual(
+      (await prisma.order.findMany({ where: { affiliateId } }))
+        .map((order) => [order.id, order.status])
+        .sort(),
+    );
+  });
+
+  test('is sorted by updatedAt, then id, on every page', async () => {
+    const { data } = await changesSince('1970-01-01T00:00:00Z', '&limit=100');
+    const keys = data.map((order) => [order.updatedAt, order.id].join(' '));
+    expect(keys).toEqual([...keys].sort());
+  });
 });
 
 describe('GET /affiliate/orders/{orderId}', () => {

@@ -97,11 +97,11 @@ describe('X-Request-Id', () => {
   });
 });
 
-test('one access log line per request: method, path without query, status, duration, id; no key', async () => {
+test('one access log line per request: route, status, duration, who and from where; no key', async () => {
   const info = jest.spyOn(logger, 'info');
-  const { apiKey } = await createApiKey('partner');
-  await app.fetch('http://api.test/api/partner/organizations?search=secret-term', {
-    headers: { 'x-api-key': apiKey, 'x-request-id': 'log-1' },
+  const { apiKey, row: key } = await createApiKey('partner');
+  await app.fetch('http://api.test/api/partner/brands/not-a-brand?search=secret-term', {
+    headers: { 'x-api-key': apiKey, 'x-request-id': 'log-1', 'user-agent': 'curl/8.5.0' },
   });
   const lines = info.mock.calls.filter(
     ([fields, message]) =>
@@ -111,9 +111,14 @@ test('one access log line per request: method, path without query, status, durat
   expect(lines[0]![0]).toEqual({
     requestId: 'log-1',
     method: 'GET',
-    path: '/api/partner/organizations',
-    status: 200,
+    path: '/api/partner/brands/not-a-brand',
+    route: '/api/partner/brands/{brandId}',
+    status: 404,
     durationMs: expect.any(Number),
+    keyId: key.id,
+    userId: key.ownerId,
+    clientIp: expect.any(String),
+    userAgent: 'curl/8.5.0',
   });
   expect(JSON.stringify(info.mock.calls)).not.toContain(apiKey);
   info.mockRestore();

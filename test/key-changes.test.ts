@@ -1,6 +1,7 @@
 // Verified keys are remembered (src/auth/keyCache.ts), and every change of a key or its account
-// still takes effect on every replica within 1 s (decisions.md): on the replica that makes it at
-// once, everywhere as soon as the database announces it, also when the back office writes SQL.
+// still takes effect on every replica within 1 s (docs/decisions.md, "Key security"): on the
+// replica that makes it at once, everywhere as soon as the database announces it, also when the
+// back office writes SQL.
 import { generateApiKey } from '../src/auth/keyFormat';
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { config } from '../src/config';

@@ -1,4 +1,4 @@
-// Limits (decisions.md sections 6 and 7): the request quota per (API key, client IP) on every
+// Limits (docs/decisions.md, "Limits"): the request quota per (API key, client IP) on every
 // route, REST and GraphQL alike, across replicas sharing Redis; the failed-authentication limit;
 // Redis failures; the payload limit; the request deadline; legacy-host headers.
 import { once } from 'node:events';
@@ -307,6 +307,42 @@ withRedis('two replicas sharing Redis', () => {
       answers.map((answer) => Number(answer.headers.get('x-ratelimit-reset'))),
     );
     expect(Math.max(...resets) - Math.min(...resets)).toBeLessThanOrEqual(1);
+  });
+});
+
+withRedis('two deployments on one Redis, each with its own REDIS_KEY_PREFIX', () => {
+  const clients: RedisClient[] = [];
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.quit().catch(() => undefined)));
+  });
+
+  async function deployment(prefix: string): Promise<App> {
+    const client = createRedisClient(config.redisUrl!, prefix);
+    clients.push(client);
+    if (client.status !== 'ready') await once(client, 'ready');
+    return appWith({ max: 2 }, client);
+  }
+
+  test('count apart, under keys that carry the prefix', async () => {
+    const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`;
+    const [a, b] = [await deployment(`a${run}:`), await deployment(`b${run}:`)];
+    const { apiKey } = await createApiKey('partner');
+    const ip = `10.${Math.floor(Math.random() * 250)}.0.2`;
+    const statusesOf = async (app: App) => {
+      const statuses = [];
+      for (let n = 0; n < 3; n += 1)
+        statuses.push((await hit(app, ORGANIZATIONS, { key: apiKey, ip })).status);
+      return statuses;
+    };
+    expect(await statusesOf(a)).toEqual([200, 200, 429]);
+    expect(await statusesOf(b)).toEqual([200, 200, 429]);
+
+    const plain = createRedisClient(config.redisUrl!, '');
+    clients.push(plain);
+    if (plain.status !== 'ready') await once(plain, 'ready');
+    for (const prefix of [`a${run}:`, `b${run}:`]) {
+      expect(await plain.keys(`${prefix}*`)).not.toHaveLength(0);
+    }
   });
 });
 

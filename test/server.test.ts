@@ -94,7 +94,11 @@ onPglite(
 );
 
 describe('in production', () => {
-  const production = { NODE_ENV: 'production', DASHBOARD_JWT_SECRET: 'p'.repeat(32) };
+  const production = {
+    NODE_ENV: 'production',
+    DASHBOARD_JWT_SECRET: 'p'.repeat(32),
+    PUBLIC_BASE_URL: 'https://api.example.com',
+  };
 
   test('without DATABASE_URL the service refuses to start and says what to set', async () => {
     const { code, output } = await runToExit('src/server.ts', {

@@ -1,7 +1,7 @@
-// The shortener routes against the contract and decisions.md sections 5-6: POST
-// /affiliate/shortener/url (body rules, 201 then 200, no duplicates under concurrency,
-// Idempotency-Key), GET /affiliate/shortener/urls (meta, limits, filters) and
-// GET /affiliate/shortener/urls/{urlCode}, with one affiliate never seeing another's links.
+// The shortener routes against the contract and docs/decisions.md ("Short links", "Parameters"):
+// POST /affiliate/shortener/url (body rules, 201 then 200, no duplicates under concurrency,
+// Idempotency-Key), GET /affiliate/shortener/urls (meta, limits, filters) and GET
+// /affiliate/shortener/urls/{urlCode}, with one affiliate never seeing another's links.
 import { prisma } from '../src/db';
 import { call, expectError, graphql, postRaw, useTestDatabase } from './support/app';
 import {

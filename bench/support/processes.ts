@@ -146,7 +146,12 @@ export async function startStackFloorServer(): Promise<FixedBodyServer> {
 export const SHORT_LINK_BASE_URL = 'https://bench.example/s';
 
 function databaseEnv(schema: string): NodeJS.ProcessEnv {
-  return { DATABASE_URL, DATABASE_SCHEMA: schema, SHORT_LINK_BASE_URL };
+  return {
+    DATABASE_URL,
+    DATABASE_SCHEMA: schema,
+    PUBLIC_BASE_URL: 'https://bench.example',
+    SHORT_LINK_BASE_URL,
+  };
 }
 
 /** Fastify + the service's Prisma client on the schema's data (peerServer.ts). */

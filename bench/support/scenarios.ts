@@ -47,6 +47,9 @@ export const UNROUTED_PATH = '/affiliate/bench-unrouted';
 
 export const DEEP_PAGE = 500;
 
+/** `updatedSince` of a first sync: every order, oldest change first. */
+const SYNC_FROM = '1970-01-01T00:00:00Z';
+
 /** The GET routes without path parameters. */
 export function listRoutes(): RestRoute[] {
   return ROUTES.filter(
@@ -106,6 +109,9 @@ function filterFamilies(path: string, f: Fixtures): Record<string, Record<string
         organizationId: { organizationId: f.orderBrandId },
         search: { search: f.orderSearch },
         'ordered range': createdRange,
+        // Incremental sync from the start: the whole list by change time, first and deep page.
+        updatedSince: { updatedSince: SYNC_FROM },
+        'updatedSince page 500': { updatedSince: SYNC_FROM, page: String(DEEP_PAGE) },
       };
     case '/affiliate/products':
       return {

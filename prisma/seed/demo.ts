@@ -188,7 +188,7 @@ const HIDDEN_REASONS = [
 ] as const;
 type HiddenReason = (typeof HIDDEN_REASONS)[number];
 
-// One brand per visibility rule (decisions.md 4), each breaking only that rule.
+// One brand per visibility rule (docs/decisions.md, "Catalog"), each breaking only that rule.
 const HIDDEN_BRAND_SEEDS: Record<
   HiddenReason,
   { seed: BrandSeed; breaks: Partial<Prisma.OrganizationCreateManyInput> }
@@ -948,7 +948,7 @@ function orderRows(now: Date) {
       const ageDays = 1 + n * span + rng() * span * 0.5;
       const orderedAt = daysBefore(now, ageDays);
       const status = orderStatus(n, ageDays);
-      const reviewDays = Math.min(ageDays, int(rng, 3, 20));
+      int(rng, 3, 20); // a draw the later rows were generated after: kept, so they stay as they are
       const products = PRODUCTS.filter((p) => p.owner === owner);
       const orderItems = orderItemRows(id, rateBps, rng, products);
       const link = SHORT_URLS.find((s) => s.affiliateId === plan.affiliateId && s.owner === owner);
@@ -965,8 +965,6 @@ function orderRows(now: Date) {
         shortUrlCode: link && n % 2 === 1 ? link.urlCode : null,
         channelId: n % 3 === 0 ? channelId(nth(channels, n / 3).key) : null,
         orderedAt,
-        // Updated when the brand last changed its status; never in the future.
-        updatedAt: status === 'PENDING' ? orderedAt : daysAfter(orderedAt, reviewDays),
       });
       items.push(...orderItems);
     }

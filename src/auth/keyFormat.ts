@@ -1,6 +1,7 @@
-// API key formats (decisions.md section 3). v2: `svc_{env}_{prefix}_{secret}`, where the secret's
-// last 6 characters are a CRC32 checksum of everything before them, so a mistyped or random key is
-// refused without any lookup. v1 (legacy): 32 alphanumeric characters, affiliate keys only.
+// API key formats (docs/decisions.md, "Keys"). v2: `svc_{env}_{prefix}_{secret}`, where the
+// secret's last 6 characters are a CRC32 checksum of everything before them, so a mistyped or
+// random key is refused without any lookup. v1 (legacy): 32 alphanumeric characters, affiliate keys
+// only.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { randomString, toBase62 } from '../base62';

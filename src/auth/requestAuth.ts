@@ -51,6 +51,16 @@ export function presentedCredentials(request: Request) {
   };
 }
 
+/** Who a request was verified as, for the access log: ids only, and nothing looked up for it. */
+export async function verifiedIdentityOf(
+  request: Request,
+): Promise<{ keyId?: string; userId?: string }> {
+  const key = await apiKeys.get(request)?.catch(() => null);
+  if (key) return { keyId: key.id, userId: key.ownerId };
+  const token = await dashboardTokens.get(request)?.catch(() => undefined);
+  return token && 'userId' in token ? { userId: token.userId } : {};
+}
+
 /** The request's dashboard JWT (`x-api-token`), checked once however many layers ask. */
 export function dashboardTokenOf(request: Request): Promise<DashboardToken> {
   let verified = dashboardTokens.get(request);

@@ -277,8 +277,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The key's affiliate's orders, newest first
-     * @description The key's affiliate's orders, newest first
+     * The key's affiliate's orders, newest first (with `updatedSince`, oldest change first)
+     * @description The key's affiliate's orders, newest first (with `updatedSince`, oldest change first)
      *
      *     **Key:** affiliate key with scope `orders:read`.
      */
@@ -668,7 +668,10 @@ export interface components {
       channelId: string | null;
       /** Format: date-time */
       orderedAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description The last change of the order, kept by the database whoever writes it
+       */
       updatedAt: string;
     };
     AffiliateOrderPage: {
@@ -1460,6 +1463,8 @@ export interface operations {
         endAt?: string;
         /** @description Part of the order number, any case. */
         search?: string;
+        /** @description Orders changed at or after this time, oldest change first (`updatedAt`, then `id`): for incremental sync. */
+        updatedSince?: string;
       };
       header?: never;
       path?: never;

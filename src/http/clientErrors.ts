@@ -3,7 +3,7 @@
 // or 400.
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ApiError, BadRequestError, errorBody } from '../errors';
+import { HttpError, BadRequestError, errorBody } from '../errors';
 
 /** How long a refused connection may take to read its answer before it is closed. */
 const LINGER_MS = 5_000;
@@ -15,7 +15,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   }
   const refusal =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? new ApiError('REQUEST_HEADER_FIELDS_TOO_LARGE', 'The request URL or headers are too large')
+      ? new HttpError('REQUEST_HEADER_FIELDS_TOO_LARGE', 'The request URL or headers are too large')
       : new BadRequestError('The request is not valid HTTP');
   const body = JSON.stringify(errorBody(refusal));
   // What the client is still sending is read and dropped: closing with it unread would reset the

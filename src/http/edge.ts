@@ -6,13 +6,14 @@
 //   key, no body) | quota (one count per HTTP request, before any parsing) -> payload limit -> yoga }
 //   -> response headers (request id, quota, deprecation, CORS, no-store) -> HEAD without body -> log.
 // The redirect is the hottest route and needs nothing of yoga, so it is answered here.
-import { presentedCredentials, rememberClientIp } from '../auth/requestAuth';
+import { presentedCredentials, rememberClientIp, verifiedIdentityOf } from '../auth/requestAuth';
+import { routeTemplateOf } from '../rest/routes';
 import { REDIRECT_PREFIX, redirectResponse } from '../shortLinks/redirect';
 import {
   errorResponse,
   PayloadTooLargeError,
   RequestTimeoutError,
-  toApiError,
+  toHttpError,
   TooManyRequestsError,
 } from '../errors';
 import { logger } from '../logger';
@@ -38,7 +39,7 @@ export interface EdgeSettings extends QuotaSettings, LegacyHostSettings, CorsSet
 }
 
 /** What the edge needs of yoga: its request handler and its fetch implementation. */
-export interface Inner {
+export interface YogaHandler {
   handleRequest(
     request: Request,
     serverContext: Record<string, unknown>,
@@ -75,29 +76,34 @@ function bodyRefused(maxBytes: number): Response {
   return response;
 }
 
-export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisClient | null) {
+export function createEdge(yoga: YogaHandler, settings: EdgeSettings, redis: RedisClient | null) {
   const quota = new RequestQuota(settings, redis);
-  const { Request: InnerRequest, TransformStream: InnerTransformStream } = inner.fetchAPI;
+  const { Request: YogaRequest, TransformStream: YogaTransformStream } = yoga.fetchAPI;
 
-  /** Everything within the deadline; `answerHeaders` collects the quota fields as they are known. */
+  /**
+   * Everything within the deadline; `answerHeaders` collects the quota fields as they are known,
+   * and `served.request` is the request yoga got (authenticated on it, so the log finds who it was).
+   */
   async function admitAndHandle(
     request: Request,
     serverContext: Record<string, unknown>,
     clientIp: string,
     signal: AbortSignal,
     answerHeaders: Record<string, string>,
+    served: { request?: Request },
   ): Promise<Response> {
-    const body = checkBody(request, settings.maxBodyBytes, InnerTransformStream);
+    const body = checkBody(request, settings.maxBodyBytes, YogaTransformStream);
     // yoga gets a request whose body is counted and whose signal fires at the deadline or when the
     // client goes away; the quota authenticates this same request, so the facade finds the key
     // already verified.
-    const forwarded = new InnerRequest(request.url, {
+    const forwarded = new YogaRequest(request.url, {
       method: request.method,
       headers: request.headers,
       body: body.kind === 'ok' ? body.body : null,
       signal,
       duplex: 'half',
     } as RequestInit);
+    served.request = forwarded;
 
     // Key usage (lastUsedIp) and the key audit trail record the address the quota counts against.
     rememberClientIp(forwarded, clientIp);
@@ -111,7 +117,7 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
     if (body.kind === 'too-large') return bodyRefused(settings.maxBodyBytes);
 
     try {
-      const response = await inner.handleRequest(forwarded, serverContext);
+      const response = await yoga.handleRequest(forwarded, serverContext);
       if (!body.exceeded()) return response;
       await response.body?.cancel().catch(() => undefined);
     } catch (error) {
@@ -127,6 +133,7 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
     const requestId = requestIdOf(request);
     const clientIp = clientIpOf(request, serverContext, settings.trustProxy);
     const answerHeaders: Record<string, string> = { 'X-Request-Id': requestId };
+    const served: { request?: Request } = {};
     if (isLegacyHost(url, settings.legacyHosts)) {
       Object.assign(answerHeaders, deprecationHeaders(settings));
     }
@@ -143,7 +150,7 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
               redirectResponse(request, url.pathname, clientIp),
             )
           : await withDeadline(settings.requestTimeoutMs, request.signal, (signal) =>
-              admitAndHandle(request, serverContext, clientIp, signal, answerHeaders),
+              admitAndHandle(request, serverContext, clientIp, signal, answerHeaders, served),
             );
         if (outcome.kind === 'done') return outcome.value;
         logger.warn({ timeoutMs: settings.requestTimeoutMs }, 'request timed out');
@@ -151,7 +158,7 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
       });
     } catch (error) {
       // A database outage met by the quota's key check is a 503; anything else a logged 500.
-      response = runWithRequestId(requestId, () => errorResponse(toApiError(error)));
+      response = runWithRequestId(requestId, () => errorResponse(toHttpError(error)));
     }
     // Nobody reads the answer to a request its client abandoned: logged as what it is.
     const clientClosed = request.signal.aborted;
@@ -168,15 +175,32 @@ export function createEdge(inner: Inner, settings: EdgeSettings, redis: RedisCli
         requestId,
         method: request.method,
         path: url.pathname,
+        route: routeOf(request.method, url.pathname),
         // nginx's 499: the client closed the connection before the answer.
         status: clientClosed ? CLIENT_CLOSED_REQUEST : response.status,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
+        ...(served.request && (await verifiedIdentityOf(served.request))),
+        clientIp,
+        userAgent: request.headers.get('user-agent')?.slice(0, USER_AGENT_LOGGED) ?? null,
       },
       clientClosed ? 'request abandoned by the client' : 'request',
     );
     return response;
   };
-  return { handle, quota };
+  return handle;
+}
+
+/** Paths answered outside the route table, logged as they are. */
+const FIXED_PATHS = new Set(['/graphql', '/healthz', '/readyz', '/openapi.json', '/docs']);
+
+/** How much of a user agent the access log keeps. */
+const USER_AGENT_LOGGED = 256;
+
+/** The route a request took, as a template (ids out, so lines group by route); null when none. */
+function routeOf(method: string, pathname: string): string | null {
+  if (pathname.startsWith(REDIRECT_PREFIX)) return `${REDIRECT_PREFIX}{code}`;
+  if (FIXED_PATHS.has(pathname)) return pathname;
+  return routeTemplateOf(method, pathname);
 }
 
 /**

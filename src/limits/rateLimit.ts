@@ -1,4 +1,4 @@
-// The request quota (decisions.md section 7): N requests per window per (API key, client IP),
+// The request quota (docs/decisions.md, "Limits"): N requests per window per (API key, client IP),
 // counted once per HTTP request before any GraphQL parsing or database work beyond the key check.
 // With Redis, each request is one atomic INCR-with-expiry script in Redis (rate-limiter-flexible),
 // so replicas share one count and a burst cannot slip through a read-then-write gap; the window is

@@ -22,7 +22,7 @@ import {
   MethodNotAllowedError,
   NotFoundError,
   shown,
-  toApiError,
+  toHttpError,
   UnauthorizedError,
 } from '../errors';
 import { parseJsonBody, variablesFromBody } from './body';
@@ -168,7 +168,7 @@ export function useRestFacade() {
         }) as never,
         // The first error decides the answer. (Sofa types its answers as fets Responses.)
         errorHandler: ((errors: readonly unknown[]) =>
-          errorResponse(toApiError(errors[0]))) as never,
+          errorResponse(toHttpError(errors[0]))) as never,
       });
     },
     async onRequest({ request, url, serverContext, endResponse }) {
@@ -201,7 +201,7 @@ export function useRestFacade() {
             : await answer(),
         );
       } catch (error) {
-        endResponse(errorResponse(toApiError(error)));
+        endResponse(errorResponse(toHttpError(error)));
       }
     },
   };

@@ -1,5 +1,5 @@
 // The one route table: each documented REST path and the GraphQL root field that answers it.
-// Sofa mounts exactly these fields (src/rest/facade.ts); nothing else gets a REST route.
+// Sofa mounts exactly these fields (src/rest/sofa.ts); nothing else gets a REST route.
 import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { KeyType } from '../auth/scopes';
 
@@ -45,7 +45,6 @@ export const ROUTES: RestRoute[] = [
   { method: 'GET', path: '/affiliate/shortener/urls/:urlCode', field: 'Query.affiliateShortUrl' },
 ];
 
-/** The surfaces and the key type each one takes (contract, Authentication 3). */
 /** The root field of `schema` that answers `route`. */
 export function routeField(
   schema: GraphQLSchema,
@@ -58,6 +57,7 @@ export function routeField(
   return field;
 }
 
+/** The surfaces and the key type each one takes (contract, Authentication 3). */
 export const SURFACES: { prefix: string; keyType: KeyType }[] = [
   { prefix: '/affiliate/', keyType: 'affiliate' },
   { prefix: '/api/partner/', keyType: 'partner' },
@@ -93,6 +93,12 @@ const COMPILED = ROUTES.map(compile);
  * The route for a method and path, with its path parameters still percent-encoded. HEAD takes the
  * GET route (the edge drops the body).
  */
+/** The route table's path of a request (`/affiliate/orders/{orderId}`), or null. */
+export function routeTemplateOf(method: string, pathname: string): string | null {
+  const found = lookupRoute(method, pathname);
+  return found.kind === 'found' ? found.route.path.replace(/:(\w+)/g, '{$1}') : null;
+}
+
 export function lookupRoute(method: string, pathname: string): RouteLookup {
   const matches = COMPILED.flatMap((compiled) => {
     const found = compiled.pattern.exec(pathname);

@@ -3,7 +3,8 @@
 // So a list is counted exactly up to EXACT_UP_TO rows (a bounded count: it stops there), and a
 // larger one is counted in full once and remembered per list as the client asked for it (field,
 // affiliate, filters; any page): served for FRESH_FOR_MS, then served while one background count
-// refreshes it. A large total may thus lag up to about 30 s behind the rows (decisions.md).
+// refreshes it. A large total may thus lag up to about 30 s behind the rows (docs/decisions.md,
+// "Performance").
 import { logger } from '../logger';
 import type { PageArgs } from './pagination';
 

@@ -114,8 +114,8 @@ export interface ListSpec<Where extends object, Args extends InputFieldMap, Auth
   page: PageRule;
   args?: Args;
   rows: ListRows;
-  /** The list's order; its last column is unique, so pages never overlap. */
-  order: readonly object[];
+  /** The list's order, or the order its arguments ask for; its last column is unique, so pages never overlap. */
+  order: readonly object[] | ((args: InputShapeFromFields<Args>) => readonly object[]);
   where: (args: InputShapeFromFields<Args>, context: ContextOf<Auth>) => Where;
 }
 
@@ -140,12 +140,13 @@ export function listQuery<Where extends object, Args extends InputFieldMap, Auth
         const filter = args as InputShapeFromFields<Args>;
         // The scope checked the key's affiliate: an affiliate route's context has its id.
         const where = spec.where(filter, context as ContextOf<Auth>);
-        const data = findPage(spec.rows, where, spec.order, page, rowSelection(context, info));
+        const order = typeof spec.order === 'function' ? spec.order(filter) : spec.order;
+        const data = findPage(spec.rows, where, order, page, rowSelection(context, info));
         if (!isPaginated(spec.page)) return { data: await data, count: (await data).length };
         // A bounded count walks the list's own index and stops at `take`; Prisma's default order
         // for a count with `take` (by id) would sort every match first.
         const total = listTotal(listKey(name, context.affiliateId, args), (take) =>
-          spec.rows.count({ where, ...(take !== undefined && { orderBy: [...spec.order], take }) }),
+          spec.rows.count({ where, ...(take !== undefined && { orderBy: [...order], take }) }),
         );
         const [rows, count] = await Promise.all([data, total]);
         if (spec.envelope === 'count') return { data: rows, count };

@@ -20,6 +20,11 @@ const orderFilterArgs = builder.args((t) => ({
   startAt: t.field({ type: 'DateTime', description: 'Ordered at or after' }),
   endAt: t.field({ type: 'DateTime', description: 'Ordered at or before' }),
   search: t.string({ description: 'Part of the order number, any case' }),
+  updatedSince: t.field({
+    type: 'DateTime',
+    description:
+      'Orders changed at or after this time, oldest change first (`updatedAt`, then `id`): for incremental sync',
+  }),
 }));
 
 /** The affiliate's orders matching the filter; every filter narrows the list (AND). */
@@ -34,13 +39,20 @@ export function affiliateOrderWhere(
   const orderedAt = dateRange(filter.startAt, filter.endAt);
   if (orderedAt) where.orderedAt = orderedAt;
   if (filter.search) where.orderNumber = containing(filter.search);
+  if (filter.updatedSince) where.updatedAt = { gte: filter.updatedSince };
   return where;
 }
 
 /** Order lists: newest first. */
-export const ORDER_ORDER = [
+const NEWEST_FIRST = [
   { orderedAt: 'desc' },
   { id: 'desc' },
+] satisfies Prisma.OrderOrderByWithRelationInput[];
+
+/** A sync's pages: oldest change first, so a client can resume after the last `updatedAt` it saw. */
+const OLDEST_CHANGE_FIRST = [
+  { updatedAt: 'asc' },
+  { id: 'asc' },
 ] satisfies Prisma.OrderOrderByWithRelationInput[];
 
 const OrderItem = builder.prismaObject('OrderItem', {
@@ -97,7 +109,10 @@ const Order = builder.prismaObject('Order', {
     shortUrlCode: t.exposeString('shortUrlCode', { nullable: true }),
     channelId: t.exposeID('channelId', { nullable: true }),
     orderedAt: t.expose('orderedAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', {
+      type: 'DateTime',
+      description: 'The last change of the order, kept by the database whoever writes it',
+    }),
   }),
 });
 
@@ -105,12 +120,13 @@ listQuery('affiliateOrders', {
   item: Order,
   envelope: 'meta',
   type: 'AffiliateOrderPage',
-  description: "GET /affiliate/orders: the key's affiliate's orders, newest first",
+  description:
+    "GET /affiliate/orders: the key's affiliate's orders, newest first (with `updatedSince`, oldest change first)",
   auth: keyAuth('affiliate', 'orders:read'),
   page: { defaultLimit: 10, maxLimit: 100, aboveMax: 'clamp' },
   args: orderFilterArgs,
   rows: prisma.order,
-  order: ORDER_ORDER,
+  order: (filter) => (filter.updatedSince ? OLDEST_CHANGE_FIRST : NEWEST_FIRST),
   where: (filter, { affiliateId }) => affiliateOrderWhere(affiliateId, filter),
 });
 

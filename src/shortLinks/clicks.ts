@@ -113,7 +113,7 @@ function countableClicks(clicksByCode: ReadonlyMap<string, readonly ClickClient[
  * alone): clicks on one link queue on its row lock, held until the commit, and a flush per commit
  * capped a popular link at one batch per disk flush. The counts stay exact and survive any crash of
  * the service; only a crash of PostgreSQL itself could lose its last few hundred milliseconds of
- * clicks (docs/decisions.md).
+ * clicks (docs/decisions.md, "Short links").
  */
 const writeClicks: WriteClicks = async (clicksByCode) => {
   const { codes, clients } = countableClicks(clicksByCode);

@@ -1,4 +1,4 @@
-// Campaign status from its period, and the campaign list filter, decisions.md section 4.
+// Campaign status from its period, and the campaign list filter, docs/decisions.md "Catalog".
 import { campaignStatus, campaignWhere } from '../../src/schema/campaigns';
 import { BadRequestError } from '../../src/errors';
 

@@ -18,6 +18,7 @@ const PRODUCTION = {
   NODE_ENV: 'production',
   DATABASE_URL: 'postgresql://app@db/app',
   DASHBOARD_JWT_SECRET: SECRET,
+  PUBLIC_BASE_URL: 'https://api.example.com',
 };
 
 function refusal(env: NodeJS.ProcessEnv): ConfigError {
@@ -41,7 +42,9 @@ describe('defaults', () => {
       databaseSchema: 'public',
       dataDir,
       pgliteDataDir: path.join(dataDir, 'pglite'),
+      databasePoolSize: 10,
       redisUrl: undefined,
+      redisKeyPrefix: '',
       dashboardJwtSecret: expect.any(String),
       isDashboardSecretDefault: true,
       dashboardTokenMaxLifetimeS: 86_400,
@@ -123,6 +126,18 @@ describe('addresses', () => {
     expect(config.shortLinkBaseUrl).toBe('https://go.example');
   });
 
+  test('production requires PUBLIC_BASE_URL: short links must not point at localhost', () => {
+    expect(refusal({ ...PRODUCTION, PUBLIC_BASE_URL: undefined }).message).toMatch(
+      /^PUBLIC_BASE_URL is required when NODE_ENV=production/,
+    );
+  });
+
+  test('PUBLIC_BASE_URL must be an http(s) URL', () => {
+    expect(refusal({ PUBLIC_BASE_URL: 'api.example.com' }).message).toBe(
+      'PUBLIC_BASE_URL must be an http(s) URL, got "api.example.com"',
+    );
+  });
+
   test('PORT that is not an integer is refused', () => {
     expect(refusal({ PORT: 'http' }).message).toBe('PORT must be an integer >= 0, got "http"');
   });
@@ -180,8 +195,8 @@ describe('database', () => {
 
   test('ALLOW_EMBEDDED_DATABASE=1 allows it in production, for a single-node demo', () => {
     const config = configOf({
-      NODE_ENV: 'production',
-      DASHBOARD_JWT_SECRET: SECRET,
+      ...PRODUCTION,
+      DATABASE_URL: undefined,
       ALLOW_EMBEDDED_DATABASE: '1',
     });
     expect([config.isProduction, config.databaseUrl]).toEqual([true, undefined]);
@@ -211,6 +226,23 @@ describe('database', () => {
     expect(refusal({ DATABASE_SCHEMA: 'x"; DROP' }).message).toBe(
       'DATABASE_SCHEMA must be a lower-case SQL identifier',
     );
+  });
+});
+
+describe('DATABASE_POOL_SIZE and REDIS_KEY_PREFIX', () => {
+  test('set the connections per replica and the prefix of every Redis key', () => {
+    const config = configOf({ DATABASE_POOL_SIZE: '25', REDIS_KEY_PREFIX: 'eu-1:' });
+    expect([config.databasePoolSize, config.redisKeyPrefix]).toEqual([25, 'eu-1:']);
+  });
+
+  test.each(['0', '-1', 'ten'])('DATABASE_POOL_SIZE=%s is refused', (value) => {
+    expect(refusal({ DATABASE_POOL_SIZE: value }).message).toBe(
+      `DATABASE_POOL_SIZE must be an integer >= 1, got "${value}"`,
+    );
+  });
+
+  test.each(['with space', 'x'.repeat(65), 'a*'])('REDIS_KEY_PREFIX=%s is refused', (value) => {
+    expect(refusal({ REDIS_KEY_PREFIX: value }).message).toMatch(/^REDIS_KEY_PREFIX takes/);
   });
 });
 

@@ -1,5 +1,6 @@
-// Strict query-string parsing of REST routes, decisions.md section 6: integers, booleans, ISO dates,
-// UUIDs and exact enum values; lists from `a,b` and repeated parameters; 400 naming the parameter.
+// Strict query-string parsing of REST routes, docs/decisions.md "Parameters": integers, booleans,
+// ISO dates, UUIDs and exact enum values; lists from `a,b` and repeated parameters; 400 naming the
+// parameter.
 import {
   GraphQLBoolean,
   GraphQLEnumType,

@@ -1,5 +1,5 @@
-// Short-link building blocks, decisions.md section 5: 8-character base62 codes, the tracking
-// parameter, dedupe keys and the link a campaign gets.
+// Short-link building blocks, docs/decisions.md "Short links": 8-character base62 codes, the
+// tracking parameter, dedupe keys and the link a campaign gets.
 import {
   brandDedupeKey,
   campaignDedupeKey,

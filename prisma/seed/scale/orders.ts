@@ -26,7 +26,6 @@ import { brandPageUrlCodeDigest } from './shortUrls';
 import {
   BATCH_ORDINALS,
   chance,
-  daysAfter,
   daysBefore,
   fraction,
   idOf,
@@ -89,16 +88,14 @@ export function ordersStep(anchor: Sql): Step {
       new_orders AS (
         INSERT INTO "Order" ("id", "orderNumber", "affiliateId", "organizationId", "status",
           "currency", "transactionValueMinor", "commissionRateBps", "earningsMinor", "shortUrlCode",
-          "channelId", "orderedAt", "updatedAt")
+          "channelId", "orderedAt")
         SELECT ${idOf('order', 'o')},
           'ORD-' || extract(year FROM ordered_at)::int || '-' || lpad((o + 1)::text, 8, '0'),
           affiliate_id, ${brandIdOf('b')}, status,
           CASE WHEN ${chance('o', 'order:usd', 17)} THEN 'USD' ELSE 'EUR' END,
           totals.value, rate, totals.earnings, ${urlCodeOf('link_digest')},
           CASE WHEN o % 3 = 0 THEN ${channelIdOf('a', pick('o', 'order:channel', channelCountOf('a')))} END,
-          ordered_at,
-          CASE WHEN status = 'PENDING' THEN ordered_at
-            ELSE ${daysAfter('ordered_at', `LEAST(age, 3 + ${pick('o', 'order:review', 18)})`)} END
+          ordered_at
         FROM orders
         JOIN (SELECT o, sum(total)::int AS value, sum(commission)::int AS earnings
           FROM items GROUP BY o) AS totals USING (o)
