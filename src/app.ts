@@ -40,6 +40,8 @@ function edgeSettingsFromConfig(): EdgeSettings {
     sunset: config.legacySunset,
     publicBaseUrl: config.publicBaseUrl,
     corsOrigins: config.corsOrigins,
+    metricsEnabled: config.metricsEnabled,
+    metricsToken: config.metricsToken,
   };
 }
 

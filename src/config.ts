@@ -51,6 +51,10 @@ export interface Config {
   graphiql: boolean;
   /** Origins browsers may call from: `['*']` (default) for any, else exact origins. */
   corsOrigins: string[];
+  /** Whether GET /metrics is served: outside production, or with a token. */
+  metricsEnabled: boolean;
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -192,6 +196,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('KEY_ENV must be "live" or "test"');
   }
 
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 visible ASCII characters');
+  }
+
   const dataDir = env.DATA_DIR || './data';
   return {
     nodeEnv,
@@ -226,6 +235,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlIntrospection: toggle(env, 'GRAPHQL_INTROSPECTION', !isProduction),
     graphiql: toggle(env, 'GRAPHIQL', !isProduction),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
+    // Metrics name routes and traffic: in production only for a scraper holding the token.
+    metricsEnabled: !isProduction || metricsToken !== undefined,
+    metricsToken,
   };
 }
 

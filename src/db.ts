@@ -8,6 +8,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { config } from './config';
 import { PrismaClient } from './generated/prisma/client';
+import { gaugeOnScrape } from './metrics';
 import { openPGlite } from './pglite';
 
 /** One connection for scripts that need plain multi-statement SQL (the migration applier). */
@@ -137,6 +138,16 @@ function postgresBackend(connectionString: string, schema: string): Backend {
     connectionTimeoutMillis: 5_000,
   });
   const listener = postgresListener(connectionString);
+  gaugeOnScrape(
+    'database_pool_connections',
+    "The replica's PostgreSQL connections: open (total), idle, and requests waiting for one",
+    (gauge) => {
+      gauge.set({ state: 'total' }, pool.totalCount);
+      gauge.set({ state: 'idle' }, pool.idleCount);
+      gauge.set({ state: 'waiting' }, pool.waitingCount);
+    },
+    ['state'],
+  );
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   return {

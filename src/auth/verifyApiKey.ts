@@ -9,6 +9,7 @@
 // key presented with its correct secret is remembered for a while (src/auth/keyCache.ts), so
 // its next requests skip the lookup; a wrong secret never finds it there.
 import { prisma } from '../db';
+import { keyCacheLookups } from '../metrics';
 import { Prisma } from '../generated/prisma/client';
 import { KeyCache } from './keyCache';
 import { hashesEqual, parseApiKey, sha256Hex, type ParsedApiKey } from './keyFormat';
@@ -154,6 +155,7 @@ export async function checkApiKey(raw: string | null, now = new Date()): Promise
 
   const { hash: presentedHash, rememberedAs: presented } = presentedSecret(parsed);
   const remembered = rememberedKeys.get(presented);
+  keyCacheLookups.inc({ result: remembered ? 'hit' : 'miss' });
   const stored =
     remembered ??
     (parsed.version === 'v2' ? await byPrefix(parsed.prefix) : await byWholeKeyHash(presentedHash));

@@ -29,10 +29,13 @@ import type { RedisClient } from '../redis';
 import { raceDeadline, withDeadline } from '../limits/timeout';
 import { corsHeaders, preflightResponse, type CorsSettings } from './cors';
 import { healthResponse } from './health';
+import { METRICS_PATH, metricsResponse, type MetricsSettings } from './metricsEndpoint';
+import { httpRequestDuration, httpRequests, quotaRefusals } from '../metrics';
 import { deprecationHeaders, isLegacyHost, type LegacyHostSettings } from './legacyHost';
 import { requestIdOf, runWithRequestId } from '../requestId';
 
-export interface EdgeSettings extends QuotaSettings, LegacyHostSettings, CorsSettings {
+export interface EdgeSettings
+  extends QuotaSettings, LegacyHostSettings, CorsSettings, MetricsSettings {
   trustProxy: boolean;
   maxBodyBytes: number;
   requestTimeoutMs: number;
@@ -111,6 +114,7 @@ export function createEdge(yoga: YogaHandler, settings: EdgeSettings, redis: Red
     if (admission.kind === 'counted') {
       Object.assign(answerHeaders, rateLimitHeaders(admission.decision));
       if (!admission.decision.allowed) {
+        quotaRefusals.inc({ limit: admission.decision.policy.name });
         return errorResponse(new TooManyRequestsError(retryAfterSeconds(admission.decision)));
       }
     }
@@ -142,7 +146,9 @@ export function createEdge(yoga: YogaHandler, settings: EdgeSettings, redis: Red
     try {
       response = await runWithRequestId(requestId, async () => {
         if (request.method === 'OPTIONS') return preflightResponse(request, settings);
-        const health = await healthResponse(url, redis);
+        const health =
+          (await healthResponse(url, redis)) ??
+          (await metricsResponse(request, url, settings, redis));
         if (health) return health;
         const outcome = url.pathname.startsWith(REDIRECT_PREFIX)
           ? await raceDeadline(
@@ -170,15 +176,24 @@ export function createEdge(yoga: YogaHandler, settings: EdgeSettings, redis: Red
     });
     // HEAD is answered as GET, without the body (RFC 9110).
     if (request.method === 'HEAD') response = new Response(null, response);
+    const route = routeOf(request.method, url.pathname);
+    // nginx's 499: the client closed the connection before the answer.
+    const status = clientClosed ? CLIENT_CLOSED_REQUEST : response.status;
+    const seconds = (performance.now() - started) / 1000;
+    const labels = {
+      method: LABELLED_METHODS.has(request.method) ? request.method : 'OTHER',
+      route: route ?? 'unmatched',
+    };
+    httpRequests.inc({ ...labels, status });
+    httpRequestDuration.observe(labels, seconds);
     logger.info(
       {
         requestId,
         method: request.method,
         path: url.pathname,
-        route: routeOf(request.method, url.pathname),
-        // nginx's 499: the client closed the connection before the answer.
-        status: clientClosed ? CLIENT_CLOSED_REQUEST : response.status,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
+        route,
+        status,
+        durationMs: Math.round(seconds * 10_000) / 10,
         ...(served.request && (await verifiedIdentityOf(served.request))),
         clientIp,
         userAgent: request.headers.get('user-agent')?.slice(0, USER_AGENT_LOGGED) ?? null,
@@ -191,7 +206,17 @@ export function createEdge(yoga: YogaHandler, settings: EdgeSettings, redis: Red
 }
 
 /** Paths answered outside the route table, logged as they are. */
-const FIXED_PATHS = new Set(['/graphql', '/healthz', '/readyz', '/openapi.json', '/docs']);
+const FIXED_PATHS = new Set([
+  '/graphql',
+  '/healthz',
+  '/readyz',
+  METRICS_PATH,
+  '/openapi.json',
+  '/docs',
+]);
+
+/** Methods that are metric labels as they are; any other is `OTHER` (labels must stay few). */
+const LABELLED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** How much of a user agent the access log keeps. */
 const USER_AGENT_LOGGED = 256;

@@ -26,16 +26,22 @@ async function check(name: string, work: () => Promise<unknown>): Promise<string
   }
 }
 
+/** Whether the database and, when configured, Redis answer: `ok` or `unreachable` each. */
+export async function readiness(redis: RedisClient | null): Promise<Record<string, string>> {
+  const checks: Record<string, string> = {
+    database: await check('database', () => prisma.$queryRaw`SELECT 1`),
+  };
+  if (redis) checks.redis = await check('redis', () => redis.ping());
+  return checks;
+}
+
 export async function healthResponse(
   url: URL,
   redis: RedisClient | null,
 ): Promise<Response | null> {
   if (url.pathname === '/healthz') return Response.json({ status: 'ok' });
   if (url.pathname !== '/readyz') return null;
-  const checks: Record<string, string> = {
-    database: await check('database', () => prisma.$queryRaw`SELECT 1`),
-  };
-  if (redis) checks.redis = await check('redis', () => redis.ping());
+  const checks = await readiness(redis);
   const ready = Object.values(checks).every((result) => result === 'ok');
   return Response.json(
     { status: ready ? 'ok' : 'unavailable', checks },

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { prisma } from '../db';
 import { logger } from '../logger';
+import { clickBatchLag, clickBatchSize } from '../metrics';
 
 /** A client's repeat on the same link within this window is not counted again. */
 export const CLICK_REPEAT_WINDOW_S = 60;
@@ -26,6 +27,8 @@ export type WriteClicks = (
 ) => Promise<Map<string, string>>;
 
 interface Pending {
+  /** When the first of these clicks arrived (performance.now()). */
+  since: number;
   clients: ClickClient[];
   waiters: { resolve(target: string | null): void; reject(error: unknown): void }[];
 }
@@ -63,6 +66,7 @@ export function clickBatches(
       write(clicksByCode)
         .then(
           (targets) => {
+            observeBatch(batch);
             for (const [code, { waiters }] of batch) {
               for (const waiter of waiters) waiter.resolve(targets.get(code) ?? null);
             }
@@ -82,12 +86,23 @@ export function clickBatches(
 
   return (urlCode, client) =>
     new Promise((resolve, reject) => {
-      const entry = pending.get(urlCode) ?? { clients: [], waiters: [] };
+      const entry = pending.get(urlCode) ?? { since: performance.now(), clients: [], waiters: [] };
       entry.clients.push(client);
       entry.waiters.push({ resolve, reject });
       pending.set(urlCode, entry);
       writeWhileAllowed();
     });
+}
+
+function observeBatch(batch: ReadonlyMap<string, Pending>): void {
+  let clicks = 0;
+  let since = Infinity;
+  for (const pending of batch.values()) {
+    clicks += pending.clients.length;
+    since = Math.min(since, pending.since);
+  }
+  clickBatchSize.observe(clicks);
+  clickBatchLag.observe((performance.now() - since) / 1000);
 }
 
 /** Each link's distinct clients: a client twice in one batch is one candidate and one repeat. */

@@ -17,13 +17,15 @@ const ROOT = path.join(__dirname, '..', '..');
 
 /**
  * Starts the service with `env` over the test's own, on a free port: as `npm start` runs it
- * (scripts/start.ts, demo data into an empty embedded database), or as production does (src/server.ts).
+ * (scripts/start.ts, demo data into an empty embedded database), as production does
+ * (src/server.ts), or as its compiled build (dist/server.js, node alone).
  */
 export async function startReplica(
   env: Record<string, string | undefined>,
-  entry: 'scripts/start.ts' | 'src/server.ts' = 'scripts/start.ts',
+  entry: 'scripts/start.ts' | 'src/server.ts' | 'dist/server.js' = 'scripts/start.ts',
 ): Promise<Replica> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const args = entry.endsWith('.js') ? [entry] : ['--import', 'tsx', entry];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
   });

@@ -65,6 +65,8 @@ describe('defaults', () => {
       graphqlIntrospection: true,
       graphiql: true,
       corsOrigins: ['*'],
+      metricsEnabled: true,
+      metricsToken: undefined,
     });
   });
 
@@ -243,6 +245,21 @@ describe('DATABASE_POOL_SIZE and REDIS_KEY_PREFIX', () => {
 
   test.each(['with space', 'x'.repeat(65), 'a*'])('REDIS_KEY_PREFIX=%s is refused', (value) => {
     expect(refusal({ REDIS_KEY_PREFIX: value }).message).toMatch(/^REDIS_KEY_PREFIX takes/);
+  });
+});
+
+describe('METRICS_TOKEN', () => {
+  test('metrics are served outside production, and in production only with a token', () => {
+    expect(configOf({}).metricsEnabled).toBe(true);
+    expect(configOf(PRODUCTION).metricsEnabled).toBe(false);
+    const guarded = configOf({ ...PRODUCTION, METRICS_TOKEN: 'a-metrics-token-0123' });
+    expect([guarded.metricsEnabled, guarded.metricsToken]).toEqual([true, 'a-metrics-token-0123']);
+  });
+
+  test.each(['short', 'with spaces in it, long enough'])('METRICS_TOKEN=%s is refused', (token) => {
+    expect(refusal({ METRICS_TOKEN: token }).message).toBe(
+      'METRICS_TOKEN must be at least 16 visible ASCII characters',
+    );
   });
 });
 
