@@ -21,6 +21,7 @@ import { useApiReference } from './rest/openapi';
 import { useUnknownPathAnswer } from './rest/unknownPaths';
 import type { Context, RestExecution } from './schema/context';
 import { schema } from './schema';
+import { graphqlTracing } from './tracing';
 
 const GRAPHQL_ENDPOINT = '/graphql';
 
@@ -98,6 +99,7 @@ const maskUnlessOutage: MaskError = (error, message, isDev) =>
 
 function createYogaServer(graphqlSettings: GraphqlSettings) {
   const restFacade = useRestFacade();
+  const tracing = graphqlTracing();
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
@@ -145,6 +147,7 @@ function createYogaServer(graphqlSettings: GraphqlSettings) {
       useApiReference(restFacade.openApiDocument),
       useUnknownPathAnswer(GRAPHQL_ENDPOINT),
       useJsonAnswers(),
+      ...(tracing ? [tracing] : []),
     ],
   });
 }

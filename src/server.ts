@@ -10,6 +10,7 @@ import { closeDatabase, isEmbeddedDatabase } from './db';
 import { answerClientError } from './http/clientErrors';
 import { logger } from './logger';
 import { applyMigrations } from './migrations';
+import { startTracing, stopTracing, tracingWanted } from './tracing';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -30,6 +31,7 @@ export async function startServer({ beforeListening }: StartOptions = {}): Promi
       'production on the embedded database (ALLOW_EMBEDDED_DATABASE): a single-node demo',
     );
   }
+  if (tracingWanted()) startTracing();
   if (config.migrateOnStart) {
     const applied = await applyMigrations();
     if (applied.length) logger.info({ applied }, 'migrations applied');
@@ -62,6 +64,7 @@ export async function startServer({ beforeListening }: StartOptions = {}): Promi
       clearInterval(sweep);
       await keyUsageSettled();
       await closeDatabase();
+      await stopTracing();
       process.exit(0);
     });
   };

@@ -8,6 +8,8 @@
 // The redirect is the hottest route and needs nothing of yoga, so it is answered here.
 import { presentedCredentials, rememberClientIp, verifiedIdentityOf } from '../auth/requestAuth';
 import { routeTemplateOf } from '../rest/routes';
+import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { requestTracer } from '../tracing';
 import { REDIRECT_PREFIX, redirectResponse } from '../shortLinks/redirect';
 import {
   errorResponse,
@@ -202,7 +204,35 @@ export function createEdge(yoga: YogaHandler, settings: EdgeSettings, redis: Red
     );
     return response;
   };
-  return handle;
+  const tracer = requestTracer();
+  return tracer ? traced(tracer, handle) : handle;
+}
+
+/** `handle` inside a server span named by the request's route template. */
+function traced(tracer: Tracer, handle: EdgeHandler): EdgeHandler {
+  return (request, serverContext) => {
+    const { pathname } = new URL(request.url);
+    const route = routeOf(request.method, pathname) ?? 'unmatched';
+    const attributes = {
+      'http.request.method': request.method,
+      'http.route': route,
+      'url.path': pathname,
+    };
+    return tracer.startActiveSpan(
+      `${request.method} ${route}`,
+      { kind: SpanKind.SERVER, attributes },
+      async (span) => {
+        try {
+          const response = await handle(request, serverContext);
+          span.setAttribute('http.response.status_code', response.status);
+          if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+          return response;
+        } finally {
+          span.end();
+        }
+      },
+    );
+  };
 }
 
 /** Paths answered outside the route table, logged as they are. */
