@@ -157,9 +157,32 @@ export function errorBody(error: HttpError, requestId = currentRequestId()) {
   };
 }
 
+/** A JSON answer, typed as the service's successes are (Sofa's and yoga's). */
+export function jsonResponse(
+  body: unknown,
+  { status = 200, headers = {} }: { status?: number; headers?: Record<string, string> } = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+  });
+}
+
+/** Adds headers, copying the response when its headers are immutable. */
+export function withHeaders(response: Response, headers: Record<string, string>): Response {
+  try {
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value);
+    return copy;
+  }
+}
+
 /** The contract's answer to an error, with the headers that belong to it. */
 export function errorResponse(error: HttpError, requestId = currentRequestId()): Response {
-  return Response.json(errorBody(error, requestId), {
+  return jsonResponse(errorBody(error, requestId), {
     status: error.status,
     headers: error.headers,
   });

@@ -64,7 +64,9 @@ if (!hasChromium) {
       }
     });
     page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
+      if (message.type() === 'error' || message.type() === 'warning') {
+        problems.push(message.text());
+      }
     });
     page.on('pageerror', (error) => problems.push(error.message));
 
@@ -91,7 +93,19 @@ if (!hasChromium) {
     for (const route of ROUTES) {
       expect(rendered).toContain(`${route.method} ${openApiPath(route.path)}`);
     }
-    expect(rendered).toHaveLength(ROUTES.length);
+    // The public redirect is documented beside the route table.
+    expect(rendered).toContain('GET /s/{urlCode}');
+    expect(rendered).toHaveLength(ROUTES.length + 1);
+    // The campaign lists opened, as a reader would: their parameters include a list of ids.
+    const opened = ['/api/partner/campaigns', '/affiliate/campaigns'];
+    for (const path of opened) {
+      await page.locator(`.opblock-summary:has([data-path="${path}"])`).first().click();
+    }
+    await page.waitForFunction(
+      (count) => document.querySelectorAll('.opblock-body .parameters').length >= count,
+      opened.length,
+      { timeout: 30_000 },
+    );
     await expect(page.title()).resolves.toBe('Affiliate network API reference');
     expect(await page.textContent('body')).toContain('x-api-key');
     expect(foreign).toEqual([]);

@@ -41,6 +41,14 @@ describe('GraphiQL', () => {
     },
   );
 
+  it.each(GRAPHIQL_EXAMPLES.map((example) => [example.title, example] as const))(
+    '%s: comments fit the editor at common widths (64 characters)',
+    (_title, example) => {
+      const comments = example.query.split('\n').filter((line) => line.startsWith('#'));
+      expect(comments.filter((line) => line.length > 64)).toEqual([]);
+    },
+  );
+
   it('covers each surface with the header that surface takes', () => {
     expect(GRAPHIQL_EXAMPLES.map((example) => Object.keys(example.headers))).toEqual([
       ['x-api-key'],

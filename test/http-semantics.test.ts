@@ -1,8 +1,17 @@
 // HTTP as integrators and their caches expect it: answers to a request carrying credentials are
 // never stored by shared caches; CORS for browser integrations without credentials; HEAD on every
-// GET route answered as GET without a body.
+// GET route answered as GET without a body; on the wire, every status line with its reason phrase
+// and every JSON answer typed alike.
+import { STATUS_CODES } from 'node:http';
 import { signDashboardToken } from '../src/auth/dashboardToken';
-import { createIsolatedApp, call, callApp, useTestDatabase } from './support/app';
+import {
+  createIsolatedApp,
+  call,
+  callApp,
+  expectError,
+  listen,
+  useTestDatabase,
+} from './support/app';
 import { createApiKey, createUser } from './support/factories';
 
 useTestDatabase();
@@ -172,5 +181,69 @@ describe('what error messages repeat of a request', () => {
     });
     expect(status).toBe(400);
     expect(body.message).toBe('Unknown fields f0, f1, f2, f3, f4 and 995 more');
+  });
+});
+
+describe('on the wire', () => {
+  let server: Awaited<ReturnType<typeof listen>>;
+  beforeAll(async () => {
+    server = await listen(createIsolatedApp());
+  });
+  afterAll(() => server.close());
+
+  test.each([
+    ['a list', '/api/partner/organizations', 'partner', 200],
+    ['no key', '/api/partner/organizations', null, 401],
+    ['a key of the wrong type', '/api/partner/organizations', 'affiliate', 401],
+    ['an unknown id', '/api/partner/brands/00000000-0000-4000-8000-000000000000', 'partner', 404],
+    ['an unknown path', '/nowhere', null, 404],
+    ['a bad parameter', '/api/partner/organizations?limit=abc', 'partner', 400],
+    ['liveness', '/healthz', null, 200],
+    ['readiness', '/readyz', null, 200],
+  ])(
+    '%s: a reason phrase and application/json; charset=utf-8',
+    async (_case, path, key, status) => {
+      const headers: Record<string, string> = {};
+      if (key) headers['x-api-key'] = key === 'partner' ? partnerKey : affiliateKey;
+      const response = await fetch(`${server.base}${path}`, { headers });
+      expect([response.status, response.statusText]).toEqual([status, STATUS_CODES[status]]);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    },
+  );
+
+  test('a method a route does not take: 405 Method Not Allowed', async () => {
+    const response = await fetch(`${server.base}/api/partner/organizations`, {
+      method: 'DELETE',
+      headers: { 'x-api-key': partnerKey },
+    });
+    expect([response.status, response.statusText]).toEqual([405, 'Method Not Allowed']);
+  });
+});
+
+test('GET / points to the API reference', async () => {
+  expectError(await call('/'), 'NOT_FOUND', 'No route GET /: the API reference is at /docs');
+});
+
+describe('query parameters a route does not take', () => {
+  test('are named in X-Ignored-Parameters; the answer is the unfiltered list', async () => {
+    const { status, headers, body } = await call('/affiliate/campaigns?tpyes=Offer&limit=2', {
+      key: affiliateKey,
+    });
+    expect(status).toBe(200);
+    expect(headers.get('x-ignored-parameters')).toBe('tpyes');
+    expect(body.meta.limit).toBe(2);
+  });
+
+  test("no header when every parameter is the route's", async () => {
+    const { headers } = await call('/affiliate/campaigns?types=Offer', { key: affiliateKey });
+    expect(headers.has('x-ignored-parameters')).toBe(false);
+  });
+
+  test('a misspelled enum value: 400 with the likely value', async () => {
+    expectError(
+      await call('/affiliate/campaigns?types=Ofer', { key: affiliateKey }),
+      'BAD_REQUEST',
+      /types must be one of: .* \(did you mean Offer\?\)$/,
+    );
   });
 });

@@ -5,6 +5,7 @@ import { SCOPES_BY_KEY_TYPE } from '../src/auth/scopes';
 import { restSchema } from '../src/rest/sofa';
 import { keyAuthOf, openApiPath } from '../src/rest/openapi';
 import { MAX_LIST_ITEMS, MAX_TEXT_LENGTH } from '../src/schema/inputLimits';
+import { IGNORED_PARAMETERS_HEADER } from '../src/rest/queryParams';
 import { routeField, ROUTES, surfaceOf, type RestRoute } from '../src/rest/routes';
 import { schema as fullSchema } from '../src/schema';
 import { pageRuleOf, type PaginatedRule } from '../src/schema/pagination';
@@ -77,12 +78,18 @@ describe('GET /openapi.json', () => {
 });
 
 describe('the document and the route table', () => {
-  it('documents exactly the routes of the table', () => {
+  it('documents exactly the routes of the table, and the public redirect', () => {
     const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.keys(operations as object).map((method) => `${method.toUpperCase()} ${path}`),
     );
     const routed = ROUTES.map((route) => `${route.method} ${openApiPath(route.path)}`);
-    expect(documented.sort()).toEqual(routed.sort());
+    expect(documented.sort()).toEqual([...routed, 'GET /s/{urlCode}'].sort());
+  });
+
+  it('documents the redirect as public: no key, 302 with Location, 404', () => {
+    const redirect = (document.paths['/s/{urlCode}'] as { get: Record<string, unknown> }).get;
+    expect(redirect.security).toEqual([]);
+    expect(Object.keys(redirect.responses as object).sort()).toEqual(['302', '404']);
   });
 
   it.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))(
@@ -332,6 +339,8 @@ describe('what the app answers agrees with the document', () => {
         ROUTES.find((r) => r.path === '/affiliate/channels')!,
       ).responses['200'].headers,
     );
-    for (const header of headers) expect(response.headers.get(header)).not.toBeNull();
+    // X-Ignored-Parameters is sent only when the query string held a parameter the route ignored.
+    const always = headers.filter((header) => header !== IGNORED_PARAMETERS_HEADER);
+    for (const header of always) expect(response.headers.get(header)).not.toBeNull();
   });
 });

@@ -1,7 +1,9 @@
 // Authentication of one HTTP request, done once however many layers ask (REST gate, GraphQL context).
+import { UnauthorizedError } from '../errors';
 import { verifyDashboardToken, type DashboardToken } from './dashboardToken';
 import { storableIp } from './keyUsage';
 import { parseApiKey } from './keyFormat';
+import type { KeyType } from './scopes';
 import { isRememberedKey, verifyApiKey, type VerifiedKey } from './verifyApiKey';
 
 const apiKeys = new WeakMap<Request, Promise<VerifiedKey | null>>();
@@ -49,6 +51,30 @@ export function presentedCredentials(request: Request) {
       ? { verify: async () => 'userId' in (await dashboardTokenOf(request)) }
       : null,
   };
+}
+
+const withArticle = (type: KeyType) => `${type === 'affiliate' ? 'an' : 'a'} ${type} key`;
+
+/** The 401 of a route that takes `wanted` keys, saying what the caller should do instead. */
+export function keyRefusal(
+  request: Request,
+  key: VerifiedKey | null,
+  wanted: KeyType,
+): UnauthorizedError {
+  if (key) {
+    return new UnauthorizedError(
+      `This route takes ${withArticle(wanted)}; the x-api-key sent is ${withArticle(key.type)}`,
+    );
+  }
+  if (request.headers.has('x-api-key')) {
+    return new UnauthorizedError('The x-api-key is not a valid key: unknown, revoked or expired');
+  }
+  if (/^bearer\s/i.test(request.headers.get('authorization') ?? '')) {
+    return new UnauthorizedError('Send the API key in the x-api-key header, not in Authorization');
+  }
+  return new UnauthorizedError(
+    `An API key is required: send ${withArticle(wanted)} in the x-api-key header`,
+  );
 }
 
 /** Who a request was verified as, for the access log: ids only, and nothing looked up for it. */

@@ -18,8 +18,9 @@ export const GRAPHIQL_EXAMPLES: GraphiqlExample[] = [
   {
     title: 'Partner catalog',
     headers: { 'x-api-key': DEMO_KEYS.partner },
-    query: `# Partner catalog (GET /api/partner/*): a partner key in x-api-key (Headers below).
-# Run one operation at a time with the play button.
+    query: `# Partner catalog (GET /api/partner/*): a partner key
+# in x-api-key (Headers below). Run one operation at a time
+# with the play button.
 
 query PartnerBrands {
   partnerBrands(limit: 5) {
@@ -46,8 +47,9 @@ query PartnerOrganizations {
   {
     title: 'Affiliate',
     headers: { 'x-api-key': DEMO_KEYS.affiliate },
-    query: `# Affiliate surface (GET /affiliate/*): an affiliate key in x-api-key (Headers below).
-# Run one operation at a time with the play button.
+    query: `# Affiliate surface (GET /affiliate/*): an affiliate key
+# in x-api-key (Headers below). Run one operation at a time
+# with the play button.
 
 query AffiliateOffers {
   affiliateCampaigns(types: [Offer], offerType: [Url], limit: 5) {
@@ -77,7 +79,8 @@ query MyShortLinks {
   }
 }
 
-# A brand-page link (POST /affiliate/shortener/url): made once, the same call returns it again.
+# A brand-page link (POST /affiliate/shortener/url): made
+# once, the same call returns it again.
 mutation LinkToBrand($organizationId: UUID!) {
   createShortUrl(organizationId: $organizationId) {
     data { urlCode shortUrl originalUrl linkType }
@@ -89,8 +92,9 @@ mutation LinkToBrand($organizationId: UUID!) {
   {
     title: 'Key management',
     headers: { 'x-api-token': TOKEN_PLACEHOLDER },
-    query: `# Key management: a dashboard JWT in x-api-token (npm run token -- <userId>).
-# The full key (apiKey) is answered once, by create and rotate.
+    query: `# Key management: a dashboard JWT in x-api-token
+# (npm run token -- <userId>). The full key (apiKey) is
+# answered once, by create and rotate.
 
 query MyKeys {
   listApiKeys { id name type version prefix scopes createdAt lastUsedAt expiresAt revokedAt }
@@ -119,8 +123,10 @@ export function graphiqlOptions(): GraphiQLOptions {
   return {
     title: 'Affiliate network API',
     defaultQuery: GRAPHIQL_EXAMPLES[0]!.query,
+    // GraphiQL opens its first tab with `defaultHeaders`, whatever that tab's own headers say: the
+    // first example's, so the first Play works; a new tab starts with them too.
     headers: json(GRAPHIQL_EXAMPLES[0]!.headers),
-    defaultHeaders: json({ 'x-api-key': '<your API key>' }),
+    defaultHeaders: json(GRAPHIQL_EXAMPLES[0]!.headers),
     defaultTabs: GRAPHIQL_EXAMPLES.map((example) => ({
       query: example.query,
       headers: json(example.headers),

@@ -3,7 +3,7 @@
 // body to a Content-Type it cannot read, and 500 to GET parameters `variables` or `extensions`
 // that are not JSON. The schema has no subscriptions or incremental delivery, so those formats
 // serve nothing; an empty body tells a client nothing; and bad input is a 400.
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type ExecutionResult } from 'graphql';
 import { processRegularResult, type Plugin } from 'graphql-yoga';
 
 const GRAPHQL_RESPONSE_JSON = 'application/graphql-response+json';
@@ -13,6 +13,18 @@ function graphqlError(Response: typeof globalThis.Response, status: number, mess
   return new Response(
     JSON.stringify({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] }),
     { status, headers: { 'content-type': 'application/json; charset=utf-8' } },
+  );
+}
+
+/** No data, and every error an UNAUTHORIZED refusal. */
+function isUnauthenticated(result: unknown): boolean {
+  if (Array.isArray(result) || typeof result !== 'object' || result === null) return false;
+  const { data, errors } = result as ExecutionResult;
+  return (
+    data == null &&
+    errors !== undefined &&
+    errors.length > 0 &&
+    errors.every((error) => error.extensions?.code === 'UNAUTHORIZED')
   );
 }
 
@@ -42,13 +54,22 @@ export function useJsonAnswers(): Plugin {
         ),
       );
     },
-    onResultProcess({ request, setResultProcessor }) {
+    onResultProcess({ request, result, setResult, setResultProcessor }) {
       // GraphQL over HTTP: a server that cannot meet Accept may disregard it and answer
       // application/json. The newer media type is used when the client names it.
       const accept = request.headers.get('accept')?.toLowerCase() ?? '';
       const mediaType = accept.includes(GRAPHQL_RESPONSE_JSON)
         ? GRAPHQL_RESPONSE_JSON
         : 'application/json';
+      // With the newer media type the status may say what failed: an operation that got no data
+      // because the caller is not authenticated is a 401 (application/json keeps 200).
+      if (mediaType === GRAPHQL_RESPONSE_JSON && isUnauthenticated(result)) {
+        const { extensions } = result as ExecutionResult;
+        setResult({
+          ...(result as ExecutionResult),
+          extensions: { ...extensions, http: { status: 401 } },
+        });
+      }
       setResultProcessor(processRegularResult, mediaType);
     },
   };

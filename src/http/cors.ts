@@ -26,6 +26,7 @@ const EXPOSED_HEADERS = [
   'RateLimit-Policy',
   'Retry-After',
   'Idempotent-Replayed',
+  'X-Ignored-Parameters',
   'Deprecation',
   'Sunset',
   'Link',

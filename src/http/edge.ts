@@ -6,6 +6,7 @@
 //   key, no body) | quota (one count per HTTP request, before any parsing) -> payload limit -> yoga }
 //   -> response headers (request id, quota, deprecation, CORS, no-store) -> HEAD without body -> log.
 // The redirect is the hottest route and needs nothing of yoga, so it is answered here.
+import { STATUS_CODES } from 'node:http';
 import { presentedCredentials, rememberClientIp, verifiedIdentityOf } from '../auth/requestAuth';
 import { routeTemplateOf } from '../rest/routes';
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
@@ -17,6 +18,7 @@ import {
   RequestTimeoutError,
   toHttpError,
   TooManyRequestsError,
+  withHeaders,
 } from '../errors';
 import { logger } from '../logger';
 import { checkBody } from '../limits/bodyLimit';
@@ -56,18 +58,6 @@ export type EdgeHandler = (
   request: Request,
   serverContext: Record<string, unknown>,
 ) => Promise<Response>;
-
-/** Adds headers, copying the response when its headers are immutable. */
-function withHeaders(response: Response, headers: Record<string, string>): Response {
-  try {
-    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-    return response;
-  } catch {
-    const copy = new Response(response.body, response);
-    for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value);
-    return copy;
-  }
-}
 
 const CLIENT_CLOSED_REQUEST = 499;
 
@@ -176,8 +166,15 @@ export function createEdge(yoga: YogaHandler, settings: EdgeSettings, redis: Red
       ...(carriesCredentials(request) &&
         !response.headers.has('cache-control') && { 'Cache-Control': 'no-store' }),
     });
-    // HEAD is answered as GET, without the body (RFC 9110).
-    if (request.method === 'HEAD') response = new Response(null, response);
+    // HEAD is answered as GET, without the body (RFC 9110). Every status line has its reason
+    // phrase: Node writes none for a Response without a statusText (`HTTP/1.1 401 `).
+    if (request.method === 'HEAD' || !response.statusText) {
+      response = new Response(request.method === 'HEAD' ? null : response.body, {
+        status: response.status,
+        statusText: response.statusText || STATUS_CODES[response.status],
+        headers: response.headers,
+      });
+    }
     const route = routeOf(request.method, url.pathname);
     // nginx's 499: the client closed the connection before the answer.
     const status = clientClosed ? CLIENT_CLOSED_REQUEST : response.status;

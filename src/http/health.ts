@@ -2,6 +2,7 @@
 // and, when configured, Redis answers PING; otherwise 503 naming what is down, so a load balancer
 // takes the replica out of rotation.
 import { prisma } from '../db';
+import { jsonResponse } from '../errors';
 import { logger } from '../logger';
 import type { RedisClient } from '../redis';
 
@@ -39,11 +40,11 @@ export async function healthResponse(
   url: URL,
   redis: RedisClient | null,
 ): Promise<Response | null> {
-  if (url.pathname === '/healthz') return Response.json({ status: 'ok' });
+  if (url.pathname === '/healthz') return jsonResponse({ status: 'ok' });
   if (url.pathname !== '/readyz') return null;
   const checks = await readiness(redis);
   const ready = Object.values(checks).every((result) => result === 'ok');
-  return Response.json(
+  return jsonResponse(
     { status: ready ? 'ok' : 'unavailable', checks },
     { status: ready ? 200 : 503 },
   );

@@ -5,7 +5,7 @@
 // and `Idempotency-Key` replays on POST routes.
 import type { ExecutionArgs, GraphQLSchema } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
-import { apiKeyOf } from '../auth/requestAuth';
+import { apiKeyOf, keyRefusal } from '../auth/requestAuth';
 import type { VerifiedKey } from '../auth/verifyApiKey';
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -19,14 +19,15 @@ import { createSofa, type Sofa } from './sofa';
 import {
   BadRequestError,
   errorResponse,
+  jsonResponse,
   MethodNotAllowedError,
   NotFoundError,
   shown,
   toHttpError,
-  UnauthorizedError,
+  withHeaders,
 } from '../errors';
 import { parseJsonBody, variablesFromBody } from './body';
-import { variablesFromQuery } from './queryParams';
+import { IGNORED_PARAMETERS_HEADER, ignoredParameters, variablesFromQuery } from './queryParams';
 import { lookupRoute, routeField, surfaceOf, type RestRoute } from './routes';
 import { textRefusal } from '../schema/inputLimits';
 
@@ -76,7 +77,9 @@ async function admitRestRequest(
     );
   }
   const apiKey = await apiKeyOf(request);
-  if (!apiKey || apiKey.type !== surface.keyType) throw new UnauthorizedError();
+  if (!apiKey || apiKey.type !== surface.keyType) {
+    throw keyRefusal(request, apiKey, surface.keyType);
+  }
   const { args } = routeField(schema, route);
   // A POST takes its arguments from the body only; its query string is ignored like unknown
   // parameters are.
@@ -106,7 +109,7 @@ async function idempotentResponse(
       return { status: response.status, body: await response.json() };
     },
   );
-  return Response.json(answer.body, {
+  return jsonResponse(answer.body, {
     status: answer.status,
     headers: replayed ? { [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : {},
   });
@@ -195,10 +198,17 @@ export function useRestFacade() {
         );
         const answer = () => answerThroughSofa(request, url, serverContext, variables);
         const idempotencyKey = request.headers.get(IDEMPOTENCY_KEY_HEADER);
-        endResponse(
+        const response =
           found.route.method === 'POST' && idempotencyKey !== null
             ? await idempotentResponse(idempotencyKey, apiKey, found.route, variables, answer)
-            : await answer(),
+            : await answer();
+        // A POST reads its body only: its query string is ignored whole.
+        const args = found.route.method === 'GET' ? routeField(fullSchema, found.route).args : [];
+        const ignored = ignoredParameters(args, url.searchParams);
+        endResponse(
+          ignored.length
+            ? withHeaders(response, { [IGNORED_PARAMETERS_HEADER]: ignored.join(', ') })
+            : response,
         );
       } catch (error) {
         endResponse(errorResponse(toHttpError(error)));

@@ -9,6 +9,7 @@ import {
   type GraphQLArgument,
   type GraphQLInputType,
 } from 'graphql';
+import { suggestionList } from 'graphql/jsutils/suggestionList';
 import { BadRequestError } from '../errors';
 import { pageRuleOf } from '../schema/pagination';
 import { isUuid, parseDateTime } from '../formats';
@@ -28,8 +29,11 @@ function parseScalar(arg: GraphQLArgument, type: GraphQLInputType, raw: string):
   }
   if (isEnumType(named)) {
     const allowed = named.getValues().map((value) => value.name);
-    if (!allowed.includes(raw))
-      throw new BadRequestError(`${name} must be one of: ${allowed.join(', ')}`);
+    if (!allowed.includes(raw)) {
+      const [likely] = suggestionList(raw, allowed);
+      const hint = likely ? ` (did you mean ${likely}?)` : '';
+      throw new BadRequestError(`${name} must be one of: ${allowed.join(', ')}${hint}`);
+    }
     return raw;
   }
   switch (named.name) {
@@ -57,6 +61,23 @@ function parseScalar(arg: GraphQLArgument, type: GraphQLInputType, raw: string):
       // Length and characters: src/schema/inputLimits.ts, for every transport alike.
       return raw;
   }
+}
+
+/** The answer header naming the query parameters a route ignored (a typo filters nothing). */
+export const IGNORED_PARAMETERS_HEADER = 'X-Ignored-Parameters';
+
+/** Names a header can carry as they are; others are left out of it. */
+const PLAIN_NAME = /^[\w.[\]-]{1,64}$/;
+const MAX_NAMED = 10;
+
+/** The query parameters that are none of the route's arguments, for IGNORED_PARAMETERS_HEADER. */
+export function ignoredParameters(
+  args: readonly GraphQLArgument[],
+  query: URLSearchParams,
+): string[] {
+  const known = new Set(args.map((arg) => arg.name));
+  const ignored = new Set([...query.keys()].filter((name) => !known.has(name)));
+  return [...ignored].filter((name) => PLAIN_NAME.test(name)).slice(0, MAX_NAMED);
 }
 
 /**

@@ -2,16 +2,19 @@
 // paths under its surfaces and the redirect its own; anything else would get yoga's empty 404, or
 // be taken for GraphQL when it merely ends in "/graphql".
 import type { Plugin } from 'graphql-yoga';
-import { NotFoundError, shown } from '../errors';
-import { errorResponse } from '../errors';
+import { errorResponse, NotFoundError, shown } from '../errors';
 
 /** Registered after every plugin that serves a path, so it sees only what nobody served. */
 export function useUnknownPathAnswer(graphqlEndpoint: string): Plugin {
   return {
     onRequest({ request, url, endResponse }) {
       if (url.pathname === graphqlEndpoint) return;
+      // The root is where a newcomer's browser lands first: point to the reference.
+      const hint = url.pathname === '/' ? ': the API reference is at /docs' : '';
       endResponse(
-        errorResponse(new NotFoundError(`No route ${request.method} ${shown(url.pathname)}`)),
+        errorResponse(
+          new NotFoundError(`No route ${request.method} ${shown(url.pathname)}${hint}`),
+        ),
       );
     },
   };

@@ -4,6 +4,7 @@ import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
+import { keyRefusal } from '../auth/requestAuth';
 import type { AffiliateScope, ApiScope, KeyType, PartnerScope } from '../auth/scopes';
 import { config } from '../config';
 import { prisma } from '../db';
@@ -25,10 +26,10 @@ export interface AuthScopes {
   dashboardUser: boolean;
 }
 
-/** Names of the scopes a scope-auth failure tree says were not met. */
-function failedScopes(failure: AuthFailure): string[] {
+/** The scopes a scope-auth failure tree says were not met, with what each asked for. */
+function failedScopes(failure: AuthFailure): { scope: string; parameter?: unknown }[] {
   if ('failures' in failure) return failure.failures.flatMap(failedScopes);
-  return 'scope' in failure ? [failure.scope] : [];
+  return 'scope' in failure ? [failure] : [];
 }
 
 /** Why key management refuses the request's dashboard token, in words a dashboard developer can act on. */
@@ -78,10 +79,18 @@ export const builder = new SchemaBuilder<{
     // the key's type (401), then its scope (403), then its affiliate account (404).
     unauthorizedError: (_parent, context, _info, result) => {
       const [failed] = failedScopes(result.failure);
-      if (failed === 'dashboardUser') return dashboardTokenRefusal(context.dashboardToken);
-      if (failed === 'apiKey') return new UnauthorizedError();
-      if (failed === 'openAffiliate') return new NotFoundError('Affiliate not found');
-      return new ForbiddenError();
+      switch (failed?.scope) {
+        case 'dashboardUser':
+          return dashboardTokenRefusal(context.dashboardToken);
+        case 'apiKey':
+          return keyRefusal(context.request, context.apiKey, failed.parameter as KeyType);
+        case 'openAffiliate':
+          return new NotFoundError('Affiliate not found');
+        case 'keyScope':
+          return new ForbiddenError(`This API key lacks the scope ${String(failed.parameter)}`);
+        default:
+          return new ForbiddenError();
+      }
     },
   },
   prisma: {

@@ -11,7 +11,7 @@ import {
   GraphQLScalarType,
   GraphQLString,
 } from 'graphql';
-import { variablesFromQuery } from '../../src/rest/queryParams';
+import { ignoredParameters, variablesFromQuery } from '../../src/rest/queryParams';
 import { BadRequestError } from '../../src/errors';
 
 const DateTime = new GraphQLScalarType({ name: 'DateTime' });
@@ -198,14 +198,20 @@ describe('enums', () => {
     expect(parse('status=onTime')).toEqual({ status: 'onTime' });
   });
 
-  test.each(['ontime', 'ONTIME', 'OnTime', 'late'])(
-    'status=%s answers 400 listing the allowed values',
+  test.each(['ontime', 'ONTIME', 'OnTime', 'onTmie'])(
+    'status=%s answers 400 listing the allowed values, with the likely one',
     (raw) => {
       expect(refusal(`status=${raw}`).message).toBe(
-        'status must be one of: onTime, expired, scheduled',
+        'status must be one of: onTime, expired, scheduled (did you mean onTime?)',
       );
     },
   );
+
+  test('a value like none of them gets no guess', () => {
+    expect(refusal('status=late').message).toBe(
+      'status must be one of: onTime, expired, scheduled',
+    );
+  });
 });
 
 describe('lists', () => {
@@ -248,7 +254,7 @@ describe('lists', () => {
 
   test('an enum item with a space is not that enum value', () => {
     expect(refusal('statuses=%20onTime').message).toBe(
-      'statuses must be one of: onTime, expired, scheduled',
+      'statuses must be one of: onTime, expired, scheduled (did you mean onTime?)',
     );
   });
 
@@ -265,7 +271,7 @@ describe('lists', () => {
 
   test('an enum list with one wrong value answers 400 naming the parameter', () => {
     expect(refusal('statuses=onTime,Expired').message).toBe(
-      'statuses must be one of: onTime, expired, scheduled',
+      'statuses must be one of: onTime, expired, scheduled (did you mean expired?)',
     );
   });
 });
@@ -295,6 +301,18 @@ describe('absent and unknown parameters', () => {
 
   test('unknown parameters are ignored', () => {
     expect(parse('utm_source=mail&limit=5&LIMIT=abc&foo[bar]=1')).toEqual({ limit: 5 });
+  });
+
+  test('and named for the answer header, once each, plain names only, at most 10', () => {
+    const query = (text: string) => ignoredParameters(args, new URLSearchParams(text));
+    expect(query('tpyes=Offer&limit=5&tpyes=Coupon&LIMIT=abc&foo[bar]=1')).toEqual([
+      'tpyes',
+      'LIMIT',
+      'foo[bar]',
+    ]);
+    expect(query('bad%0D%0Aname=1&sp%20ace=2&ok=3')).toEqual(['ok']);
+    expect(query(Array.from({ length: 12 }, (_, n) => `p${n}=1`).join('&'))).toHaveLength(10);
+    expect(query('limit=5&status=onTime')).toEqual([]);
   });
 });
 

@@ -5,10 +5,12 @@ import { IDEMPOTENCY_KEY_HEADER } from '../../idempotency';
 import { createSofa, restSchema, type Sofa } from '../sofa';
 import { routeField, ROUTES } from '../routes';
 import { completeSchemas } from './components';
-import { errorResponseComponents, errorSchemas, headerComponents } from './errors';
+import { ERROR_RESPONSES, errorResponseComponents, errorSchemas, headerComponents } from './errors';
 import type { Json } from './json';
 import { operationOf, tagOf } from './operations';
 import { openApiPath } from './parameters';
+import { REDIRECT_PREFIX } from '../../shortLinks/redirect';
+import { CLICK_REPEAT_WINDOW_S } from '../../shortLinks/clicks';
 
 export interface OpenApiSettings {
   serverUrl: string;
@@ -33,6 +35,36 @@ const API_DESCRIPTION = `The affiliate network's REST API: the **affiliate surfa
 **Errors.** \`{ success: false, message, code, requestId }\`; 404 bodies also carry \`error\` and \`statusCode\`.
 
 **Limits.** A quota per key and client IP (headers \`X-RateLimit-*\`, \`RateLimit\`, \`RateLimit-Policy\`; 429 with \`Retry-After\`), 1 MB bodies (413), 60 s per request (504).`;
+
+const REDIRECT_TAG = 'Short links';
+
+/** The public redirect: the edge answers it (it is no GraphQL field), so Sofa does not document it. */
+const REDIRECT_OPERATION: Json = {
+  operationId: 'followShortUrl',
+  tags: [REDIRECT_TAG],
+  summary: "Follow a short link: 302 to its target with the affiliate's tracking parameter",
+  description: `Public: no key, no quota. Counts one click per client (address and user agent) and link per ${CLICK_REPEAT_WINDOW_S} s; repeats, bots, crawlers, link-preview fetchers and HEAD requests are redirected without being counted.`,
+  security: [],
+  parameters: [
+    {
+      name: 'urlCode',
+      in: 'path',
+      required: true,
+      description: "The link's 8-character code (`urlCode` of a short URL)",
+      schema: { type: 'string', pattern: '^[0-9A-Za-z]{8}$' },
+    },
+  ],
+  responses: {
+    '302': {
+      description: "To the link's target",
+      headers: {
+        Location: { schema: { type: 'string', format: 'uri' } },
+        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+      },
+    },
+    '404': { $ref: `#/components/responses/${ERROR_RESPONSES[404].name}` },
+  },
+};
 
 /**
  * The OpenAPI 3.1 document of the route table: Sofa's (from the Sofa that mounts the routes, or one
@@ -60,7 +92,9 @@ export function buildOpenApiDocument(
     };
   }
 
-  const tags = [...new Set(ROUTES.map(tagOf))].map((name) => ({ name }));
+  paths[`${REDIRECT_PREFIX}{urlCode}`] = { get: REDIRECT_OPERATION };
+
+  const tags = [...new Set([...ROUTES.map(tagOf), REDIRECT_TAG])].map((name) => ({ name }));
   return {
     openapi: '3.1.0',
     info: {

@@ -3,6 +3,7 @@
 import type { GraphQLField } from 'graphql';
 import { HTTP_STATUS_BY_CODE } from '../../errors';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../../idempotency';
+import { IGNORED_PARAMETERS_HEADER } from '../queryParams';
 import { surfaceOf, type RestRoute } from '../routes';
 import { ref, type Json } from './json';
 
@@ -70,6 +71,11 @@ export function headerComponents(): Record<string, Json> {
       description: 'Seconds to wait before retrying',
       required: true,
       schema: { type: 'integer', minimum: 1 },
+    },
+    [IGNORED_PARAMETERS_HEADER]: {
+      description:
+        'The query parameters the route ignored because it takes none of that name (a misspelled filter filters nothing), comma-separated',
+      schema: { type: 'string' },
     },
     [IDEMPOTENT_REPLAYED_HEADER]: {
       description: `\`true\` when the answer is the recorded answer to an earlier request with the same ${IDEMPOTENCY_KEY_HEADER}`,

@@ -1,6 +1,7 @@
 // One operation per route: summary, key and scope, parameters, success and error responses.
 import type { GraphQLField } from 'graphql';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../../idempotency';
+import { IGNORED_PARAMETERS_HEADER } from '../queryParams';
 import { surfaceOf, type RestRoute } from '../routes';
 import { ERROR_RESPONSES, errorStatusesOf, headerRefs, STANDARD_HEADERS } from './errors';
 import type { Json } from './json';
@@ -39,9 +40,11 @@ export function operationOf(
     generatedResponses[successStatus]?.content as Record<string, Json> | undefined
   )?.['application/json']?.schema as Json | undefined;
 
-  const successHeaders = headerRefs(
-    route.method === 'POST' ? [...STANDARD_HEADERS, IDEMPOTENT_REPLAYED_HEADER] : STANDARD_HEADERS,
-  );
+  const successHeaders = headerRefs([
+    ...STANDARD_HEADERS,
+    IGNORED_PARAMETERS_HEADER,
+    ...(route.method === 'POST' ? [IDEMPOTENT_REPLAYED_HEADER] : []),
+  ]);
   const success = (description: string) => ({
     description,
     headers: successHeaders,

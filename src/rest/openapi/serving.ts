@@ -26,8 +26,17 @@ const ASSETS: Record<string, { file?: string; body?: string; type: string }> = {
   // The page's start-up script is a file, not inline, so the page's CSP can forbid inline scripts.
   'init.js': {
     type: 'text/javascript',
-    body: `window.ui = SwaggerUIBundle({
+    // Swagger UI looks up a form component per item format (\`JsonSchema_string_uuid\` for lists
+    // of ids) and warns when it has none: a uuid is edited as the string it is.
+    body: `const uuidAsString = (system) => ({
+  components: {
+    JsonSchema_string_uuid: (props) =>
+      system.React.createElement(system.getComponent('JsonSchema_string'), props),
+  },
+});
+window.ui = SwaggerUIBundle({
   url: ${JSON.stringify(OPENAPI_PATH)},
+  plugins: [uuidAsString],
   dom_id: '#reference',
   deepLinking: true,
   docExpansion: 'list',

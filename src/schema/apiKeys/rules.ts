@@ -18,7 +18,10 @@ export function scopesForNewKey(type: KeyType, requested: string[] | null | unde
   if (requested.length === 0) throw new BadRequestError('scopes must name at least one scope');
   const unknown = requested.filter((scope) => !isScopeOf(type, scope));
   if (unknown.length) {
-    throw new BadRequestError(`Not scopes of a ${type} key: ${unknown.map(shown).join(', ')}`);
+    throw new BadRequestError(
+      `Not a scope of ${type === 'affiliate' ? 'an' : 'a'} ${type} key: ${unknown.map(shown).join(', ')}; ` +
+        `the scopes are ${SCOPES_BY_KEY_TYPE[type].join(', ')}`,
+    );
   }
   return [...new Set(requested)];
 }
