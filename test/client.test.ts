@@ -1,4 +1,4 @@
-// The typed client (src/client) against the running app: generated types up to date, typed calls,
+// The typed client (client/, a package of its own) against the running app: generated types up to date, typed calls,
 // page iteration, both short-URL and error shapes, and Retry-After on 429.
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -11,7 +11,7 @@ import {
   retryingFetch,
   shortUrlOf,
   type ShortUrl,
-} from '../src/client';
+} from '../client/src';
 import { createIsolatedApp, app, useTestDatabase } from './support/app';
 import { createAffiliate, createApiKey, createBrand } from './support/factories';
 

@@ -1,5 +1,5 @@
 // A small typed client of the REST API: openapi-fetch over the types that openapi-typescript
-// generates from GET /openapi.json (src/client/openapi.gen.ts, `npm run client:generate`), plus
+// generates from GET /openapi.json (client/src/openapi.gen.ts, `npm run client:generate`), plus
 // what the contract asks of a client: both documented shapes of a short URL and of an error body,
 // Retry-After on 429 (bounded), and page iteration over the `meta` / `pagination` envelopes.
 import createClient from 'openapi-fetch';
