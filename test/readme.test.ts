@@ -5,6 +5,8 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { openApiPath } from '../src/rest/openapi';
+import { ROUTES } from '../src/rest/routes';
 import { startReplica, type Replica } from './support/replica';
 
 const ROOT = path.join(__dirname, '..');
@@ -29,6 +31,14 @@ function blocksOf(markdown: string): Block[] {
 
 const blocks = blocksOf(README);
 const run = blocks.filter((block) => block.notRun === undefined);
+
+test('the route table lists every route, the redirect and the probes', () => {
+  const listed = [...README.matchAll(/^\| `(GET|POST) ([^`]+)`/gm)].map(
+    ([, method, path]) => `${method} ${path}`,
+  );
+  const routes = ROUTES.map((route) => `${route.method} ${openApiPath(route.path)}`);
+  expect(listed).toEqual(expect.arrayContaining([...routes, 'GET /s/{urlCode}', 'GET /healthz']));
+});
 
 test('every block is run, or says why not', () => {
   expect(blocks.length).toBeGreaterThan(3);
