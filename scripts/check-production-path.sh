@@ -9,7 +9,7 @@ redis_url="$2"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 schema="production_path_$$"
-port=4795
+port="$(node -e 'const s = require("node:net").createServer().listen(0, () => { console.log(s.address().port); s.close(); })')"
 server_pid=""
 cleanup() {
   [ -n "$server_pid" ] && kill -KILL "$server_pid" 2>/dev/null || true

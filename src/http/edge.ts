@@ -2,9 +2,10 @@
 // the REST facade). It is a handler around yoga rather than yoga plugins because the deadline has
 // to wrap the whole request, and the REST facade answers inside its own `onRequest` hook, which no
 // earlier yoga hook can wrap. Order, for every route, REST and GraphQL alike:
-//   request id -> CORS preflight -> /healthz, /readyz -> deadline { /s/{code} redirect (public, no
-//   key, no body) | quota (one count per HTTP request, before any parsing) -> payload limit -> yoga }
-//   -> response headers (request id, quota, deprecation, CORS, no-store) -> HEAD without body -> log.
+//   (a trace span, when tracing is on) request id -> CORS preflight -> /healthz, /readyz, /metrics
+//   -> deadline { /s/{code} redirect (public, no key, no body) | quota (one count per HTTP request,
+//   before any parsing) -> payload limit -> yoga } -> response headers (request id, quota,
+//   deprecation, CORS, no-store) -> reason phrase, HEAD without body -> metrics and access log.
 // The redirect is the hottest route and needs nothing of yoga, so it is answered here.
 import { STATUS_CODES } from 'node:http';
 import { presentedCredentials, rememberClientIp, verifiedIdentityOf } from '../auth/requestAuth';
@@ -138,10 +139,10 @@ export function createEdge(yoga: YogaHandler, settings: EdgeSettings, redis: Red
     try {
       response = await runWithRequestId(requestId, async () => {
         if (request.method === 'OPTIONS') return preflightResponse(request, settings);
-        const health =
+        const probe =
           (await healthResponse(url, redis)) ??
           (await metricsResponse(request, url, settings, redis));
-        if (health) return health;
+        if (probe) return probe;
         const outcome = url.pathname.startsWith(REDIRECT_PREFIX)
           ? await raceDeadline(
               settings.requestTimeoutMs,
