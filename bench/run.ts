@@ -148,6 +148,19 @@ async function measure(baseUrl: string, spec: LoadSpec, options: Options): Promi
   return runLoad(baseUrl, spec, { ...settings, durationS: options.durationS });
 }
 
+const BROWSER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+
+/** The spec's request as sent by many browsers, each its own client to the click counter. */
+function browsers(spec: LoadSpec, phase: string): LoadSpec {
+  const [request] = spec.requests;
+  const requests = Array.from({ length: 1_000 }, (_, n) => ({
+    ...request!,
+    headers: { ...request!.headers, 'user-agent': `${BROWSER_AGENT} ${phase}/${n}` },
+  }));
+  return { ...spec, requests };
+}
+
 /**
  * The redirect, with its click count checked: the measured phase makes a fixed number of requests
  * per connection (sized from the warm-up's rate), so none is in flight when the count is read.
@@ -159,7 +172,10 @@ async function measureRedirect(
   options: Options,
 ): Promise<Pick<ScenarioOutcome, 'result' | 'clicks'>> {
   const { connections, durationS, warmupS } = options;
-  const warm = await runLoad(baseUrl, scenario.spec, { connections, durationS: warmupS });
+  const warm = await runLoad(baseUrl, browsers(scenario.spec, 'visitor-a'), {
+    connections,
+    durationS: warmupS,
+  });
   // The warm-up's last requests may still be counting their clicks.
   await settle(baseUrl);
   const urlCode = scenario.clickCode!;
@@ -168,16 +184,20 @@ async function measureRedirect(
     1,
     Math.round((warm.requestsPerSecond * durationS) / connections),
   );
-  const result = await runLoad(baseUrl, scenario.spec, {
+  const measured = browsers(scenario.spec, 'visitor-b');
+  const result = await runLoad(baseUrl, measured, {
     connections,
     durationS,
     requestsPerConnection,
   });
   const after = await clickCountOf(schema, urlCode);
   const redirects = result.statusCounts[302] ?? 0;
+  // Every connection walks the same browsers in order: the first `requestsPerConnection` of them
+  // reached the link, each counted once (a repeat within the window is not a click).
+  const clients = Math.min(measured.requests.length, requestsPerConnection);
   return {
     result,
-    clicks: { urlCode, before, after, redirects, exact: after - before === redirects },
+    clicks: { urlCode, before, after, redirects, clients, exact: after - before === clients },
   };
 }
 

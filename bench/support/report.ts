@@ -18,6 +18,8 @@ export interface ClickCheck {
   before: number;
   after: number;
   redirects: number;
+  /** Distinct browsers that followed the link: each is one click (repeats in the window are not). */
+  clients: number;
   exact: boolean;
 }
 
@@ -338,15 +340,18 @@ function clickSection(run: TargetRun): string[] {
     `### Redirect click count (${run.target})`,
     '',
     'Measured phase run with a fixed number of requests per connection (nothing in flight at the',
-    'end); the count read with `pg` before and after.',
+    'end), each request from a browser of its own user agent; the count read with `pg` before and',
+    'after. Exact: it rose by the number of distinct browsers (a repeat within the window is not a',
+    'click, and every connection walks the same browsers).',
     '',
     ...table(
-      ['urlCode', 'clickCount before', 'after', 'rise', '302 answers', 'exact?'],
+      ['urlCode', 'clickCount before', 'after', 'rise', 'browsers', '302 answers', 'exact?'],
       checks.map((check) => [
         check.urlCode,
         String(check.before),
         String(check.after),
         String(check.after - check.before),
+        String(check.clients),
         String(check.redirects),
         check.exact ? 'yes' : '**no**',
       ]),
