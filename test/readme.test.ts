@@ -55,8 +55,10 @@ describe('the blocks, run in one shell', () => {
       REDIS_URL: undefined,
       PGLITE_DATA_DIR: 'memory://',
       DASHBOARD_JWT_SECRET: SECRET,
-      // The access log: every answer's status, whatever the blocks pipe it through.
+      // The access log on the replica's output: every answer's status, whatever the blocks pipe
+      // it through (CI points LOG_FILE elsewhere).
       LOG_LEVEL: 'info',
+      LOG_FILE: undefined,
     });
     const script = [
       'set -eo pipefail',

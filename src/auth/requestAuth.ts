@@ -3,7 +3,7 @@ import { UnauthorizedError } from '../errors';
 import { verifyDashboardToken, type DashboardToken } from './dashboardToken';
 import { storableIp } from './keyUsage';
 import { parseApiKey } from './keyFormat';
-import type { KeyType } from './scopes';
+import { keyTypeInWords, type KeyType } from './scopes';
 import { isRememberedKey, verifyApiKey, type VerifiedKey } from './verifyApiKey';
 
 const apiKeys = new WeakMap<Request, Promise<VerifiedKey | null>>();
@@ -53,8 +53,6 @@ export function presentedCredentials(request: Request) {
   };
 }
 
-const withArticle = (type: KeyType) => `${type === 'affiliate' ? 'an' : 'a'} ${type} key`;
-
 /** The 401 of a route that takes `wanted` keys, saying what the caller should do instead. */
 export function keyRefusal(
   request: Request,
@@ -63,7 +61,7 @@ export function keyRefusal(
 ): UnauthorizedError {
   if (key) {
     return new UnauthorizedError(
-      `This route takes ${withArticle(wanted)}; the x-api-key sent is ${withArticle(key.type)}`,
+      `This route takes ${keyTypeInWords(wanted)}; the x-api-key sent is ${keyTypeInWords(key.type)}`,
     );
   }
   if (request.headers.has('x-api-key')) {
@@ -73,7 +71,7 @@ export function keyRefusal(
     return new UnauthorizedError('Send the API key in the x-api-key header, not in Authorization');
   }
   return new UnauthorizedError(
-    `An API key is required: send ${withArticle(wanted)} in the x-api-key header`,
+    `An API key is required: send ${keyTypeInWords(wanted)} in the x-api-key header`,
   );
 }
 

@@ -19,6 +19,9 @@ export type AffiliateScope = (typeof SCOPES_BY_KEY_TYPE.affiliate)[number];
 export type PartnerScope = (typeof SCOPES_BY_KEY_TYPE.partner)[number];
 export type ApiScope = AffiliateScope | PartnerScope;
 
+/** "an affiliate key", "a partner key": for messages. */
+export const keyTypeInWords = (type: KeyType) => `${type === 'affiliate' ? 'an' : 'a'} ${type} key`;
+
 export function isScopeOf(type: KeyType, scope: string): scope is ApiScope {
   return (SCOPES_BY_KEY_TYPE[type] as readonly string[]).includes(scope);
 }

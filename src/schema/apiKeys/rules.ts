@@ -6,7 +6,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { isScopeOf, SCOPES_BY_KEY_TYPE, type KeyType } from '../../auth/scopes';
+import { isScopeOf, keyTypeInWords, SCOPES_BY_KEY_TYPE, type KeyType } from '../../auth/scopes';
 import type { KeyVersion } from '../../auth/verifyApiKey';
 import { BadRequestError, shown } from '../../errors';
 
@@ -19,7 +19,7 @@ export function scopesForNewKey(type: KeyType, requested: string[] | null | unde
   const unknown = requested.filter((scope) => !isScopeOf(type, scope));
   if (unknown.length) {
     throw new BadRequestError(
-      `Not a scope of ${type === 'affiliate' ? 'an' : 'a'} ${type} key: ${unknown.map(shown).join(', ')}; ` +
+      `Not a scope of ${keyTypeInWords(type)}: ${unknown.map(shown).join(', ')}; ` +
         `the scopes are ${SCOPES_BY_KEY_TYPE[type].join(', ')}`,
     );
   }
