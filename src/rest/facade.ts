@@ -60,7 +60,10 @@ function wasSent(request: Request, serverContext: Record<string, unknown>, name:
   return request.headers.has(name) || (nodeHeaders !== undefined && name in nodeHeaders);
 }
 
-/** Checks a REST request up to the point Sofa takes over; returns the key and the variables. */
+/**
+ * Checks a REST request up to the point Sofa takes over; returns the key, the variables and the
+ * query parameters the route ignores.
+ */
 async function admitRestRequest(
   request: Request,
   serverContext: Record<string, unknown>,
@@ -68,7 +71,7 @@ async function admitRestRequest(
   route: RestRoute,
   rawParams: Record<string, string>,
   schema: GraphQLSchema,
-): Promise<{ apiKey: VerifiedKey; variables: Record<string, unknown> }> {
+): Promise<{ apiKey: VerifiedKey; variables: Record<string, unknown>; ignored: string[] }> {
   const surface = surfaceOf(url.pathname)!;
   const sent = (name: string) => wasSent(request, serverContext, name);
   if (surface.keyType === 'partner' && (sent('x-api-token') || sent('x-auth-key'))) {
@@ -81,13 +84,17 @@ async function admitRestRequest(
     throw keyRefusal(request, apiKey, surface.keyType);
   }
   const { args } = routeField(schema, route);
-  // A POST takes its arguments from the body only; its query string is ignored like unknown
-  // parameters are.
+  // A POST takes its arguments from the body only; its query string is ignored whole.
+  const fromQuery = route.method === 'POST' ? [] : args;
   const variables =
     route.method === 'POST'
       ? variablesFromBody(args, parseJsonBody(await request.text()))
       : variablesFromQuery(args, url.searchParams);
-  return { apiKey, variables: { ...variables, ...decodePathParams(rawParams) } };
+  return {
+    apiKey,
+    variables: { ...variables, ...decodePathParams(rawParams) },
+    ignored: ignoredParameters(fromQuery, url.searchParams),
+  };
 }
 
 /** Answers a POST carrying an Idempotency-Key: once per key and body, replayed after that. */
@@ -188,7 +195,7 @@ export function useRestFacade() {
         return;
       }
       try {
-        const { apiKey, variables } = await admitRestRequest(
+        const { apiKey, variables, ignored } = await admitRestRequest(
           request,
           serverContext,
           url,
@@ -202,9 +209,6 @@ export function useRestFacade() {
           found.route.method === 'POST' && idempotencyKey !== null
             ? await idempotentResponse(idempotencyKey, apiKey, found.route, variables, answer)
             : await answer();
-        // A POST reads its body only: its query string is ignored whole.
-        const args = found.route.method === 'GET' ? routeField(fullSchema, found.route).args : [];
-        const ignored = ignoredParameters(args, url.searchParams);
         endResponse(
           ignored.length
             ? withHeaders(response, { [IGNORED_PARAMETERS_HEADER]: ignored.join(', ') })
