@@ -3,7 +3,13 @@
 // (src/server.ts) gives it a port; tests call `app.fetch()` directly.
 import { useRateLimiter } from '@envelop/rate-limiter';
 import { createServerAdapter } from '@whatwg-node/server';
-import { createYoga, maskError, useExecutionCancellation, type MaskError } from 'graphql-yoga';
+import {
+  createYoga,
+  maskError,
+  useExecutionCancellation,
+  type MaskError,
+  type Plugin,
+} from 'graphql-yoga';
 import { hearKeyChanges } from './auth/keyChanges';
 import { apiKeyOf, dashboardTokenOf } from './auth/requestAuth';
 import { config } from './config';
@@ -12,6 +18,7 @@ import { graphqlArmor, type GraphqlSettings } from './graphql/armor';
 import { graphiqlOptions } from './graphql/graphiql';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useJsonAnswers } from './graphql/jsonAnswers';
+import { responseCache } from './graphql/responseCache';
 import { createEdge, type EdgeSettings } from './http/edge';
 import { createRedisClient, type RedisClient } from './redis';
 import { logger } from './logger';
@@ -57,6 +64,8 @@ export interface AppOptions {
   graphql?: Partial<GraphqlSettings>;
   /** The Redis shared with other replicas; default: a client for REDIS_URL, or none. */
   redis?: RedisClient | null;
+  /** Overrides RESPONSE_CACHE_TTL (seconds; 0 = off). */
+  responseCacheTtlSeconds?: number;
 }
 
 export function createApp(options: AppOptions = {}) {
@@ -67,7 +76,10 @@ export function createApp(options: AppOptions = {}) {
         ? createRedisClient(config.redisUrl)
         : null;
   hearKeyChanges();
-  const yoga = createYogaServer({ ...graphqlSettingsFromConfig(), ...options.graphql });
+  const yoga = createYogaServer(
+    { ...graphqlSettingsFromConfig(), ...options.graphql },
+    responseCache(options.responseCacheTtlSeconds ?? config.responseCacheTtlSeconds, redis),
+  );
   const edge = createEdge(yoga, { ...edgeSettingsFromConfig(), ...options.settings }, redis);
   return createServerAdapter<Record<string, unknown>>(edge);
 }
@@ -97,7 +109,7 @@ function useKeyManagementLimit() {
 const maskUnlessOutage: MaskError = (error, message, isDev) =>
   isDatabaseOutage(error) ? databaseUnavailable(error) : maskError(error, message, isDev);
 
-function createYogaServer(graphqlSettings: GraphqlSettings) {
+function createYogaServer(graphqlSettings: GraphqlSettings, answerCache: Plugin<Context>[]) {
   const restFacade = useRestFacade();
   const tracing = graphqlTracing();
   return createYoga<Record<string, unknown>, Context>({
@@ -147,6 +159,7 @@ function createYogaServer(graphqlSettings: GraphqlSettings) {
       useApiReference(restFacade.openApiDocument),
       useUnknownPathAnswer(GRAPHQL_ENDPOINT),
       useJsonAnswers(),
+      ...answerCache,
       ...(tracing ? [tracing] : []),
     ],
   });

@@ -38,6 +38,8 @@ export interface Config {
   rateLimitWindowSeconds: number;
   /** Whether the service applies pending migrations when it starts. */
   migrateOnStart: boolean;
+  /** How long a REST GET answer is served from the response cache; 0 turns the cache off. */
+  responseCacheTtlSeconds: number;
   /** A request still running after this long is answered 504 REQUEST_TIMEOUT. */
   requestTimeoutMs: number;
   /** The Sunset date announced on legacy hosts. */
@@ -227,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW_S', 60),
     migrateOnStart: toggle(env, 'MIGRATE_ON_START', true),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000),
+    responseCacheTtlSeconds: integer(env, 'RESPONSE_CACHE_TTL', 5, 0),
     legacySunset: date(env, 'LEGACY_SUNSET', DEFAULT_LEGACY_SUNSET),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     logFile: env.LOG_FILE || undefined,

@@ -35,6 +35,13 @@ export const keyCacheLookups = new Counter({
   registers: [registry],
 });
 
+export const responseCacheLookups = new Counter({
+  name: 'response_cache_lookups_total',
+  help: 'REST GET answers looked up in the response cache, by whether one was there (hit) or not (miss)',
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
+
 export const clickBatchSize = new Histogram({
   name: 'click_batch_clicks',
   help: 'Clicks written by one statement of the redirect',

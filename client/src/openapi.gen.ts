@@ -965,11 +965,15 @@ export interface components {
   parameters: {
     /** @description Optional. The same key with the same request within 24 h answers the recorded answer again (with `Idempotent-Replayed: true`); with another request, 409. */
     IdempotencyKey: string;
+    /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+    IfNoneMatch: string;
   };
   requestBodies: never;
   headers: {
     /** @description The request id (the client's own `X-Request-Id` when valid); also in error bodies */
     'X-Request-Id': string;
+    /** @description The entity tag of the answer (a digest of the body): send it as `If-None-Match` to be answered 304 while the answer is the same */
+    ETag: string;
     /** @description Requests allowed per window. Sent on every response to a request carrying x-api-key, errors included. */
     'X-RateLimit-Limit': number;
     /** @description Requests left in the window. Sent on every response to a request carrying x-api-key, errors included. */
@@ -1001,7 +1005,10 @@ export interface operations {
         /** @description Part of the organization name, any case. */
         search?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1017,11 +1024,26 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['PartnerOrganizationPage'];
         };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -1050,7 +1072,10 @@ export interface operations {
         /** @description Created at or before. */
         endAt?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1066,11 +1091,26 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['PartnerBrandPage'];
         };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -1083,7 +1123,10 @@ export interface operations {
   partnerBrand: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path: {
         /** @description The resource id; an id that does not exist answers 404 */
         brandId: string;
@@ -1102,11 +1145,26 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['PartnerBrandResult'];
         };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -1144,7 +1202,10 @@ export interface operations {
         /** @description Period overlapping until. */
         endAt?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1160,11 +1221,26 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['PartnerCampaignPage'];
         };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -1177,7 +1253,10 @@ export interface operations {
   partnerCampaign: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path: {
         /** @description The resource id; an id that does not exist answers 404 */
         campaignId: string;
@@ -1196,11 +1275,26 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['PartnerCampaignResult'];
         };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -1232,7 +1326,10 @@ export interface operations {
         /** @description true: brands the affiliate marked favorite; false: all the others. */
         isFavorite?: boolean;
       };
-      header?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1248,11 +1345,26 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['AffiliateBrandPage'];
         };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -1266,7 +1378,10 @@ export interface operations {
   affiliateBrand: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path: {
         /** @description The resource id; an id that does not exist answers 404 */
         brandId: string;
@@ -1285,11 +1400,26 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['AffiliateBrandResult'];
         };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
@@ -1302,7 +1432,10 @@ export interface operations {
   affiliateChannels: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1318,11 +1451,26 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['AffiliateChannelList'];
         };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
@@ -1335,7 +1483,10 @@ export interface operations {
   affiliateChannel: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path: {
         /** @description The resource id; an id that does not exist answers 404 */
         channelId: string;
@@ -1354,11 +1505,26 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['AffiliateChannelResult'];
         };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
@@ -1395,7 +1561,10 @@ export interface operations {
         /** @description Period overlapping until; only together with startAt. */
         endAt?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1411,11 +1580,26 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['AffiliateCampaignPage'];
         };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -1429,7 +1613,10 @@ export interface operations {
   affiliateCampaign: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path: {
         /** @description The resource id; an id that does not exist answers 404 */
         campaignId: string;
@@ -1448,11 +1635,26 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['AffiliateCampaignResult'];
         };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
@@ -1499,7 +1701,10 @@ export interface operations {
         /** @description Orders changed at or after this time, oldest change first (`updatedAt`, then `id`): for incremental sync. */
         updatedSince?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1515,11 +1720,26 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['AffiliateOrderPage'];
         };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -1533,7 +1753,10 @@ export interface operations {
   affiliateOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path: {
         /** @description The resource id; an id that does not exist answers 404 */
         orderId: string;
@@ -1552,11 +1775,26 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['AffiliateOrderResult'];
         };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
@@ -1585,7 +1823,10 @@ export interface operations {
         /** @description Products in any of these categories. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
         categories?: string[];
       };
-      header?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1601,11 +1842,26 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['AffiliateProductList'];
         };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -1707,7 +1963,10 @@ export interface operations {
         /** @description Created at or before. */
         endAt?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1723,11 +1982,26 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ShortUrlPage'];
         };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -1741,7 +2015,10 @@ export interface operations {
   affiliateShortUrl: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path: {
         /** @description The resource id; an id that does not exist answers 404 */
         urlCode: string;
@@ -1760,11 +2037,26 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ShortUrlResult'];
         };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];

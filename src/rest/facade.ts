@@ -2,7 +2,7 @@
 // Before Sofa, the facade answers what Sofa would get wrong: unknown paths and methods (contract
 // error bodies instead of an empty 404), the key type of the surface (401 before any 400), the
 // partner surface's refusal of dashboard credentials, strict query-string and JSON-body parsing,
-// and `Idempotency-Key` replays on POST routes.
+// `Idempotency-Key` replays on POST routes. After Sofa, GET answers get their `ETag`.
 import type { ExecutionArgs, GraphQLSchema } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { apiKeyOf, keyRefusal } from '../auth/requestAuth';
@@ -27,6 +27,7 @@ import {
   withHeaders,
 } from '../errors';
 import { parseJsonBody, variablesFromBody } from './body';
+import { conditionalAnswer } from './conditional';
 import { IGNORED_PARAMETERS_HEADER, ignoredParameters, variablesFromQuery } from './queryParams';
 import { lookupRoute, routeField, surfaceOf, type RestRoute } from './routes';
 import { textRefusal } from '../schema/inputLimits';
@@ -206,9 +207,11 @@ export function useRestFacade() {
         const answer = () => answerThroughSofa(request, url, serverContext, variables);
         const idempotencyKey = request.headers.get(IDEMPOTENCY_KEY_HEADER);
         const response =
-          found.route.method === 'POST' && idempotencyKey !== null
-            ? await idempotentResponse(idempotencyKey, apiKey, found.route, variables, answer)
-            : await answer();
+          found.route.method === 'GET'
+            ? await conditionalAnswer(request, await answer())
+            : idempotencyKey !== null
+              ? await idempotentResponse(idempotencyKey, apiKey, found.route, variables, answer)
+              : await answer();
         endResponse(
           ignored.length
             ? withHeaders(response, { [IGNORED_PARAMETERS_HEADER]: ignored.join(', ') })

@@ -11,5 +11,7 @@ if (process.env.DATABASE_URL) {
 } else {
   process.env.PGLITE_DATA_DIR = 'memory://';
 }
+// Tests write rows between reads of one list; the response cache's own tests turn it on.
+process.env.RESPONSE_CACHE_TTL ??= '0';
 // Other test files make many requests with one key; the quota's own tests set their limits.
 process.env.RATE_LIMIT_MAX ??= '100000';

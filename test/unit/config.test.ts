@@ -58,6 +58,7 @@ describe('defaults', () => {
       rateLimitMax: 60,
       rateLimitWindowSeconds: 60,
       requestTimeoutMs: 60_000,
+      responseCacheTtlSeconds: 5,
       migrateOnStart: true,
       legacySunset: new Date('2027-06-30T23:59:59Z'),
       logLevel: 'info',
@@ -291,6 +292,19 @@ describe('rate limit', () => {
   test.each(['0', '-1', '1.5', 'sixty'])('RATE_LIMIT_MAX=%s is refused', (value) => {
     expect(refusal({ RATE_LIMIT_MAX: value }).message).toBe(
       `RATE_LIMIT_MAX must be an integer >= 1, got "${value}"`,
+    );
+  });
+});
+
+describe('RESPONSE_CACHE_TTL', () => {
+  test('sets how long REST GET answers are served from the cache; 0 turns it off', () => {
+    expect(configOf({ RESPONSE_CACHE_TTL: '30' }).responseCacheTtlSeconds).toBe(30);
+    expect(configOf({ RESPONSE_CACHE_TTL: '0' }).responseCacheTtlSeconds).toBe(0);
+  });
+
+  test.each(['-1', '1.5', 'short'])('RESPONSE_CACHE_TTL=%s is refused', (value) => {
+    expect(refusal({ RESPONSE_CACHE_TTL: value }).message).toBe(
+      `RESPONSE_CACHE_TTL must be an integer >= 0, got "${value}"`,
     );
   });
 });

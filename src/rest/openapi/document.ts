@@ -125,6 +125,14 @@ export function buildOpenApiDocument(
             'Optional. The same key with the same request within 24 h answers the recorded answer again (with `Idempotent-Replayed: true`); with another request, 409.',
           schema: { type: 'string', minLength: 1, maxLength: 255 },
         },
+        IfNoneMatch: {
+          name: 'If-None-Match',
+          in: 'header',
+          required: false,
+          description:
+            'Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body.',
+          schema: { type: 'string' },
+        },
       },
       headers: headerComponents(),
       responses: errorResponseComponents(),

@@ -50,6 +50,11 @@ export function headerComponents(): Record<string, Json> {
         "The request id (the client's own `X-Request-Id` when valid); also in error bodies",
       schema: { type: 'string' },
     },
+    ETag: {
+      description:
+        'The entity tag of the answer (a digest of the body): send it as `If-None-Match` to be answered 304 while the answer is the same',
+      schema: { type: 'string' },
+    },
     'X-RateLimit-Limit': { description: `Requests allowed per window. ${quota}`, schema: integer },
     'X-RateLimit-Remaining': {
       description: `Requests left in the window. ${quota}`,

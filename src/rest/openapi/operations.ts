@@ -43,7 +43,7 @@ export function operationOf(
   const successHeaders = headerRefs([
     ...STANDARD_HEADERS,
     IGNORED_PARAMETERS_HEADER,
-    ...(route.method === 'POST' ? [IDEMPOTENT_REPLAYED_HEADER] : []),
+    route.method === 'POST' ? IDEMPOTENT_REPLAYED_HEADER : 'ETag',
   ]);
   const success = (description: string) => ({
     description,
@@ -57,6 +57,10 @@ export function operationOf(
       responses['200'] = success('The same request was made before: the existing resource');
     } else {
       responses[successStatus] = success('OK');
+      responses['304'] = {
+        description: 'Not Modified: the answer is the one whose `ETag` the request named',
+        headers: headerRefs(['ETag', ...STANDARD_HEADERS]),
+      };
     }
   }
   for (const status of errorStatusesOf(route, field)) {
@@ -76,6 +80,9 @@ export function operationOf(
       ? queryArgs.map((arg) => queryParameter(route, arg))
       : []),
     ...(route.method === 'POST' ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+    ...(route.method === 'GET' && !field.deprecationReason
+      ? [{ $ref: '#/components/parameters/IfNoneMatch' }]
+      : []),
   ];
 
   const description = [
