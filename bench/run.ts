@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import {
   clickCountOf,
   DEMO_SCHEMA,
+  issueAffiliateKeys,
   resetDemoSchema,
   SCALE_SCHEMA,
   schemaRows,
@@ -58,8 +59,17 @@ import {
   type Contender,
   type ContenderName,
   type Round,
+  type SideBySideSettings,
+  type Workload,
 } from './support/sideBySide';
-import { referenceChecks, TARGETS, verdictOf, type TargetCheck } from './support/targets';
+import {
+  cachedMixCheck,
+  referenceChecks,
+  TARGETS,
+  verdictOf,
+  type TargetCheck,
+} from './support/targets';
+import { DEMO_USERS } from '../src/demoIdentities';
 
 const RESULTS_DIR = path.join(__dirname, 'results');
 /** Each run's copy and its query plans: kept on this machine, not committed (.gitignore). */
@@ -271,6 +281,78 @@ function printCheck(target: string, check: TargetCheck): void {
   );
 }
 
+function sideBySideSettings(options: Options): SideBySideSettings {
+  return {
+    connections: options.connections,
+    durationS: options.durationS,
+    warmupS: options.warmupS,
+    rounds: options.rounds,
+    probeRatePerS: TARGETS.references.probeRatePerS,
+  };
+}
+
+/** The reference routes asked by several keys of two affiliates, at several pages and limits. */
+async function cachedMixWorkload(schema: string): Promise<Workload> {
+  const { keysPerAffiliate, pages, limits } = TARGETS.cachedMix;
+  const { routes } = TARGETS.references;
+  const keys = await issueAffiliateKeys(
+    schema,
+    [DEMO_USERS.affiliate, DEMO_USERS.secondAffiliate],
+    keysPerAffiliate,
+  );
+  const load = routes.flatMap((route) =>
+    keys.flatMap((key) =>
+      pages.flatMap((page) =>
+        limits.map((limit) => ({
+          method: 'GET' as const,
+          path: `${route}?page=${page}&limit=${limit}`,
+          headers: { 'x-api-key': key },
+        })),
+      ),
+    ),
+  );
+  return {
+    route:
+      `${routes.join(' + ')}: ${load.length} requests (${keys.length} keys, pages ` +
+      `${pages.join(', ')}, limits ${limits.join(', ')}), cache on`,
+    load,
+    compared: load,
+  };
+}
+
+/** The service with its response cache on, beside the limit, on a repeating mix. */
+async function measureCachedMix(
+  target: TargetName,
+  schema: string,
+  options: Options,
+): Promise<Pick<TargetRun, 'sideBySide' | 'referenceChecks'>> {
+  if (!selected('cached mix', options.only)) return { sideBySide: [], referenceChecks: [] };
+  const workload = await cachedMixWorkload(schema);
+  const [service, limit] = await Promise.all([
+    startService({ schema, responseCacheTtlSeconds: TARGETS.cachedMix.ttlSeconds }),
+    startLimitServer(schema),
+  ]);
+  try {
+    const contenders: Contender[] = [
+      { name: 'service', server: service },
+      { name: 'limit', server: limit },
+    ];
+    const measured = await measureSideBySide(
+      contenders,
+      workload,
+      sideBySideSettings(options),
+      (name, round) => roundProgress(target, 'cached mix', name, round),
+    );
+    const summary = (name: ContenderName) =>
+      summaryOf(measured.outcomes.find((outcome) => outcome.name === name));
+    const check = cachedMixCheck(workload.route, summary('service'), summary('limit'));
+    printCheck(target, check);
+    return { sideBySide: [measured], referenceChecks: [check] };
+  } finally {
+    await Promise.all([service.stop(), limit.stop()]);
+  }
+}
+
 /** The service beside the peer and the limit on the target routes that `--only` selects. */
 async function measureBesideReferences(
   target: TargetName,
@@ -288,22 +370,24 @@ async function measureBesideReferences(
     { name: 'peer', server: peer },
     { name: 'limit', server: limit },
   ];
-  const settings = {
-    connections: options.connections,
-    durationS: options.durationS,
-    warmupS: options.warmupS,
-    rounds: options.rounds,
-    probeRatePerS: TARGETS.references.probeRatePerS,
-  };
+  const settings = sideBySideSettings(options);
   const result: Pick<TargetRun, 'sideBySide' | 'referenceChecks'> = {
     sideBySide: [],
     referenceChecks: [],
   };
   try {
     for (const route of routes) {
-      const key = keyFor(route);
-      const request = { method: 'GET' as const, path: route, headers: { 'x-api-key': key } };
-      const measured = await measureSideBySide(contenders, request, key, settings, (name, round) =>
+      const request = {
+        method: 'GET' as const,
+        path: route,
+        headers: { 'x-api-key': keyFor(route) },
+      };
+      const workload = {
+        route,
+        load: [request],
+        compared: [request, { ...request, path: `${route}?page=2` }],
+      };
+      const measured = await measureSideBySide(contenders, workload, settings, (name, round) =>
         roundProgress(target, route, name, round),
       );
       const summary = (name: ContenderName) =>
@@ -376,6 +460,7 @@ async function runTarget(
   } finally {
     await service.stop();
   }
+  const cachedMix = await measureCachedMix(target, schema, options);
 
   const run: TargetRun = {
     target,
@@ -384,7 +469,8 @@ async function runTarget(
     ceiling: ceilingResult,
     stackFloor: stackFloorResult,
     outcomes,
-    ...besideReferences,
+    sideBySide: [...besideReferences.sideBySide, ...cachedMix.sideBySide],
+    referenceChecks: [...besideReferences.referenceChecks, ...cachedMix.referenceChecks],
     authSingleConnection,
     graphqlDifferences,
   };

@@ -1,6 +1,8 @@
 // What the harness asks of PostgreSQL directly (pg, superuser `postgres`): preparing the demo
 // schema, telling whether the scale schema is seeded, and reading click counts.
 import pg from 'pg';
+import { generateApiKey, sha256Hex } from '../../src/auth/keyFormat';
+import { SCOPES_BY_KEY_TYPE } from '../../src/auth/scopes';
 import { DATABASE_URL, REDIS_URL, runScript } from './processes';
 
 export const DEMO_SCHEMA = 'bench_demo';
@@ -106,4 +108,27 @@ export async function postgresVersion(): Promise<string> {
     const result = await client.query<{ server_version: string }>('SHOW server_version');
     return result.rows[0]!.server_version;
   });
+}
+
+/** Affiliate keys (all affiliate scopes) for each owner, in place of the last run's. */
+export async function issueAffiliateKeys(
+  schema: string,
+  ownerIds: string[],
+  perOwner: number,
+): Promise<string[]> {
+  const keys = ownerIds.flatMap((ownerId) =>
+    Array.from({ length: perOwner }, () => ({ ownerId, ...generateApiKey('test') })),
+  );
+  await withClient(async (client) => {
+    await client.query(`DELETE FROM "${schema}"."ApiKey" WHERE "name" = 'bench mix'`);
+    for (const { ownerId, prefix, secret } of keys) {
+      await client.query(
+        `INSERT INTO "${schema}"."ApiKey"
+           ("id", "name", "type", "version", "env", "prefix", "secretHash", "scopes", "ownerId")
+         VALUES (gen_random_uuid(), 'bench mix', 'affiliate', 'v2', 'test', $1, $2, $3, $4)`,
+        [prefix, sha256Hex(secret), [...SCOPES_BY_KEY_TYPE.affiliate], ownerId],
+      );
+    }
+  });
+  return keys.map((key) => key.apiKey);
 }

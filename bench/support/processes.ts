@@ -173,6 +173,8 @@ export interface ServiceSettings {
   withProbe?: boolean;
   /** The checkout to run (another build, for side-by-side comparisons). Default: this one. */
   dir?: string;
+  /** RESPONSE_CACHE_TTL; default 0: every scenario measures the work of an answer. */
+  responseCacheTtlSeconds?: number;
 }
 
 export const PROBE_PATH = path.join(__dirname, 'serverProbe.cjs');
@@ -189,6 +191,7 @@ export function serviceEnv(settings: ServiceSettings, port: number): NodeJS.Proc
     DASHBOARD_JWT_SECRET: 'bench-only-dashboard-secret-0123456789abcdef',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_MAX: '100000000',
+    RESPONSE_CACHE_TTL: String(settings.responseCacheTtlSeconds ?? 0),
     REDIS_URL,
     ...databaseEnv(settings.schema),
     ...(settings.databaseUrl && { DATABASE_URL: settings.databaseUrl }),

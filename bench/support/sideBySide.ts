@@ -48,8 +48,8 @@ interface Answer {
   body: Buffer;
 }
 
-async function fetchAnswer(baseUrl: string, path: string, key: string): Promise<Answer> {
-  const response = await fetch(`${baseUrl}${path}`, { headers: { 'x-api-key': key } });
+async function fetchAnswer(baseUrl: string, request: LoadRequest): Promise<Answer> {
+  const response = await fetch(`${baseUrl}${request.path}`, { headers: request.headers });
   return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -65,27 +65,26 @@ function diffExcerpt(service: Buffer, reference: Buffer): string {
 }
 
 /**
- * Null when the reference answers each path byte for byte as the service does, else what differs.
- * The service answers each path once first, so the campaign links it makes on first need exist
+ * Null when the reference answers each request byte for byte as the service does, else what
+ * differs. The service answers each once first, so the campaign links it makes on first need exist
  * for both; then both are asked at the same moment, as campaign statuses follow the clock.
  */
 export async function bodyDifference(
   service: Server,
   reference: Server,
-  paths: string[],
-  key: string,
+  requests: LoadRequest[],
 ): Promise<string | null> {
-  for (const path of paths) {
-    await fetchAnswer(service.baseUrl, path, key);
+  for (const request of requests) {
+    await fetchAnswer(service.baseUrl, request);
     const [expected, answered] = await Promise.all([
-      fetchAnswer(service.baseUrl, path, key),
-      fetchAnswer(reference.baseUrl, path, key),
+      fetchAnswer(service.baseUrl, request),
+      fetchAnswer(reference.baseUrl, request),
     ]);
     if (expected.status !== 200 || answered.status !== 200) {
-      return `GET ${path}: service ${expected.status}, reference ${answered.status}`;
+      return `GET ${request.path}: service ${expected.status}, reference ${answered.status}`;
     }
     if (!expected.body.equals(answered.body)) {
-      return `GET ${path}: ${diffExcerpt(expected.body, answered.body)}`;
+      return `GET ${request.path}: ${diffExcerpt(expected.body, answered.body)}`;
     }
   }
   return null;
@@ -99,10 +98,10 @@ export async function bodyDifference(
  */
 async function measureRound(
   server: Server,
-  request: LoadRequest,
+  requests: LoadRequest[],
   settings: SideBySideSettings,
 ): Promise<Round> {
-  const spec = { requests: [request], expected: [200] };
+  const spec = { requests, expected: [200] };
   const { connections, durationS } = settings;
   const warm = await runLoad(server.baseUrl, spec, { connections, durationS: settings.warmupS });
   const requestsPerConnection = Math.max(
@@ -118,41 +117,49 @@ async function measureRound(
   });
   const cpuMsPerAnswer = (cpuMsOf(server.pid) - cpuBefore) / load.responses;
   await quiet(server.pid);
-  const probe = await probeAtFixedRate(server.baseUrl, request, {
+  const probe = await probeAtFixedRate(server.baseUrl, requests[0]!, {
     ratePerS: settings.probeRatePerS,
     durationS,
   });
   return { load, cpuMsPerAnswer, probe };
 }
 
-/** The service (first of `contenders`) and the references beside it on `request`'s route. */
+/** What the contenders are loaded with, and which answers are compared before. */
+export interface Workload {
+  /** How the report names it. */
+  route: string;
+  /** Sent in turn by every connection. */
+  load: LoadRequest[];
+  compared: LoadRequest[];
+}
+
+/** The service (first of `contenders`) and the references beside it on one workload. */
 export async function measureSideBySide(
   contenders: Contender[],
-  request: LoadRequest,
-  key: string,
+  workload: Workload,
   settings: SideBySideSettings,
   onRound: (name: ContenderName, round: Round) => void,
 ): Promise<SideBySide> {
   const [service] = contenders;
   if (service?.name !== 'service') throw new Error('side by side: the service comes first');
-  const compared = [request.path, `${request.path}?page=2`];
   const outcomes: ContenderOutcome[] = [];
   for (const { name, server } of contenders) {
     const refusal =
-      name === 'service' ? null : await bodyDifference(service.server, server, compared, key);
-    if (refusal) console.warn(`[${name}] not measured on ${request.path}: ${refusal}`);
+      name === 'service' ? null : await bodyDifference(service.server, server, workload.compared);
+    if (refusal) console.warn(`[${name}] not measured on ${workload.route}: ${refusal}`);
     outcomes.push({ name, refusal, rounds: [] });
   }
   for (let round = 0; round < settings.rounds; round++) {
     for (const [i, { name, server }] of contenders.entries()) {
       if (outcomes[i]!.refusal) continue;
-      const measured = await measureRound(server, request, settings);
+      const measured = await measureRound(server, workload.load, settings);
       outcomes[i]!.rounds.push(measured);
       onRound(name, measured);
       await quiet(server.pid);
     }
   }
-  return { route: request.path, compared, outcomes };
+  const compared = workload.compared.map((request) => request.path);
+  return { route: workload.route, compared, outcomes };
 }
 
 export interface ContenderSummary {

@@ -25,6 +25,15 @@ export const TARGETS = {
     probeRatePerS: 100,
     maxProbeP99Ms: 25,
   },
+  /** The response cache on, a repeating mix of keys, pages and limits, beside the limit. */
+  cachedMix: {
+    /** The service's req/s over the limit's. */
+    minLimitRatio: 1.0,
+    ttlSeconds: 5,
+    keysPerAffiliate: 2,
+    pages: [1, 2, 3],
+    limits: [5, 10],
+  },
 } as const;
 
 export interface Verdict {
@@ -122,4 +131,22 @@ export function referenceChecks(
     ),
   );
   return checks;
+}
+
+/** The cached service on the repeating mix beside the limit. */
+export function cachedMixCheck(
+  route: string,
+  service: ContenderSummary | null,
+  limit: ContenderSummary | null,
+): TargetCheck {
+  const ratio = service && limit ? service.requestsPerSecond / limit.requestsPerSecond : null;
+  const { minLimitRatio } = TARGETS.cachedMix;
+  return check(
+    route,
+    `cache on: req/s ≥ ${minLimitRatio.toFixed(1)}x the limit's`,
+    ratio,
+    (value) => value >= minLimitRatio,
+    (value) =>
+      `${value.toFixed(2)}x (${Math.round(service!.requestsPerSecond)} / ${Math.round(limit!.requestsPerSecond)} req/s)`,
+  );
 }

@@ -6,7 +6,12 @@
 // scopes change starts afresh); partner keys with the same scopes share entries, as the catalog has
 // no key context. An affiliate's own writes drop its entries before they are answered. Answers may
 // otherwise be up to the TTL old (docs/decisions.md, "Performance").
-import { useResponseCache, type Cache } from '@envelop/response-cache';
+import { createHash } from 'node:crypto';
+import {
+  useResponseCache,
+  type BuildResponseCacheKeyFunction,
+  type Cache,
+} from '@envelop/response-cache';
 import { getOperationAST, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { logger } from '../logger';
@@ -92,6 +97,16 @@ function isCachedRead(context: Context): boolean {
   return (method === 'GET' || method === 'HEAD') && context.apiKey !== null;
 }
 
+/**
+ * An entry's name: the route's operation, its variables (the facade builds them in the route's
+ * argument order, so equal requests give equal JSON) and the session. Hashed synchronously: the
+ * default goes through WebCrypto's promise on every lookup.
+ */
+const entryName: BuildResponseCacheKeyFunction = ({ documentString, variableValues, sessionId }) =>
+  createHash('sha256')
+    .update(`${documentString}\0${JSON.stringify(variableValues ?? {})}\0${sessionId ?? ''}`)
+    .digest('base64url');
+
 /** The store as @envelop/response-cache sees it for one execution: entries tagged by their owner. */
 function viewFor(store: AnswerStore, context: Context): Cache {
   return {
@@ -131,6 +146,7 @@ export function responseCache(ttlSeconds: number, redis: RedisClient | null): Pl
     useResponseCache<Context>({
       ttl: ttlSeconds * 1000,
       session: sessionOf,
+      buildResponseCacheKey: entryName,
       enabled: isCachedRead,
       cache: (context) => viewFor(store, context as Context),
       // Entries are dropped by owner (above): no entity ids to collect, no mutation to watch.
