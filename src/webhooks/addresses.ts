@@ -16,7 +16,7 @@ export type AddressKind =
 
 type Range = [prefix: number[], bits: number, kind: AddressKind];
 
-// Longest prefix first is not needed: metadata is checked before link-local by order.
+// The first matching range decides: metadata comes before the link-local range holding it.
 const IPV4_RANGES: Range[] = [
   [[169, 254, 169, 254], 32, 'metadata'],
   [[0, 0, 0, 0], 8, 'reserved'],
@@ -36,7 +36,7 @@ const IPV4_RANGES: Range[] = [
 ];
 
 const IPV6_RANGES: Range[] = [
-  [[0xfd, 0x00, 0x0e, 0xc2, ...Array<number>(11).fill(0), 0x02, 0x54], 128, 'metadata'],
+  [[0xfd, 0x00, 0x0e, 0xc2, ...Array<number>(10).fill(0), 0x02, 0x54], 128, 'metadata'],
   [Array<number>(16).fill(0), 128, 'reserved'],
   [[...Array<number>(15).fill(0), 1], 128, 'loopback'],
   [[0xfe, 0x80], 10, 'link-local'],
