@@ -67,6 +67,11 @@ describe('defaults', () => {
       corsOrigins: ['*'],
       metricsEnabled: true,
       metricsToken: undefined,
+      webhookAllowPrivateUrls: false,
+      webhookPollIntervalMs: 5_000,
+      webhookLeaseS: 60,
+      webhookRetryDelaysS: [5, 300, 1_800, 7_200, 18_000, 36_000, 36_000],
+      webhookDisableAfterS: 432_000,
     });
   });
 
