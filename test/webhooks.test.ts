@@ -161,6 +161,22 @@ describe('managing endpoints (dashboard, x-api-token)', () => {
     }
   });
 
+  test('sendTestWebhook runs at most 10 times a minute per user', async () => {
+    const { token } = await affiliateDashboard();
+    const { endpoint } = await createEndpoint(token, {
+      url: 'https://127.0.0.1/limited',
+      events: ORDER_EVENTS,
+    });
+    for (let n = 0; n < 10; n += 1) {
+      const { body } = await graphql(SEND_TEST, { id: endpoint.id }, { token });
+      expect(body.errors).toBeUndefined();
+    }
+    const { body } = await graphql(SEND_TEST, { id: endpoint.id }, { token });
+    expect(body.errors[0].extensions.code).toBe('TOO_MANY_REQUESTS');
+    // Nothing is sent there: the endpoint is deleted before the dispatcher starts.
+    await graphql(DELETE, { id: endpoint.id }, { token });
+  });
+
   test('update, rotate and delete change the endpoint and write their audit events', async () => {
     const { user, token } = await affiliateDashboard();
     const { secret, endpoint } = await createEndpoint(token, {

@@ -87,11 +87,12 @@ function claimDueDeliveries(leaseS: number): Promise<ClaimedDelivery[]> {
 async function eventBody(eventId: string, renderOrder: RenderOrder): Promise<string> {
   const event = await prisma.webhookEvent.findUniqueOrThrow({ where: { id: eventId } });
   if (event.payload !== null) return event.payload;
+  if (event.orderId === null) throw new Error(`event ${eventId} has neither body nor order`);
   const order = await prisma.order.findUnique({
-    where: { id: event.orderId ?? undefined },
+    where: { id: event.orderId },
     select: { affiliateId: true },
   });
-  if (!order || event.orderId === null) throw new Error('the order can no longer be read');
+  if (!order) throw new Error('the order can no longer be read');
   const body = JSON.stringify(
     orderEventBody(
       {
