@@ -225,6 +225,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('METRICS_TOKEN must be at least 16 visible ASCII characters');
   }
 
+  // Production webhooks go to public https URLs only: a receiver on the network's own private
+  // addresses is what a forged request would reach.
+  const webhookAllowPrivateUrls = flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS');
+  if (isProduction && webhookAllowPrivateUrls) {
+    throw new ConfigError(
+      'WEBHOOK_ALLOW_PRIVATE_URLS is for development and tests: NODE_ENV=production sends webhooks to public https URLs only',
+    );
+  }
+
   const dataDir = env.DATA_DIR || './data';
   return {
     nodeEnv,
@@ -262,7 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Metrics name routes and traffic: in production only for a scraper holding the token.
     metricsEnabled: !isProduction || metricsToken !== undefined,
     metricsToken,
-    webhookAllowPrivateUrls: flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS'),
+    webhookAllowPrivateUrls,
     webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 5_000),
     // Longer than a delivery's 10 s timeout, so a live dispatcher's claim never runs out.
     webhookLeaseS: integer(env, 'WEBHOOK_LEASE_S', 60),

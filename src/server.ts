@@ -10,6 +10,7 @@ import { closeDatabase, isEmbeddedDatabase } from './db';
 import { answerClientError } from './http/clientErrors';
 import { logger } from './logger';
 import { applyMigrations } from './migrations';
+import { orderAnswerOf } from './rest/orderAnswer';
 import { schema } from './schema';
 import { startTracing, stopTracing, tracingWanted } from './tracing';
 import { startWebhookDispatcher } from './webhooks/dispatcher';
@@ -43,7 +44,7 @@ export async function startServer({ beforeListening }: StartOptions = {}): Promi
   const server = createServer(createApp());
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
-  const webhooks = startWebhookDispatcher(schema);
+  const webhooks = startWebhookDispatcher(orderAnswerOf(schema));
   const { port } = server.address() as AddressInfo;
   const base = `http://localhost:${port}`;
   console.log(

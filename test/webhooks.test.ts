@@ -4,8 +4,10 @@
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { config } from '../src/config';
 import { prisma } from '../src/db';
+import { orderAnswerOf } from '../src/rest/orderAnswer';
 import { schema } from '../src/schema';
 import { startWebhookDispatcher, type Dispatcher } from '../src/webhooks/dispatcher';
+import { resolveHost } from '../src/webhooks/urls';
 import { call, graphql, useTestDatabase } from './support/app';
 import { createApiKey, createBrand, createOrder, createUser } from './support/factories';
 import { startReceiver, until, type Receiver } from './support/webhookReceiver';
@@ -228,12 +230,19 @@ describe('delivery to a real receiver', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    dispatcher = startWebhookDispatcher(schema, {
+    dispatcher = startWebhookDispatcher(orderAnswerOf(schema), {
       pollIntervalMs: 200,
       leaseS: 30,
       retryDelaysS: [1, 1],
       disableAfterS: 2,
       allowPrivateUrls: true,
+      // Names of this test's own: one rebound to the metadata address since its endpoint was
+      // made, one that only this resolver knows (so a delivery to it proves the pinned address).
+      resolve: async (hostname) => {
+        if (hostname === 'rebound.test') return [{ address: '169.254.169.254', family: 4 }];
+        if (hostname === 'pinned.test') return [{ address: '127.0.0.1', family: 4 }];
+        return resolveHost(hostname);
+      },
     });
   });
 
@@ -496,6 +505,37 @@ describe('delivery to a real receiver', () => {
       'TEST_SENT',
       'CREATED',
     ]);
+  });
+
+  test('the address is checked again at delivery, after DNS, and the request goes to the address checked', async () => {
+    const pinned = await subscribedAffiliate(['order.created'], '/pinned');
+    const rebound = await subscribedAffiliate(['order.created'], '/rebound');
+    // As if DNS changed after the endpoints were made.
+    const port = new URL(receiver.url).port;
+    await prisma.webhookEndpoint.update({
+      where: { id: pinned.endpoint.id },
+      data: { url: `http://pinned.test:${port}/pinned` },
+    });
+    await prisma.webhookEndpoint.update({
+      where: { id: rebound.endpoint.id },
+      data: { url: `http://rebound.test:${port}/rebound` },
+    });
+    const delivered = await createOrder(pinned.user.id, pinned.brand.id);
+    const refused = await createOrder(rebound.user.id, rebound.brand.id);
+    await until(() => receivedFor(delivered.id).length === 1, 'the pinned delivery');
+    await until(
+      async () =>
+        (await prisma.webhookAttempt.count({ where: { delivery: { orderId: refused.id } } })) > 0,
+      'the refused attempt',
+    );
+    const [attempt] = (
+      await graphql(DELIVERIES, { id: rebound.endpoint.id }, { token: rebound.token })
+    ).body.data.webhookDeliveries[0].attempts;
+    expect(attempt).toMatchObject({
+      statusCode: null,
+      error: 'not sent: the host rebound.test resolves to a metadata address',
+    });
+    expect(receivedFor(refused.id)).toEqual([]);
   });
 
   test('a long answer is stored cut to 4 KiB', async () => {

@@ -5,26 +5,20 @@
 // endpoint waits while an earlier one of the same order to that endpoint is not delivered, so
 // each order's events arrive in order. Woken by the database's notification at commit, it also
 // polls, so nothing waits on a lost notification for longer than the poll interval.
-import type { GraphQLSchema } from 'graphql';
 import { config } from '../config';
-import { listenToDatabase, prisma } from '../db';
+import { prisma } from '../db';
 import { logger } from '../logger';
-import { orderEventBody, orderRenderer, type RenderOrder } from './payload';
+import { orderEventBody, type OrderAnswer } from './payload';
 import { retryDelayMs } from './retries';
 import { isSuccess, postWebhook, type AttemptOutcome } from './send';
 import { activeSecrets, signedHeaders, type SigningSecrets } from './signing';
 import { checkedAddress, type Resolve, resolveHost } from './urls';
+import { onDueDeliveries } from './wakeUp';
 
 /** The Standard Webhooks deadline of one attempt. */
 const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Deliveries claimed (and sent concurrently) at a time. */
 const CLAIM_BATCH = 10;
-const CHANNEL = 'webhook_deliveries';
-
-/** Wakes every dispatcher at commit (deliveries made outside the order triggers). */
-export function announceDueDeliveries(client: Pick<typeof prisma, '$queryRaw'>) {
-  return client.$queryRaw`SELECT pg_notify(${CHANNEL}, ${config.databaseSchema})::text AS "announced"`;
-}
 
 export interface DispatcherSettings {
   pollIntervalMs: number;
@@ -84,7 +78,7 @@ function claimDueDeliveries(leaseS: number): Promise<ClaimedDelivery[]> {
 }
 
 /** The event's body, built once (by whichever dispatcher comes first) so every attempt sends the same bytes. */
-async function eventBody(eventId: string, renderOrder: RenderOrder): Promise<string> {
+async function eventBody(eventId: string, orderAnswer: OrderAnswer): Promise<string> {
   const event = await prisma.webhookEvent.findUniqueOrThrow({ where: { id: eventId } });
   if (event.payload !== null) return event.payload;
   if (event.orderId === null) throw new Error(`event ${eventId} has neither body nor order`);
@@ -95,13 +89,8 @@ async function eventBody(eventId: string, renderOrder: RenderOrder): Promise<str
   if (!order) throw new Error('the order can no longer be read');
   const body = JSON.stringify(
     orderEventBody(
-      {
-        type: event.type,
-        orderId: event.orderId,
-        previousStatus: event.previousStatus,
-        occurredAt: event.occurredAt,
-      },
-      await renderOrder(event.orderId, order.affiliateId),
+      { type: event.type, previousStatus: event.previousStatus, occurredAt: event.occurredAt },
+      await orderAnswer(event.orderId, order.affiliateId),
     ),
   );
   await prisma.webhookEvent.updateMany({
@@ -122,26 +111,11 @@ export interface Dispatcher {
   stop(): Promise<void>;
 }
 
-const wakers = new Set<() => void>();
-let isListening = false;
-
-/** One LISTEN per process, waking every dispatcher of this schema. */
-function listenForDeliveries(): void {
-  if (isListening) return;
-  isListening = true;
-  listenToDatabase(CHANNEL, {
-    onMessage: (schema) => {
-      if (schema === config.databaseSchema) for (const wake of wakers) wake();
-    },
-    onListening: () => {},
-  });
-}
-
+/** Starts a dispatcher; `orderAnswer` reads an order as its route answers it (src/rest/orderAnswer.ts). */
 export function startWebhookDispatcher(
-  schema: GraphQLSchema,
+  orderAnswer: OrderAnswer,
   settings: DispatcherSettings = dispatcherSettingsFromConfig(),
 ): Dispatcher {
-  const renderOrder = orderRenderer(schema);
   const resolve = settings.resolve ?? resolveHost;
   const timeoutMs = attemptTimeoutMs(settings.leaseS);
   let running = true;
@@ -156,7 +130,7 @@ export function startWebhookDispatcher(
   ): Promise<AttemptOutcome> {
     let body: string;
     try {
-      body = await eventBody(delivery.eventId, renderOrder);
+      body = await eventBody(delivery.eventId, orderAnswer);
     } catch (error) {
       logger.warn({ err: error, deliveryId: delivery.id }, 'webhook body could not be built');
       return failedOutcome('the order can no longer be read');
@@ -295,13 +269,12 @@ export function startWebhookDispatcher(
     }
   })();
 
-  wakers.add(wake);
-  listenForDeliveries();
+  const stopHearing = onDueDeliveries(wake);
   return {
     wake,
     async stop() {
       running = false;
-      wakers.delete(wake);
+      stopHearing();
       wake();
       await loop;
     },

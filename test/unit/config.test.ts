@@ -193,6 +193,18 @@ describe('dashboard secret', () => {
   });
 });
 
+describe('webhooks', () => {
+  test('production refuses WEBHOOK_ALLOW_PRIVATE_URLS', () => {
+    expect(refusal({ ...PRODUCTION, WEBHOOK_ALLOW_PRIVATE_URLS: '1' }).message).toBe(
+      'WEBHOOK_ALLOW_PRIVATE_URLS is for development and tests: NODE_ENV=production sends webhooks to public https URLs only',
+    );
+  });
+
+  test('development may allow private webhook URLs', () => {
+    expect(configOf({ WEBHOOK_ALLOW_PRIVATE_URLS: '1' }).webhookAllowPrivateUrls).toBe(true);
+  });
+});
+
 describe('database', () => {
   test('production refuses to start on the embedded database, saying what to set', () => {
     expect(refusal({ ...PRODUCTION, DATABASE_URL: undefined }).message).toMatch(

@@ -5,7 +5,7 @@ import { config } from '../../config';
 import { prisma } from '../../db';
 import { BadRequestError } from '../../errors';
 import { TEST_EVENT_TYPE, type WebhookBody } from '../../webhooks/events';
-import { announceDueDeliveries } from '../../webhooks/dispatcher';
+import { announceDueDeliveries } from '../../webhooks/wakeUp';
 import { newWebhookSecret, SECRET_GRACE_PERIOD_S } from '../../webhooks/signing';
 import { checkedAddress, urlFormRefusal } from '../../webhooks/urls';
 import { actorOf } from '../apiKeys/access';
