@@ -7,6 +7,7 @@ import { prisma } from '../src/db';
 import { orderAnswerOf } from '../src/rest/orderAnswer';
 import { schema } from '../src/schema';
 import { startWebhookDispatcher, type Dispatcher } from '../src/webhooks/dispatcher';
+import { pruneWebhookHistory } from '../src/webhooks/history';
 import { resolveHost } from '../src/webhooks/urls';
 import { call, graphql, useTestDatabase } from './support/app';
 import { createApiKey, createBrand, createOrder, createUser } from './support/factories';
@@ -579,3 +580,42 @@ async function startLongAnswerServer() {
       }),
   };
 }
+
+describe('history', () => {
+  test('finished events older than 30 days are deleted; pending and failed ones stay', async () => {
+    const { token } = await affiliateDashboard();
+    const { endpoint } = await createEndpoint(token, {
+      url: 'https://127.0.0.1/history',
+      events: ORDER_EVENTS,
+    });
+    const now = new Date();
+    const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
+    const eventWith = async (occurredAt: Date, state?: 'DELIVERED' | 'FAILED' | 'PENDING') => {
+      const event = await prisma.webhookEvent.create({
+        data: { type: 'webhook.test', occurredAt, payload: '{}' },
+      });
+      if (state) {
+        await prisma.webhookDelivery.create({
+          data: { eventId: event.id, endpointId: endpoint.id, seq: event.seq, state },
+        });
+      }
+      return event.id;
+    };
+    const old = {
+      delivered: await eventWith(daysAgo(31), 'DELIVERED'),
+      withoutDeliveries: await eventWith(daysAgo(31)),
+      failed: await eventWith(daysAgo(31), 'FAILED'),
+      pending: await eventWith(daysAgo(31), 'PENDING'),
+    };
+    const recent = await eventWith(daysAgo(29), 'DELIVERED');
+    await pruneWebhookHistory(now);
+    const left = await prisma.webhookEvent.findMany({
+      where: { id: { in: [...Object.values(old), recent] } },
+      select: { id: true },
+    });
+    expect(new Set(left.map((event) => event.id))).toEqual(
+      new Set([old.failed, old.pending, recent]),
+    );
+    await prisma.webhookEndpoint.update({ where: { id: endpoint.id }, data: { deletedAt: now } });
+  });
+});

@@ -9,6 +9,7 @@ import { config } from '../config';
 import { prisma } from '../db';
 import { logger } from '../logger';
 import { orderEventBody, type OrderAnswer } from './payload';
+import { pruneWebhookHistory } from './history';
 import { retryDelayMs } from './retries';
 import { isSuccess, postWebhook, type AttemptOutcome } from './send';
 import { activeSecrets, signedHeaders, type SigningSecrets } from './signing';
@@ -19,6 +20,8 @@ import { onDueDeliveries } from './wakeUp';
 const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Deliveries claimed (and sent concurrently) at a time. */
 const CLAIM_BATCH = 10;
+/** How often a dispatcher deletes old finished history (src/webhooks/history.ts). */
+const PRUNE_INTERVAL_MS = 3_600_000;
 
 export interface DispatcherSettings {
   pollIntervalMs: number;
@@ -269,11 +272,19 @@ export function startWebhookDispatcher(
     }
   })();
 
+  const prune = () =>
+    pruneWebhookHistory(new Date()).catch((error: unknown) =>
+      logger.warn({ err: error }, 'old webhook history could not be deleted'),
+    );
+  const pruning = setInterval(prune, PRUNE_INTERVAL_MS);
+  pruning.unref();
+
   const stopHearing = onDueDeliveries(wake);
   return {
     wake,
     async stop() {
       running = false;
+      clearInterval(pruning);
       stopHearing();
       wake();
       await loop;
