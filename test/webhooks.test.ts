@@ -12,6 +12,7 @@ import { pruneWebhookHistory } from '../src/webhooks/history';
 import { resolveHost } from '../src/webhooks/urls';
 import { call, graphql, useTestDatabase } from './support/app';
 import { createApiKey, createBrand, createOrder, createUser } from './support/factories';
+import { fetchOpenApiDocument, schemaValidators } from './support/openapi';
 import { startReplica, type Replica } from './support/replica';
 import { startReceiver, until, type Receiver } from './support/webhookReceiver';
 
@@ -291,6 +292,21 @@ describe('delivery to a real receiver', () => {
     const { apiKey } = await createApiKey('affiliate', { ownerId: user.id });
     const answer = await call(`/affiliate/orders/${order.id}`, { key: apiKey });
     expect(paid!.body.data.order).toEqual(answer.body.data);
+    // And as the OpenAPI document's `webhooks` section describes them.
+    const validator = schemaValidators(await fetchOpenApiDocument());
+    const bodies = [
+      ['OrderCreatedWebhook', created!.body],
+      ['OrderStatusChangedWebhook', approved!.body],
+      ['OrderStatusChangedWebhook', paid!.body],
+    ] as const;
+    for (const [schemaName, body] of bodies) {
+      const validate = validator(schemaName);
+      expect([schemaName, validate(body), validate.errors ?? null]).toEqual([
+        schemaName,
+        true,
+        null,
+      ]);
+    }
   });
 
   test('an event the endpoint did not subscribe to is not sent', async () => {

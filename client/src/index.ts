@@ -242,29 +242,12 @@ export type ApiClient = ReturnType<typeof createApiClient>;
 
 /** An order as `GET /affiliate/orders/{orderId}` answers it, as order webhooks carry it. */
 export type Order = Schemas['Order'];
-export type OrderStatus = Order['status'];
-
+export type OrderStatus = Schemas['OrderStatus'];
 /** `order.created`: an order of the affiliate was recorded. */
-export interface OrderCreatedWebhook {
-  type: 'order.created';
-  /** When the order was recorded (ISO 8601). */
-  timestamp: string;
-  data: { order: Order };
-}
-
+export type OrderCreatedWebhook = Schemas['OrderCreatedWebhook'];
 /** `order.status_changed`: the order's status changed from `previousStatus` to the order's. */
-export interface OrderStatusChangedWebhook {
-  type: 'order.status_changed';
-  timestamp: string;
-  data: { order: Order; previousStatus: OrderStatus };
-}
-
+export type OrderStatusChangedWebhook = Schemas['OrderStatusChangedWebhook'];
 /** `webhook.test`: sent by `sendTestWebhook`. */
-export interface TestWebhook {
-  type: 'webhook.test';
-  timestamp: string;
-  data: { endpointId: string };
-}
-
+export type TestWebhook = Schemas['TestWebhook'];
 /** The body of a webhook request, once its signature is verified (Standard Webhooks). */
 export type OrderWebhook = OrderCreatedWebhook | OrderStatusChangedWebhook | TestWebhook;

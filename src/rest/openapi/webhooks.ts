@@ -98,8 +98,13 @@ function webhookOperation(operationId: string, schema: string, summary: string):
 }
 
 /** The document's `webhooks` and the component schemas of their bodies. */
-export function webhookDocumentation(): { webhooks: Json; schemas: Record<string, Json> } {
+export function webhookDocumentation(): {
+  webhooks: Json;
+  schemas: Record<string, Json>;
+  tags: string[];
+} {
   return {
+    tags: [TAG],
     webhooks: {
       'order.created': webhookOperation(
         'orderCreatedWebhook',
