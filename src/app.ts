@@ -84,23 +84,37 @@ export function createApp(options: AppOptions = {}) {
   return createServerAdapter<Record<string, unknown>>(edge);
 }
 
-/** Key management per dashboard user: each of these mutations at most 10 times a minute. */
-const KEY_MANAGEMENT_LIMIT = { max: 10, window: '1m' };
-const KEY_MANAGEMENT_LIMIT_WINDOW_S = 60;
+/**
+ * Key and webhook management per dashboard user: each of these mutations at most 10 times a minute
+ * (sendTestWebhook and redeliverWebhook send requests to the user's receiver).
+ */
+const MANAGEMENT_LIMIT = { max: 10, window: '1m' };
+const MANAGEMENT_LIMIT_WINDOW_S = 60;
+const LIMITED_MANAGEMENT_MUTATIONS = [
+  'createApiKey',
+  'rotateApiKey',
+  'revokeApiKey',
+  'createWebhookEndpoint',
+  'updateWebhookEndpoint',
+  'deleteWebhookEndpoint',
+  'rotateWebhookSecret',
+  'redeliverWebhook',
+  'sendTestWebhook',
+];
 
 function useKeyManagementLimit() {
   return useRateLimiter({
     // Unauthenticated calls share one bucket; scope-auth refuses them anyway.
     identifyFn: (context) => (context as Context).dashboardUserId ?? 'anonymous',
-    configByField: ['createApiKey', 'rotateApiKey', 'revokeApiKey'].map((field) => ({
+    configByField: LIMITED_MANAGEMENT_MUTATIONS.map((field) => ({
       type: 'Mutation',
       field,
-      ...KEY_MANAGEMENT_LIMIT,
+      ...MANAGEMENT_LIMIT,
     })),
     transformError: () =>
       new TooManyRequestsError(
-        KEY_MANAGEMENT_LIMIT_WINDOW_S,
-        `At most ${KEY_MANAGEMENT_LIMIT.max} key-management calls a minute: retry later`,
+        MANAGEMENT_LIMIT_WINDOW_S,
+        `At most ${MANAGEMENT_LIMIT.max} calls of each key or webhook management mutation a minute: retry later`,
       ),
   });
 }

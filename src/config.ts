@@ -57,6 +57,16 @@ export interface Config {
   metricsEnabled: boolean;
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
+  /** Webhook URLs may be `http` and reach loopback or private addresses (development, tests). */
+  webhookAllowPrivateUrls: boolean;
+  /** How often a dispatcher looks for due deliveries when no notification wakes it. */
+  webhookPollIntervalMs: number;
+  /** How long a dispatcher's claim on a delivery lasts; a dead dispatcher's claim expires then. */
+  webhookLeaseS: number;
+  /** The waits before each retry of a failed delivery (jittered); after the last, it has failed. */
+  webhookRetryDelaysS: number[];
+  /** An endpoint whose deliveries have all failed for this long is disabled. */
+  webhookDisableAfterS: number;
 }
 
 export class ConfigError extends Error {}
@@ -139,6 +149,20 @@ function origins(env: NodeJS.ProcessEnv, name: string): string[] {
   return given;
 }
 
+/** A comma list of integers >= 1, e.g. `5,300,1800`. */
+function integers(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const values = raw.split(',').map((item) => item.trim());
+  if (values.some((value) => !/^\d+$/.test(value) || Number(value) < 1)) {
+    throw new ConfigError(`${name} takes integers >= 1 separated by commas, got "${raw}"`);
+  }
+  return values.map(Number);
+}
+
+/** Standard Webhooks' suggested schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about a day). */
+const WEBHOOK_RETRY_DELAYS_S = [5, 300, 1_800, 7_200, 18_000, 36_000, 36_000];
+
 function withoutTrailingSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
@@ -203,6 +227,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('METRICS_TOKEN must be at least 16 visible ASCII characters');
   }
 
+  // Production webhooks go to public https URLs only: a receiver on the network's own private
+  // addresses is what a forged request would reach.
+  const webhookAllowPrivateUrls = flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS');
+  if (isProduction && webhookAllowPrivateUrls) {
+    throw new ConfigError(
+      'WEBHOOK_ALLOW_PRIVATE_URLS is for development and tests: NODE_ENV=production sends webhooks to public https URLs only',
+    );
+  }
+
   const dataDir = env.DATA_DIR || './data';
   return {
     nodeEnv,
@@ -241,6 +274,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Metrics name routes and traffic: in production only for a scraper holding the token.
     metricsEnabled: !isProduction || metricsToken !== undefined,
     metricsToken,
+    webhookAllowPrivateUrls,
+    webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 5_000),
+    // Longer than a delivery's 10 s timeout, so a live dispatcher's claim never runs out.
+    webhookLeaseS: integer(env, 'WEBHOOK_LEASE_S', 60),
+    webhookRetryDelaysS: integers(env, 'WEBHOOK_RETRY_DELAYS_S', WEBHOOK_RETRY_DELAYS_S),
+    webhookDisableAfterS: integer(env, 'WEBHOOK_DISABLE_AFTER_S', 5 * 86_400),
   };
 }
 

@@ -10,7 +10,10 @@ import { closeDatabase, isEmbeddedDatabase } from './db';
 import { answerClientError } from './http/clientErrors';
 import { logger } from './logger';
 import { applyMigrations } from './migrations';
+import { orderAnswerOf } from './rest/orderAnswer';
+import { schema } from './schema';
 import { startTracing, stopTracing, tracingWanted } from './tracing';
+import { startWebhookDispatcher } from './webhooks/dispatcher';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -41,6 +44,7 @@ export async function startServer({ beforeListening }: StartOptions = {}): Promi
   const server = createServer(createApp());
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
+  const webhooks = startWebhookDispatcher(orderAnswerOf(schema));
   const { port } = server.address() as AddressInfo;
   const base = `http://localhost:${port}`;
   console.log(
@@ -63,6 +67,7 @@ export async function startServer({ beforeListening }: StartOptions = {}): Promi
       clearTimeout(force);
       clearInterval(sweep);
       await keyUsageSettled();
+      await webhooks.stop();
       await closeDatabase();
       await stopTracing();
       process.exit(0);

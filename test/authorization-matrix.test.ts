@@ -7,6 +7,7 @@ import { SignJWT } from 'jose';
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { SCOPES_BY_KEY_TYPE, type ApiScope, type KeyType } from '../src/auth/scopes';
 import { config } from '../src/config';
+import { prisma } from '../src/db';
 import { ROUTES, SURFACES } from '../src/rest/routes';
 import { createIsolatedApp, type RawAnswer, send, useTestDatabase } from './support/app';
 import { createApiKey, createLegacyKey } from './support/factories';
@@ -29,6 +30,8 @@ interface Row {
   otherTenant?: Args;
   /** Affiliate routes taking an id of the shared catalog, with no tenant to cross. */
   catalog?: true;
+  /** Dashboard fields of affiliate users only: a partner user's token is FORBIDDEN. */
+  affiliateUsersOnly?: true;
 }
 
 const key = (type: KeyType, scope: ApiScope): Auth => ({ key: type, scope });
@@ -160,6 +163,55 @@ const TABLE: Row[] = [
     auth: 'dashboard',
     args: (t) => ({ id: t.keyIds.toRevoke }),
   },
+  { field: 'Query.listWebhookEndpoints', auth: 'dashboard', affiliateUsersOnly: true },
+  {
+    field: 'Query.webhookDeliveries',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: (t) => ({ endpointId: t.keyIds.endpoint }),
+  },
+  {
+    field: 'Query.webhookEndpointEvents',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: (t) => ({ endpointId: t.keyIds.endpoint }),
+  },
+  {
+    field: 'Mutation.createWebhookEndpoint',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: () => ({ input: { url: 'https://93.184.215.14/hooks', events: ['order.created'] } }),
+  },
+  {
+    field: 'Mutation.updateWebhookEndpoint',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: (t) => ({ id: t.keyIds.endpoint, input: { description: 'matrix' } }),
+  },
+  {
+    field: 'Mutation.deleteWebhookEndpoint',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: (t) => ({ id: t.keyIds.endpointToDelete }),
+  },
+  {
+    field: 'Mutation.rotateWebhookSecret',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: (t) => ({ id: t.keyIds.endpoint }),
+  },
+  {
+    field: 'Mutation.redeliverWebhook',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: (t) => ({ deliveryId: t.keyIds.delivery }),
+  },
+  {
+    field: 'Mutation.sendTestWebhook',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: (t) => ({ endpointId: t.keyIds.endpoint }),
+  },
 ];
 
 type Outcome = 'UNAUTHORIZED' | 'FORBIDDEN' | 'allowed';
@@ -179,11 +231,17 @@ interface DashboardKind {
   key?: string;
   /** Whether the token names an existing user. */
   valid: boolean;
+  /** The role of that user. */
+  role?: 'AFFILIATE' | 'PARTNER';
 }
 
 interface KeyIds {
   toRotate: string;
   toRevoke: string;
+  /** Webhook endpoints and a delivery of affiliate a's dashboard user. */
+  endpoint: string;
+  endpointToDelete: string;
+  delivery: string;
 }
 
 const ALL = SCOPES_BY_KEY_TYPE;
@@ -204,7 +262,30 @@ beforeAll(async () => {
   // Keys to rotate and revoke, belonging to affiliate a's dashboard user.
   const toRotate = await createApiKey('affiliate', { ownerId: owner.affiliate });
   const toRevoke = await createApiKey('affiliate', { ownerId: owner.affiliate });
-  tenants = { ...base, keyIds: { toRotate: toRotate.row.id, toRevoke: toRevoke.row.id } };
+  const endpoint = () =>
+    prisma.webhookEndpoint.create({
+      data: {
+        ownerId: owner.affiliate,
+        url: 'https://93.184.215.14/hooks',
+        events: ['order.created'],
+        secret: 'whsec_bWF0cml4LW1hdHJpeC1tYXRyaXgtbWF0cml4',
+      },
+    });
+  const [hooks, toDelete] = [await endpoint(), await endpoint()];
+  const event = await prisma.webhookEvent.create({ data: { type: 'webhook.test', payload: '{}' } });
+  const delivery = await prisma.webhookDelivery.create({
+    data: { eventId: event.id, endpointId: hooks.id, seq: event.seq, state: 'FAILED' },
+  });
+  tenants = {
+    ...base,
+    keyIds: {
+      toRotate: toRotate.row.id,
+      toRevoke: toRevoke.row.id,
+      endpoint: hooks.id,
+      endpointToDelete: toDelete.id,
+      delivery: delivery.id,
+    },
+  };
 
   const valid = async (name: string, type: KeyType, scopes: readonly string[]) => {
     const { apiKey } = await createApiKey(type, { ownerId: owner[type], scopes: [...scopes] });
@@ -268,8 +349,14 @@ beforeAll(async () => {
       name: 'affiliate user token',
       token: await signDashboardToken(owner.affiliate),
       valid: true,
+      role: 'AFFILIATE',
     },
-    { name: 'partner user token', token: await signDashboardToken(owner.partner), valid: true },
+    {
+      name: 'partner user token',
+      token: await signDashboardToken(owner.partner),
+      valid: true,
+      role: 'PARTNER',
+    },
   );
 });
 
@@ -402,7 +489,11 @@ describe('GraphQL: every credential on every key-management field', () => {
     for (const kind of dashboardKinds) {
       const answer = await graphqlCall(row, args, headersOf(kind));
       const outcome = graphqlOutcome(answer);
-      const expected = kind.valid ? 'allowed' : 'UNAUTHORIZED';
+      const expected = !kind.valid
+        ? 'UNAUTHORIZED'
+        : row.affiliateUsersOnly && kind.role !== 'AFFILIATE'
+          ? 'FORBIDDEN'
+          : 'allowed';
       if (outcome !== expected) {
         mismatches.push(`${kind.name}: expected ${expected}, got ${outcome} ${answer.text}`);
       }

@@ -54,6 +54,7 @@ describe('GraphiQL', () => {
       ['x-api-key'],
       ['x-api-key'],
       ['x-api-token'],
+      ['x-api-token'],
     ]);
   });
 
@@ -63,16 +64,26 @@ describe('GraphiQL', () => {
     const brand = await createBrand();
     const user = await createUser('PARTNER');
     const token = await signDashboardToken(user.id);
-    const credentials = [{ key: partnerKey }, { key: affiliateKey }, { token }];
+    const affiliateUser = await createUser('AFFILIATE');
+    const affiliateToken = await signDashboardToken(affiliateUser.id);
+    const credentials = [
+      { key: partnerKey },
+      { key: affiliateKey },
+      { token },
+      { token: affiliateToken },
+    ];
 
     let createdKeyId: string | undefined;
+    let createdEndpointId: string | undefined;
     for (const [index, example] of GRAPHIQL_EXAMPLES.entries()) {
       for (const operation of operationsOf(example.query)) {
         const name = operation.name!.value;
         const variables: Record<string, unknown> = {
           organizationId: brand.id,
           // GraphiQL sends the tab's variables with every operation of the tab.
-          id: createdKeyId ?? '00000000-0000-4000-8000-000000000000',
+          id: createdEndpointId ?? createdKeyId ?? '00000000-0000-4000-8000-000000000000',
+          // A public address that needs no DNS (nothing is sent: no dispatcher runs here).
+          url: 'https://93.184.215.14/orders',
         };
         // The document holds several operations: name the one to run.
         const named = await app.fetch('http://api.test/graphql', {
@@ -87,8 +98,12 @@ describe('GraphiQL', () => {
         const answer = await named.json();
         expect({ name, errors: answer.errors ?? null }).toEqual({ name, errors: null });
         if (name === 'CreateKey') createdKeyId = answer.data.createApiKey.key.id;
+        if (name === 'CreateWebhook') {
+          createdEndpointId = answer.data.createWebhookEndpoint.endpoint.id;
+        }
       }
     }
     expect(createdKeyId).toEqual(expect.any(String));
+    expect(createdEndpointId).toEqual(expect.any(String));
   });
 });

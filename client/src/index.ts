@@ -237,3 +237,17 @@ export function pageInfoOf(body: unknown): PageInfo {
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
+
+// ---- webhooks -----------------------------------------------------------------------------------
+
+/** An order as `GET /affiliate/orders/{orderId}` answers it, as order webhooks carry it. */
+export type Order = Schemas['Order'];
+export type OrderStatus = Schemas['OrderStatus'];
+/** `order.created`: an order of the affiliate was recorded. */
+export type OrderCreatedWebhook = Schemas['OrderCreatedWebhook'];
+/** `order.status_changed`: the order's status changed from `previousStatus` to the order's. */
+export type OrderStatusChangedWebhook = Schemas['OrderStatusChangedWebhook'];
+/** `webhook.test`: sent by `sendTestWebhook`. */
+export type TestWebhook = Schemas['TestWebhook'];
+/** The body of a webhook request, once its signature is verified (Standard Webhooks). */
+export type OrderWebhook = OrderCreatedWebhook | OrderStatusChangedWebhook | TestWebhook;

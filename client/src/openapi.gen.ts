@@ -422,7 +422,68 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'order.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An order of the affiliate was recorded
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s events arrive in order.
+     */
+    post: operations['orderCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'order.status_changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An order's status changed
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s events arrive in order.
+     */
+    post: operations['orderStatusChangedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook.test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A test from the dashboard
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s events arrive in order.
+     */
+    post: operations['testWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     /**
@@ -807,6 +868,47 @@ export interface components {
       error: 'Not Found';
       /** @constant */
       statusCode: 404;
+    };
+    /** @description An order of the affiliate was recorded */
+    OrderCreatedWebhook: {
+      /** @constant */
+      type: 'order.created';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        order: components['schemas']['Order'];
+      };
+    };
+    /** @description The order's status changed from `previousStatus` to the order's `status` */
+    OrderStatusChangedWebhook: {
+      /** @constant */
+      type: 'order.status_changed';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        order: components['schemas']['Order'];
+        previousStatus: components['schemas']['OrderStatus'];
+      };
+    };
+    /** @description Sent by `sendTestWebhook` */
+    TestWebhook: {
+      /** @constant */
+      type: 'webhook.test';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        /** Format: uuid */
+        endpointId: string;
+      };
     };
   };
   responses: {
@@ -2088,6 +2190,93 @@ export interface operations {
         content?: never;
       };
       404: components['responses']['NotFound'];
+    };
+  };
+  orderCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderCreatedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  orderStatusChangedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderStatusChangedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  testWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TestWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
 }

@@ -114,6 +114,39 @@ mutation RevokeKey($id: ID!) {
 `,
     variables: { id: '<a key id from MyKeys>' },
   },
+  {
+    title: 'Order webhooks',
+    headers: { 'x-api-token': TOKEN_PLACEHOLDER },
+    query: `# Order webhooks: an affiliate user's dashboard JWT in
+# x-api-token. The signing secret (whsec_...) is answered
+# once, by create and rotate; see the README to verify it.
+
+query MyWebhooks {
+  listWebhookEndpoints { id url events enabled failingSince disabledReason }
+}
+
+mutation CreateWebhook($url: String!) {
+  createWebhookEndpoint(
+    input: { url: $url, events: ["order.created", "order.status_changed"] }
+  ) { secret endpoint { id url events } }
+}
+
+mutation SendTest($id: ID!) {
+  sendTestWebhook(endpointId: $id) { id webhookId state }
+}
+
+query Deliveries($id: ID!) {
+  webhookDeliveries(endpointId: $id) {
+    webhookId eventType state attemptCount
+    attempts { attemptedAt statusCode durationMs error }
+  }
+}
+`,
+    variables: {
+      url: 'https://hooks.example.com/orders',
+      id: '<an endpoint id from MyWebhooks>',
+    },
+  },
 ];
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);

@@ -1,9 +1,9 @@
 // The service's one Sofa: it mounts the route table's GraphQL fields at the contract's paths and
 // writes their OpenAPI document. It sees a schema filtered to the route table, so no other field
 // (and no `/webhook`) gets a route.
-import { filterSchema, pruneSchema } from '@graphql-tools/utils';
-import type { GraphQLSchema } from 'graphql';
-import { useSofa } from 'sofa-api';
+import { buildOperationNodeForField, filterSchema, pruneSchema } from '@graphql-tools/utils';
+import { Kind, OperationTypeNode, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { createSofa as sofaSettings, useSofa } from 'sofa-api';
 import { SCALARS } from './openapi/parameters';
 import { ROUTES } from './routes';
 
@@ -40,4 +40,21 @@ export function createSofa(schema: GraphQLSchema, execution: SofaExecution = {})
     openAPI: { openapi: '3.1.0' },
     ...execution,
   });
+}
+
+/**
+ * The GraphQL document Sofa runs for a query route (as its router builds it: the same models,
+ * ignore list and depth), so another caller can answer exactly what the route answers.
+ */
+export function routeDocument(schema: GraphQLSchema, queryField: string): DocumentNode {
+  const sofa = sofaSettings({ basePath: '', schema: restSchema(schema) });
+  const operation = buildOperationNodeForField({
+    kind: OperationTypeNode.QUERY,
+    schema: sofa.schema,
+    field: queryField,
+    models: sofa.models,
+    ignore: sofa.ignore,
+    circularReferenceDepth: sofa.depthLimit,
+  });
+  return { kind: Kind.DOCUMENT, definitions: [operation] };
 }

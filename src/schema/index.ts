@@ -9,6 +9,7 @@ import './orders';
 import './products';
 import './shortUrls';
 import './apiKeys';
+import './webhooks';
 
 builder.queryType({});
 builder.mutationType({});

@@ -68,6 +68,11 @@ describe('defaults', () => {
       corsOrigins: ['*'],
       metricsEnabled: true,
       metricsToken: undefined,
+      webhookAllowPrivateUrls: false,
+      webhookPollIntervalMs: 5_000,
+      webhookLeaseS: 60,
+      webhookRetryDelaysS: [5, 300, 1_800, 7_200, 18_000, 36_000, 36_000],
+      webhookDisableAfterS: 432_000,
     });
   });
 
@@ -186,6 +191,18 @@ describe('dashboard secret', () => {
     expect(config.dashboardJwtSecret).toBe(SECRET);
     expect(config.isDashboardSecretDefault).toBe(false);
     expect(config.isProduction).toBe(true);
+  });
+});
+
+describe('webhooks', () => {
+  test('production refuses WEBHOOK_ALLOW_PRIVATE_URLS', () => {
+    expect(refusal({ ...PRODUCTION, WEBHOOK_ALLOW_PRIVATE_URLS: '1' }).message).toBe(
+      'WEBHOOK_ALLOW_PRIVATE_URLS is for development and tests: NODE_ENV=production sends webhooks to public https URLs only',
+    );
+  });
+
+  test('development may allow private webhook URLs', () => {
+    expect(configOf({ WEBHOOK_ALLOW_PRIVATE_URLS: '1' }).webhookAllowPrivateUrls).toBe(true);
   });
 });
 

@@ -9,6 +9,7 @@ import { ERROR_RESPONSES, errorResponseComponents, errorSchemas, headerComponent
 import type { Json } from './json';
 import { operationOf, tagOf } from './operations';
 import { openApiPath } from './parameters';
+import { webhookDocumentation } from './webhooks';
 import { REDIRECT_PREFIX } from '../../shortLinks/redirect';
 import { CLICK_REPEAT_WINDOW_S } from '../../shortLinks/clicks';
 
@@ -33,6 +34,8 @@ const API_DESCRIPTION = `The affiliate network's REST API: the **affiliate surfa
 **Lists.** \`{ data, meta }\`, \`{ data, pagination }\` or \`{ data, count }\`; \`page\` from 1, \`limit\` up to the route's maximum (clamped; products answer 400 instead). List parameters take \`a,b\` or a repeated parameter. Unknown query parameters are ignored; malformed ones answer 400 naming the parameter.
 
 **Errors.** \`{ success: false, message, code, requestId }\`; 404 bodies also carry \`error\` and \`statusCode\`.
+
+**Webhooks.** Order events (\`order.created\`, \`order.status_changed\`) are sent to the endpoints an affiliate user manages over GraphQL, signed per Standard Webhooks; the \`webhooks\` section describes their requests.
 
 **Limits.** A quota per key and client IP (headers \`X-RateLimit-*\`, \`RateLimit\`, \`RateLimit-Policy\`; 429 with \`Retry-After\`), 1 MB bodies (413), 60 s per request (504).`;
 
@@ -94,7 +97,10 @@ export function buildOpenApiDocument(
 
   paths[`${REDIRECT_PREFIX}{urlCode}`] = { get: REDIRECT_OPERATION };
 
-  const tags = [...new Set([...ROUTES.map(tagOf), REDIRECT_TAG])].map((name) => ({ name }));
+  const webhooks = webhookDocumentation();
+  const tags = [...new Set([...ROUTES.map(tagOf), REDIRECT_TAG, ...webhooks.tags])].map((name) => ({
+    name,
+  }));
   return {
     openapi: '3.1.0',
     info: {
@@ -106,6 +112,7 @@ export function buildOpenApiDocument(
     tags,
     security: [{ apiKey: [] }],
     paths,
+    webhooks: webhooks.webhooks,
     components: {
       securitySchemes: {
         apiKey: {
@@ -136,7 +143,11 @@ export function buildOpenApiDocument(
       },
       headers: headerComponents(),
       responses: errorResponseComponents(),
-      schemas: { ...completeSchemas(schema, generated.components.schemas), ...errorSchemas() },
+      schemas: {
+        ...completeSchemas(schema, generated.components.schemas),
+        ...errorSchemas(),
+        ...webhooks.schemas,
+      },
     },
   };
 }

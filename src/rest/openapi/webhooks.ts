@@ -1,0 +1,123 @@
+// The order webhooks in the document's `webhooks` section (OpenAPI 3.1): the requests the service
+// sends to an endpoint, their Standard Webhooks headers and bodies, so integrators (and the typed
+// client) read the body's type where they read the routes'.
+import { SECRET_GRACE_PERIOD_S } from '../../webhooks/signing';
+import { ref, type Json } from './json';
+
+const TAG = 'Webhooks';
+
+const HEADERS: Json[] = [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: 'The message id: the same on every retry and redelivery (deduplicate on it)',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'Unix time (seconds) of this attempt; refuse messages far from your clock',
+    schema: { type: 'integer' },
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description: `\`v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">\` by the endpoint's secret; space-separated, one per secret, during the ${SECRET_GRACE_PERIOD_S / 3600} h after a rotation`,
+    schema: { type: 'string' },
+  },
+];
+
+const timestamp = {
+  type: 'string',
+  format: 'date-time',
+  description: 'When the change happened',
+};
+
+const SCHEMAS: Record<string, Json> = {
+  OrderCreatedWebhook: {
+    type: 'object',
+    description: 'An order of the affiliate was recorded',
+    required: ['type', 'timestamp', 'data'],
+    properties: {
+      type: { type: 'string', const: 'order.created' },
+      timestamp,
+      data: {
+        type: 'object',
+        required: ['order'],
+        properties: { order: ref('Order') },
+      },
+    },
+  },
+  OrderStatusChangedWebhook: {
+    type: 'object',
+    description: "The order's status changed from `previousStatus` to the order's `status`",
+    required: ['type', 'timestamp', 'data'],
+    properties: {
+      type: { type: 'string', const: 'order.status_changed' },
+      timestamp,
+      data: {
+        type: 'object',
+        required: ['order', 'previousStatus'],
+        properties: { order: ref('Order'), previousStatus: ref('OrderStatus') },
+      },
+    },
+  },
+  TestWebhook: {
+    type: 'object',
+    description: 'Sent by `sendTestWebhook`',
+    required: ['type', 'timestamp', 'data'],
+    properties: {
+      type: { type: 'string', const: 'webhook.test' },
+      timestamp,
+      data: {
+        type: 'object',
+        required: ['endpointId'],
+        properties: { endpointId: { type: 'string', format: 'uuid' } },
+      },
+    },
+  },
+};
+
+function webhookOperation(operationId: string, schema: string, summary: string): Json {
+  return {
+    post: {
+      operationId,
+      tags: [TAG],
+      summary,
+      description:
+        'Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s events arrive in order.',
+      security: [],
+      parameters: HEADERS,
+      requestBody: { required: true, content: { 'application/json': { schema: ref(schema) } } },
+      responses: { '2XX': { description: 'Received' } },
+    },
+  };
+}
+
+/** The document's `webhooks` and the component schemas of their bodies. */
+export function webhookDocumentation(): {
+  webhooks: Json;
+  schemas: Record<string, Json>;
+  tags: string[];
+} {
+  return {
+    tags: [TAG],
+    webhooks: {
+      'order.created': webhookOperation(
+        'orderCreatedWebhook',
+        'OrderCreatedWebhook',
+        'An order of the affiliate was recorded',
+      ),
+      'order.status_changed': webhookOperation(
+        'orderStatusChangedWebhook',
+        'OrderStatusChangedWebhook',
+        "An order's status changed",
+      ),
+      'webhook.test': webhookOperation('testWebhook', 'TestWebhook', 'A test from the dashboard'),
+    },
+    schemas: SCHEMAS,
+  };
+}

@@ -1,0 +1,36 @@
+// Who is managing webhooks: the dashboard user of the request, an affiliate (orders are
+// affiliates'), and only their own endpoints and deliveries.
+import { prisma } from '../../db';
+import { ForbiddenError, notFound } from '../../errors';
+import { isUuid } from '../../formats';
+import { dashboardUser } from '../apiKeys/access';
+
+export async function webhookOwner(userId: string | null) {
+  const user = await dashboardUser(userId);
+  if (user.role !== 'AFFILIATE') {
+    throw new ForbiddenError('Order webhooks are for affiliate accounts');
+  }
+  return user;
+}
+
+/** The owner's endpoint; another user's (or a deleted one) is NOT_FOUND, so it is not revealed. */
+export async function endpointOwnedBy(ownerId: string, endpointId: string) {
+  const endpoint = isUuid(endpointId)
+    ? await prisma.webhookEndpoint.findFirst({
+        where: { id: endpointId, ownerId, deletedAt: null },
+      })
+    : null;
+  if (!endpoint) throw notFound('Webhook endpoint', endpointId);
+  return endpoint;
+}
+
+/** The owner's delivery (to one of their endpoints not deleted); else NOT_FOUND. */
+export async function deliveryOwnedBy(ownerId: string, deliveryId: string) {
+  const delivery = isUuid(deliveryId)
+    ? await prisma.webhookDelivery.findFirst({
+        where: { id: deliveryId, endpoint: { ownerId, deletedAt: null } },
+      })
+    : null;
+  if (!delivery) throw notFound('Webhook delivery', deliveryId);
+  return delivery;
+}

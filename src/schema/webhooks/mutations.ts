@@ -1,0 +1,195 @@
+// createWebhookEndpoint, updateWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookSecret,
+// redeliverWebhook, sendTestWebhook. Each writes its audit event in the same statement as the
+// change (a nested create), as key management does.
+import { config } from '../../config';
+import { prisma } from '../../db';
+import { BadRequestError } from '../../errors';
+import { TEST_EVENT_TYPE, type WebhookBody } from '../../webhooks/events';
+import { announceDueDeliveries } from '../../webhooks/wakeUp';
+import { newWebhookSecret, SECRET_GRACE_PERIOD_S } from '../../webhooks/signing';
+import { checkedAddress, urlFormRefusal } from '../../webhooks/urls';
+import { actorOf } from '../apiKeys/access';
+import { builder } from '../builder';
+import { deliveryOwnedBy, endpointOwnedBy, webhookOwner } from './access';
+import { MAX_ENDPOINTS_PER_USER, webhookDescription, webhookEvents } from './rules';
+import {
+  CreateWebhookEndpointInput,
+  SECRET_GRACE_NOTE,
+  UpdateWebhookEndpointInput,
+  WebhookEndpointWithSecret,
+} from './types';
+
+/** The URL if an endpoint may have it: its form, then every address its host resolves to. */
+async function webhookUrl(raw: string): Promise<string> {
+  const url = raw.trim();
+  const refusal = urlFormRefusal(url, config.webhookAllowPrivateUrls);
+  if (refusal) throw new BadRequestError(refusal);
+  const check = await checkedAddress(new URL(url), config.webhookAllowPrivateUrls);
+  if (!check.ok) throw new BadRequestError(`url is not allowed: ${check.reason}`);
+  return url;
+}
+
+builder.mutationFields((t) => ({
+  createWebhookEndpoint: t.field({
+    type: WebhookEndpointWithSecret,
+    description:
+      'Adds an endpoint for order events of the affiliate user; its signing secret is answered once',
+    authScopes: { dashboardUser: true },
+    args: { input: t.arg({ type: CreateWebhookEndpointInput, required: true }) },
+    resolve: async (_root, { input }, context) => {
+      const user = await webhookOwner(context.dashboardUserId);
+      const events = webhookEvents(input.events);
+      const description = webhookDescription(input.description);
+      const url = await webhookUrl(input.url);
+      const count = await prisma.webhookEndpoint.count({
+        where: { ownerId: user.id, deletedAt: null },
+      });
+      if (count >= MAX_ENDPOINTS_PER_USER) {
+        throw new BadRequestError(`At most ${MAX_ENDPOINTS_PER_USER} webhook endpoints per user`);
+      }
+      const secret = newWebhookSecret();
+      const endpoint = await prisma.webhookEndpoint.create({
+        data: {
+          ownerId: user.id,
+          url,
+          events,
+          description,
+          secret,
+          auditTrail: { create: { kind: 'CREATED', ...actorOf(context, user.id) } },
+        },
+        select: { id: true },
+      });
+      return { secret, endpointId: endpoint.id };
+    },
+  }),
+  updateWebhookEndpoint: t.prismaField({
+    type: 'WebhookEndpoint',
+    description:
+      'Changes the fields given; enabling clears a failing or disabled state (waiting deliveries resume)',
+    authScopes: { dashboardUser: true },
+    args: {
+      id: t.arg.id({ required: true }),
+      input: t.arg({ type: UpdateWebhookEndpointInput, required: true }),
+    },
+    resolve: async (query, _root, { id, input }, context) => {
+      const user = await webhookOwner(context.dashboardUserId);
+      const endpoint = await endpointOwnedBy(user.id, String(id));
+      const enabledChange =
+        input.enabled === true
+          ? { enabled: true, failingSince: null, disabledAt: null, disabledReason: null }
+          : input.enabled === false && endpoint.enabled
+            ? { enabled: false, disabledAt: new Date(), disabledReason: null }
+            : {};
+      return prisma.webhookEndpoint.update({
+        ...query,
+        where: { id: endpoint.id },
+        data: {
+          ...(input.url != null && { url: await webhookUrl(input.url) }),
+          ...(input.events != null && { events: webhookEvents(input.events) }),
+          ...(input.description !== undefined && {
+            description: webhookDescription(input.description),
+          }),
+          ...enabledChange,
+          auditTrail: { create: { kind: 'UPDATED', ...actorOf(context, user.id) } },
+        },
+      });
+    },
+  }),
+  deleteWebhookEndpoint: t.id({
+    description:
+      'Deletes an endpoint: nothing more is sent to it (its undelivered deliveries are dropped); answers its id',
+    authScopes: { dashboardUser: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, context) => {
+      const user = await webhookOwner(context.dashboardUserId);
+      const endpoint = await endpointOwnedBy(user.id, String(args.id));
+      await prisma.webhookEndpoint.update({
+        where: { id: endpoint.id },
+        data: {
+          deletedAt: new Date(),
+          enabled: false,
+          auditTrail: { create: { kind: 'DELETED', ...actorOf(context, user.id) } },
+        },
+      });
+      return endpoint.id;
+    },
+  }),
+  rotateWebhookSecret: t.field({
+    type: WebhookEndpointWithSecret,
+    description: `Issues a new signing secret, answered once; ${SECRET_GRACE_NOTE} (only the newest replaced secret: rotating again ends the previous grace)`,
+    authScopes: { dashboardUser: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, context) => {
+      const user = await webhookOwner(context.dashboardUserId);
+      const endpoint = await endpointOwnedBy(user.id, String(args.id));
+      const secret = newWebhookSecret();
+      await prisma.webhookEndpoint.update({
+        where: { id: endpoint.id },
+        data: {
+          secret,
+          previousSecret: endpoint.secret,
+          previousSecretExpiresAt: new Date(Date.now() + SECRET_GRACE_PERIOD_S * 1000),
+          auditTrail: { create: { kind: 'SECRET_ROTATED', ...actorOf(context, user.id) } },
+        },
+      });
+      return { secret, endpointId: endpoint.id };
+    },
+  }),
+  redeliverWebhook: t.prismaField({
+    type: 'WebhookDelivery',
+    description:
+      'Sends a delivery again, now, with the same webhook-id and body and a fresh retry schedule',
+    authScopes: { dashboardUser: true },
+    args: { deliveryId: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, context) => {
+      const user = await webhookOwner(context.dashboardUserId);
+      const delivery = await deliveryOwnedBy(user.id, String(args.deliveryId));
+      const [redelivery] = await prisma.$transaction([
+        prisma.webhookDelivery.update({
+          ...query,
+          where: { id: delivery.id },
+          data: { state: 'PENDING', attemptCount: 0, nextAttemptAt: new Date(), lockedUntil: null },
+        }),
+        prisma.webhookEndpointEvent.create({
+          data: {
+            endpointId: delivery.endpointId,
+            kind: 'REDELIVERY_REQUESTED',
+            ...actorOf(context, user.id),
+          },
+        }),
+        announceDueDeliveries(prisma),
+      ]);
+      return redelivery;
+    },
+  }),
+  sendTestWebhook: t.prismaField({
+    type: 'WebhookDelivery',
+    description: `Sends a \`${TEST_EVENT_TYPE}\` event to the endpoint (whatever events it takes); follow it in webhookDeliveries`,
+    authScopes: { dashboardUser: true },
+    args: { endpointId: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, context) => {
+      const user = await webhookOwner(context.dashboardUserId);
+      const endpoint = await endpointOwnedBy(user.id, String(args.endpointId));
+      const occurredAt = new Date();
+      const body: WebhookBody = {
+        type: TEST_EVENT_TYPE,
+        timestamp: occurredAt.toISOString(),
+        data: { endpointId: endpoint.id },
+      };
+      return prisma.$transaction(async (tx) => {
+        const event = await tx.webhookEvent.create({
+          data: { type: TEST_EVENT_TYPE, occurredAt, payload: JSON.stringify(body) },
+        });
+        await tx.webhookEndpointEvent.create({
+          data: { endpointId: endpoint.id, kind: 'TEST_SENT', ...actorOf(context, user.id) },
+        });
+        const delivery = await tx.webhookDelivery.create({
+          ...query,
+          data: { eventId: event.id, endpointId: endpoint.id, seq: event.seq },
+        });
+        await announceDueDeliveries(tx);
+        return delivery;
+      });
+    },
+  }),
+}));

@@ -1,0 +1,19 @@
+// The events an endpoint can subscribe to, and the body every webhook carries.
+
+/** Written by the database triggers on "Order" (migration order_webhooks). */
+export const ORDER_EVENT_TYPES = ['order.created', 'order.status_changed'] as const;
+export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
+
+/** Sent by sendTestWebhook to one endpoint, whatever it subscribes to. */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+export function isOrderEventType(type: string): type is OrderEventType {
+  return (ORDER_EVENT_TYPES as readonly string[]).includes(type);
+}
+
+/** The Standard Webhooks body: the event type, when it happened, and its data. */
+export interface WebhookBody {
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}

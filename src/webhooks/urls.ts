@@ -1,0 +1,70 @@
+// Webhook URLs: `https` (or `http` when private URLs are allowed), no credentials, and a host whose
+// every address is reachable (src/webhooks/addresses.ts). Checked when an endpoint is created or
+// changed and again, after DNS, before every delivery, which then connects to the address checked.
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { classifyAddress, isReachable } from './addresses';
+
+const URL_MAX = 2_000;
+
+/** Why a URL cannot be a webhook endpoint, or null when its form is acceptable (before DNS). */
+export function urlFormRefusal(raw: string, allowPrivate: boolean): string | null {
+  if (raw.length > URL_MAX) return `url must be at most ${URL_MAX} characters`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'url must be an absolute URL, like https://example.com/webhooks';
+  }
+  const schemes = allowPrivate ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(url.protocol)) {
+    return allowPrivate ? 'url must be http or https' : 'url must be https';
+  }
+  if (url.username || url.password) return 'url must not carry credentials (user:password@)';
+  if (url.hash) return 'url must not have a fragment (#...)';
+  return null;
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+export type Resolve = (hostname: string) => Promise<ResolvedAddress[]>;
+
+/** Every address of a host name (an IP literal is its own address). */
+export const resolveHost: Resolve = async (hostname) => {
+  const bare = hostname.replace(/^\[(.*)\]$/, '$1');
+  const family = isIP(bare);
+  if (family) return [{ address: bare, family: family as 4 | 6 }];
+  return (await lookup(bare, { all: true, verbatim: true })) as ResolvedAddress[];
+};
+
+export type AddressCheck = { ok: true; address: ResolvedAddress } | { ok: false; reason: string };
+
+/**
+ * The address to connect to for `url`: every address of its host must be reachable (a name with
+ * one private address among public ones is refused: which one a client picks is not ours to know).
+ */
+export async function checkedAddress(
+  url: URL,
+  allowPrivate: boolean,
+  resolve: Resolve = resolveHost,
+): Promise<AddressCheck> {
+  let addresses: ResolvedAddress[];
+  try {
+    addresses = await resolve(url.hostname);
+  } catch {
+    return { ok: false, reason: `the host ${url.hostname} cannot be resolved` };
+  }
+  if (addresses.length === 0) {
+    return { ok: false, reason: `the host ${url.hostname} has no address` };
+  }
+  for (const { address } of addresses) {
+    const kind = classifyAddress(address);
+    if (!isReachable(kind, allowPrivate)) {
+      return { ok: false, reason: `the host ${url.hostname} resolves to a ${kind} address` };
+    }
+  }
+  return { ok: true, address: addresses[0]! };
+}

@@ -1,0 +1,86 @@
+// Webhook URLs: their form, then every address their host resolves to.
+import { checkedAddress, urlFormRefusal, type Resolve } from '../../src/webhooks/urls';
+
+describe('urlFormRefusal', () => {
+  test.each([
+    ['https://hooks.example.com/orders', false, null],
+    ['http://hooks.example.com/orders', false, 'url must be https'],
+    ['http://localhost:3000/orders', true, null],
+    ['ftp://hooks.example.com/', true, 'url must be http or https'],
+    [
+      'hooks.example.com/orders',
+      false,
+      'url must be an absolute URL, like https://example.com/webhooks',
+    ],
+    [
+      'https://user:secret@hooks.example.com/',
+      false,
+      'url must not carry credentials (user:password@)',
+    ],
+    ['https://hooks.example.com/#frag', false, 'url must not have a fragment (#...)'],
+    [
+      `https://hooks.example.com/${'a'.repeat(2_000)}`,
+      false,
+      'url must be at most 2000 characters',
+    ],
+  ])('%s (private allowed: %s): %s', (url, allowPrivate, refusal) => {
+    expect(urlFormRefusal(url, allowPrivate)).toBe(refusal);
+  });
+});
+
+describe('checkedAddress', () => {
+  const resolvingTo =
+    (...addresses: string[]): Resolve =>
+    async () =>
+      addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+
+  test('a host whose every address is public: the first one, to connect to', async () => {
+    const check = await checkedAddress(
+      new URL('https://hooks.example.com/'),
+      false,
+      resolvingTo('93.184.215.14', '2606:2800:220:1:248:1893:25c8:1946'),
+    );
+    expect(check).toEqual({ ok: true, address: { address: '93.184.215.14', family: 4 } });
+  });
+
+  test('one private address among public ones refuses the host', async () => {
+    const check = await checkedAddress(
+      new URL('https://rebind.example.com/'),
+      false,
+      resolvingTo('93.184.215.14', '10.0.0.5'),
+    );
+    expect(check).toEqual({
+      ok: false,
+      reason: 'the host rebind.example.com resolves to a private address',
+    });
+  });
+
+  test('the metadata address is refused even where private URLs are allowed', async () => {
+    const check = await checkedAddress(
+      new URL('http://metadata.example.com/'),
+      true,
+      resolvingTo('169.254.169.254'),
+    );
+    expect(check).toEqual({
+      ok: false,
+      reason: 'the host metadata.example.com resolves to a metadata address',
+    });
+  });
+
+  test('a host that does not resolve is refused', async () => {
+    const failing: Resolve = async () => {
+      throw new Error('ENOTFOUND');
+    };
+    expect(await checkedAddress(new URL('https://nowhere.invalid/'), false, failing)).toEqual({
+      ok: false,
+      reason: 'the host nowhere.invalid cannot be resolved',
+    });
+  });
+
+  test('an IP literal is its own address', async () => {
+    expect(await checkedAddress(new URL('http://[::1]:8080/'), true)).toEqual({
+      ok: true,
+      address: { address: '::1', family: 6 },
+    });
+  });
+});
