@@ -29,6 +29,14 @@ import {
 import { parseJsonBody, variablesFromBody } from './body';
 import { IGNORED_PARAMETERS_HEADER, ignoredParameters, variablesFromQuery } from './queryParams';
 import { lookupRoute, routeField, surfaceOf, type RestRoute } from './routes';
+import {
+  CSV_CONTENT_TYPE,
+  csvColumns,
+  csvOf,
+  prefersCsv,
+  rowTypeOf,
+  TOTAL_COUNT_HEADER,
+} from './csv';
 import { textRefusal } from '../schema/inputLimits';
 
 type GetEnveloped = Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
@@ -123,6 +131,30 @@ async function idempotentResponse(
 }
 
 /**
+ * A CSV route's answer as the client negotiated it: a successful JSON list becomes its rows in CSV
+ * (the same rows; the total in a header). `Vary: Accept` either way, so a cache keeps both apart.
+ */
+async function negotiated(
+  request: Request,
+  route: RestRoute,
+  schema: GraphQLSchema,
+  response: Response,
+): Promise<Response> {
+  if (!route.csv) return response;
+  if (response.status !== 200 || !prefersCsv(request.headers.get('accept'))) {
+    return withHeaders(response, { Vary: 'Accept' });
+  }
+  const body = (await response.json()) as { data: unknown[]; meta?: { total: number } };
+  const headers = new Headers(response.headers);
+  headers.set('Content-Type', CSV_CONTENT_TYPE);
+  headers.set('Vary', 'Accept');
+  headers.delete('Content-Length');
+  if (body.meta) headers.set(TOTAL_COUNT_HEADER, String(body.meta.total));
+  const columns = csvColumns(rowTypeOf(routeField(schema, route)));
+  return new Response(csvOf(columns, body.data), { status: 200, headers });
+}
+
+/**
  * The REST facade's yoga plugin, wired as @graphql-yoga/plugin-sofa wires Sofa: one Sofa for the
  * schema, executing through yoga's envelop (the context factory and the plugins' execute hooks).
  * The facade's parsed variables and the found-existing answer travel on the execution's context
@@ -203,7 +235,13 @@ export function useRestFacade() {
           found.params,
           fullSchema,
         );
-        const answer = () => answerThroughSofa(request, url, serverContext, variables);
+        const answer = async () =>
+          negotiated(
+            request,
+            found.route,
+            fullSchema,
+            await answerThroughSofa(request, url, serverContext, variables),
+          );
         const idempotencyKey = request.headers.get(IDEMPOTENCY_KEY_HEADER);
         const response =
           found.route.method === 'POST' && idempotencyKey !== null

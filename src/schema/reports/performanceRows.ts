@@ -1,0 +1,247 @@
+// The performance report's rows, read from the hourly rollups the database keeps (migration
+// performance_rollups): clicks from LinkClickHour / AffiliateClickHour (written with the links'
+// counters), orders from OrderLinkHour / OrderAffiliateHour (kept by triggers on "Order"). One
+// statement answers a page of rows and their total; no order is read.
+import { prisma } from '../../db';
+import { BadRequestError } from '../../errors';
+import { Prisma } from '../../generated/prisma/client';
+import type { Page } from '../pagination';
+import type { ReportPeriod } from './range';
+
+export const REPORT_GROUPS = ['day', 'brand', 'campaign', 'link'] as const;
+export type ReportGroup = (typeof REPORT_GROUPS)[number];
+
+export interface ReportQuery {
+  affiliateId: string;
+  groupBy: ReportGroup;
+  period: ReportPeriod;
+  timezone: string;
+  organizationId?: string | null;
+  campaignId?: string | null;
+}
+
+/** A row as the statement answers it: money in minor units, keys as text ('' for none). */
+interface ReportRecord {
+  total: number;
+  key: string | null;
+  currency: string | null;
+  clicks: number;
+  repeats: number;
+  bots: number;
+  orders: number;
+  transactionValueMinor: number;
+  pendingMinor: number;
+  approvedMinor: number;
+  paidMinor: number;
+  rejectedMinor: number;
+  name: string | null;
+}
+
+export interface PerformanceRecord {
+  date: string | null;
+  organizationId: string | null;
+  organizationName: string | null;
+  campaignId: string | null;
+  campaignName: string | null;
+  urlCode: string | null;
+  currency: string | null;
+  clicks: number;
+  repeatClicks: number;
+  botClicks: number;
+  orders: number;
+  transactionValueMinor: number;
+  earningsByStatusMinor: { PENDING: number; APPROVED: number; PAID: number; REJECTED: number };
+}
+
+const utc = (time: Date) => Prisma.sql`(${time.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+
+/**
+ * The local day of an hour: the day holding most of it (its middle), which for a zone with a
+ * whole-hour offset is exactly the day it lies in (docs/decisions.md, "Reports").
+ */
+const localDay = (hour: Prisma.Sql, timezone: string) =>
+  Prisma.sql`((${hour} + interval '30 minutes') AT TIME ZONE 'UTC' AT TIME ZONE ${timezone})::date`;
+
+/** Whether the day report may read the affiliate-wide hours (no brand or campaign filter). */
+const readsAffiliateHours = (query: ReportQuery) =>
+  query.groupBy === 'day' && !query.organizationId && !query.campaignId;
+
+function orderRows(query: ReportQuery): Prisma.Sql {
+  const { affiliateId, period, organizationId, campaignId } = query;
+  const table = readsAffiliateHours(query)
+    ? Prisma.sql`"OrderAffiliateHour"`
+    : Prisma.sql`"OrderLinkHour"`;
+  const key = {
+    day: Prisma.sql`${localDay(Prisma.sql`o."hour"`, query.timezone)}::text`,
+    brand: Prisma.sql`o."organizationId"::text`,
+    campaign: Prisma.sql`coalesce(link."campaignId"::text, '')`,
+    link: Prisma.sql`o."linkCode"`,
+  }[query.groupBy];
+  const linkJoin =
+    query.groupBy === 'campaign'
+      ? Prisma.sql`LEFT JOIN "ShortUrl" link
+          ON link."urlCode" = o."linkCode" AND link."affiliateId" = o."affiliateId"`
+      : Prisma.empty;
+  const earnings = (status: string) =>
+    Prisma.sql`coalesce(sum(o."earningsMinor") FILTER (WHERE o."status" = ${status}::"OrderStatus"), 0)::float8`;
+  return Prisma.sql`
+    SELECT ${key} AS key, o."currency"::text AS currency, sum(o."orders")::int AS orders,
+      sum(o."transactionValueMinor")::float8 AS "transactionValueMinor",
+      ${earnings('PENDING')} AS "pendingMinor", ${earnings('APPROVED')} AS "approvedMinor",
+      ${earnings('PAID')} AS "paidMinor", ${earnings('REJECTED')} AS "rejectedMinor"
+    FROM ${table} o ${linkJoin}
+    WHERE o."affiliateId" = ${affiliateId}::uuid
+      AND o."hour" >= ${utc(period.from)} AND o."hour" < ${utc(period.to)}
+      ${organizationId ? Prisma.sql`AND o."organizationId" = ${organizationId}::uuid` : Prisma.empty}
+      ${
+        campaignId
+          ? Prisma.sql`AND o."linkCode" IN (SELECT "urlCode" FROM "ShortUrl"
+              WHERE "affiliateId" = ${affiliateId}::uuid AND "campaignId" = ${campaignId}::uuid)`
+          : Prisma.empty
+      }
+    GROUP BY 1, 2
+    -- Rows whose orders were all deleted or moved away add up to nothing.
+    HAVING sum(o."orders") <> 0 OR sum(o."transactionValueMinor") <> 0 OR sum(o."earningsMinor") <> 0`;
+}
+
+function clickRows(query: ReportQuery): Prisma.Sql {
+  const { affiliateId, period, organizationId, campaignId } = query;
+  const affiliateWide = readsAffiliateHours(query);
+  const table = affiliateWide ? Prisma.sql`"AffiliateClickHour"` : Prisma.sql`"LinkClickHour"`;
+  const key = {
+    day: Prisma.sql`${localDay(Prisma.sql`c."hour"`, query.timezone)}::text`,
+    brand: Prisma.sql`c."organizationId"::text`,
+    campaign: Prisma.sql`coalesce(link."campaignId"::text, '')`,
+    link: Prisma.sql`c."urlCode"`,
+  }[query.groupBy];
+  const linkJoin =
+    query.groupBy === 'campaign'
+      ? Prisma.sql`JOIN "ShortUrl" link ON link."id" = c."linkId"`
+      : Prisma.empty;
+  return Prisma.sql`
+    SELECT ${key} AS key, sum(c."clicks")::int AS clicks, sum(c."repeats")::int AS repeats,
+      sum(c."bots")::int AS bots
+    FROM ${table} c ${linkJoin}
+    WHERE c."affiliateId" = ${affiliateId}::uuid
+      AND c."hour" >= ${utc(period.from)} AND c."hour" < ${utc(period.to)}
+      ${organizationId ? Prisma.sql`AND c."organizationId" = ${organizationId}::uuid` : Prisma.empty}
+      ${
+        campaignId
+          ? Prisma.sql`AND c."linkId" IN (SELECT "id" FROM "ShortUrl"
+              WHERE "affiliateId" = ${affiliateId}::uuid AND "campaignId" = ${campaignId}::uuid)`
+          : Prisma.empty
+      }
+    GROUP BY 1`;
+}
+
+/** Every local day of the period (so a chart has no gaps), or the keys with any activity. */
+function keyRows(query: ReportQuery): Prisma.Sql {
+  if (query.groupBy !== 'day') {
+    return Prisma.sql`SELECT key FROM order_rows UNION SELECT key FROM click_rows`;
+  }
+  const first = localDay(utc(query.period.from), query.timezone);
+  const last = localDay(utc(query.period.lastHour), query.timezone);
+  return Prisma.sql`SELECT day::date::text AS key
+    FROM generate_series(${first}, ${last}, interval '1 day') AS day`;
+}
+
+/** Days in order; other groups busiest first (clicks, then orders), then by key. */
+function rowOrder(group: ReportGroup): Prisma.Sql {
+  return group === 'day'
+    ? Prisma.sql`key, currency NULLS FIRST`
+    : Prisma.sql`clicks DESC, orders DESC, key, currency NULLS FIRST`;
+}
+
+/** The name of a page row's brand or campaign. */
+function nameOf(group: ReportGroup): { select: Prisma.Sql; join: Prisma.Sql } {
+  if (group === 'brand') {
+    return {
+      select: Prisma.sql`brand."name"`,
+      join: Prisma.sql`LEFT JOIN "Organization" brand ON brand."id" = page.key::uuid`,
+    };
+  }
+  if (group === 'campaign') {
+    return {
+      select: Prisma.sql`campaign."name"`,
+      join: Prisma.sql`LEFT JOIN "Campaign" campaign ON campaign."id" = nullif(page.key, '')::uuid`,
+    };
+  }
+  return { select: Prisma.sql`NULL::text`, join: Prisma.empty };
+}
+
+function reportStatement(query: ReportQuery, page: Page): Prisma.Sql {
+  const order = rowOrder(query.groupBy);
+  const name = nameOf(query.groupBy);
+  return Prisma.sql`
+    WITH order_rows AS (${orderRows(query)}),
+    click_rows AS (${clickRows(query)}),
+    keys AS (${keyRows(query)}),
+    report AS (
+      SELECT keys.key, order_rows.currency,
+        coalesce(click_rows.clicks, 0) AS clicks, coalesce(click_rows.repeats, 0) AS repeats,
+        coalesce(click_rows.bots, 0) AS bots, coalesce(order_rows.orders, 0) AS orders,
+        coalesce(order_rows."transactionValueMinor", 0) AS "transactionValueMinor",
+        coalesce(order_rows."pendingMinor", 0) AS "pendingMinor",
+        coalesce(order_rows."approvedMinor", 0) AS "approvedMinor",
+        coalesce(order_rows."paidMinor", 0) AS "paidMinor",
+        coalesce(order_rows."rejectedMinor", 0) AS "rejectedMinor"
+      FROM keys
+      LEFT JOIN order_rows USING (key)
+      LEFT JOIN click_rows USING (key)
+    ),
+    page AS (
+      SELECT * FROM report ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.skip}
+    )
+    SELECT totals.total, page.*, ${name.select} AS name
+    FROM (SELECT count(*)::int AS total FROM report) AS totals
+    LEFT JOIN page ON true
+    ${name.join}
+    ORDER BY ${order}`;
+}
+
+function recordOf(row: ReportRecord, group: ReportGroup): PerformanceRecord {
+  const key = row.key === '' ? null : row.key;
+  return {
+    date: group === 'day' ? key : null,
+    organizationId: group === 'brand' ? key : null,
+    organizationName: group === 'brand' ? row.name : null,
+    campaignId: group === 'campaign' ? key : null,
+    campaignName: group === 'campaign' ? row.name : null,
+    urlCode: group === 'link' ? key : null,
+    currency: row.currency,
+    clicks: row.clicks,
+    repeatClicks: row.repeats,
+    botClicks: row.bots,
+    orders: row.orders,
+    transactionValueMinor: row.transactionValueMinor,
+    earningsByStatusMinor: {
+      PENDING: row.pendingMinor,
+      APPROVED: row.approvedMinor,
+      PAID: row.paidMinor,
+      REJECTED: row.rejectedMinor,
+    },
+  };
+}
+
+/** PostgreSQL's refusal of a zone name the name check let through. */
+const UNKNOWN_ZONE = /time zone "[^"]*" not recognized/;
+
+/** One page of the report and the number of rows it has. */
+export async function performancePage(
+  query: ReportQuery,
+  page: Page,
+): Promise<{ rows: PerformanceRecord[]; total: number }> {
+  let found: ReportRecord[];
+  try {
+    found = await prisma.$queryRaw<ReportRecord[]>(reportStatement(query, page));
+  } catch (error) {
+    if (UNKNOWN_ZONE.test(String((error as Error).message))) {
+      throw new BadRequestError(`timezone "${query.timezone}" is not a known time zone`);
+    }
+    throw error;
+  }
+  const total = found[0]?.total ?? 0;
+  // Past the last page the statement answers the total alone, in a row without a key.
+  const rows = found.filter((row) => row.key !== null);
+  return { rows: rows.map((row) => recordOf(row, query.groupBy)), total };
+}
