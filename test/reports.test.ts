@@ -24,23 +24,25 @@ const MARCH = 'startAt=2026-03-01T00:00:00Z&endAt=2026-03-04T00:00:00Z';
 
 let key: string;
 let affiliateId: string;
-const brands: Record<string, { id: string; name: string }> = {};
+let brands: { shoes: { id: string; name: string }; books: { id: string; name: string } };
 let campaign: { id: string; name: string };
-const links: Record<
-  string,
-  { id: string; urlCode: string; affiliateId: string; organizationId: string }
-> = {};
+type Link = { id: string; urlCode: string; affiliateId: string; organizationId: string };
+let links: { sale: Link; books: Link };
 
 beforeAll(async () => {
   ({ apiKey: key, affiliateId } = await createAffiliate());
-  brands.shoes = await createBrand({ name: 'Aurora Shoes' });
-  brands.books = await createBrand({ name: 'Chapter Books' });
+  brands = {
+    shoes: await createBrand({ name: 'Aurora Shoes' }),
+    books: await createBrand({ name: 'Chapter Books' }),
+  };
   campaign = await createCampaign(brands.shoes.id, { name: 'Spring Sale' });
-  links.sale = await createLink(affiliateId, brands.shoes.id, {
-    campaignId: campaign.id,
-    linkType: 'Offer',
-  });
-  links.books = await createLink(affiliateId, brands.books.id);
+  links = {
+    sale: await createLink(affiliateId, brands.shoes.id, {
+      campaignId: campaign.id,
+      linkType: 'Offer',
+    }),
+    books: await createLink(affiliateId, brands.books.id),
+  };
 
   await createOrder(affiliateId, brands.shoes.id, {
     status: 'APPROVED',
@@ -468,5 +470,209 @@ test('GraphQL answers the same rows', async () => {
       }),
     ),
     meta: { total: 3 },
+  });
+});
+
+describe('sums', () => {
+  const HOUR = 3_600_000;
+  const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+  const BOT = 'Googlebot/2.1 (+http://www.google.com/bot.html)';
+
+  /** A deterministic sequence in [0, 1). */
+  function randomFrom(seed: number) {
+    let state = seed;
+    return () => {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      return state / 2 ** 31;
+    };
+  }
+
+  const click = (urlCode: string, userAgent: string) =>
+    app.fetch(`http://api.test/s/${urlCode}`, {
+      headers: { 'user-agent': userAgent },
+      redirect: 'manual',
+    });
+
+  type Totals = Record<
+    string,
+    { orders: number; value: number; earnings: number; rejected: number }
+  >;
+  const cents = (amount: number) => Math.round(amount * 100);
+
+  function add(
+    totals: Totals,
+    currency: string,
+    orders: number,
+    value: number,
+    earnings: number,
+    rejected: number,
+  ) {
+    const sum = (totals[currency] ??= { orders: 0, value: 0, earnings: 0, rejected: 0 });
+    sum.orders += orders;
+    sum.value += cents(value);
+    sum.earnings += cents(earnings);
+    sum.rejected += cents(rejected);
+  }
+
+  interface ReportRow {
+    date: string | null;
+    urlCode: string | null;
+    currency: string | null;
+    clicks: number;
+    orders: number;
+    transactionValue: number;
+    earnings: number;
+    earningsByStatus: { REJECTED: number };
+  }
+
+  test('equal what GET /affiliate/orders and the links counters say, also after orders change', async () => {
+    const shop = await createAffiliate();
+    const [brandA, brandB] = [await createBrand(), await createBrand()];
+    const offer = await createCampaign(brandA.id);
+    const shopLinks = [
+      await createLink(shop.affiliateId, brandA.id, { campaignId: offer.id, linkType: 'Offer' }),
+      await createLink(shop.affiliateId, brandA.id),
+      await createLink(shop.affiliateId, brandB.id),
+    ];
+    const random = randomFrom(42);
+
+    // Clicks now: people, the same people again (repeats) and bots.
+    for (let n = 0; n < 24; n += 1) {
+      const link = shopLinks[n % 3]!;
+      await click(link.urlCode, `${BROWSER} person/${n}`);
+      if (n % 4 === 0) await click(link.urlCode, `${BROWSER} person/${n}`);
+      if (n % 5 === 0) await click(link.urlCode, BOT);
+    }
+
+    const hourNow = Math.floor(Date.now() / HOUR) * HOUR;
+    const start = new Date(hourNow - 12 * 24 * HOUR);
+    const end = new Date(hourNow + HOUR);
+    const statuses = ['PENDING', 'APPROVED', 'PAID', 'REJECTED'] as const;
+    const orderIds: string[] = [];
+    for (let n = 0; n < 60; n += 1) {
+      const link = random() < 0.8 ? shopLinks[Math.floor(random() * 3)]! : undefined;
+      const order = await createOrder(shop.affiliateId, link?.organizationId ?? brandB.id, {
+        status: statuses[Math.floor(random() * 4)],
+        currency: random() < 0.7 ? 'EUR' : 'USD',
+        transactionValueMinor: 1000 + Math.floor(random() * 50_000),
+        earningsMinor: Math.floor(random() * 2_500),
+        shortUrlCode: link?.urlCode ?? null,
+        orderedAt: new Date(
+          start.getTime() + Math.floor(random() * (Date.now() - start.getTime())),
+        ),
+      });
+      orderIds.push(order.id);
+    }
+
+    // After the fact: status, amounts, time (some out of the period), link, deletions, and one
+    // statement changing many rows.
+    for (const [n, id] of orderIds.entries()) {
+      if (n % 10 === 0) await prisma.order.update({ where: { id }, data: { status: 'REJECTED' } });
+      if (n % 10 === 1) {
+        await prisma.order.update({
+          where: { id },
+          data: { transactionValueMinor: 77_700, earningsMinor: 3_885 },
+        });
+      }
+      if (n % 10 === 2) {
+        await prisma.order.update({
+          where: { id },
+          data: { orderedAt: new Date(start.getTime() - (n % 3) * 24 * HOUR + 30 * 60_000) },
+        });
+      }
+      if (n % 10 === 3) await prisma.order.update({ where: { id }, data: { shortUrlCode: null } });
+      if (n % 10 === 4) {
+        await prisma.order.update({ where: { id }, data: { shortUrlCode: shopLinks[1]!.urlCode } });
+      }
+      if (n % 10 === 5) await prisma.order.delete({ where: { id } });
+    }
+    await prisma.$executeRaw`UPDATE "Order" SET "status" = 'APPROVED'
+      WHERE "affiliateId" = ${shop.affiliateId}::uuid AND "status" = 'PENDING'`;
+
+    // What the orders route says for the period (its endAt is inclusive).
+    const period = `startAt=${start.toISOString()}&endAt=${new Date(end.getTime() - 1).toISOString()}`;
+    const expected: Totals = {};
+    const expectedByLink: Record<string, number> = {};
+    for (let page = 1; ; page += 1) {
+      const answer = await call(`/affiliate/orders?${period}&limit=100&page=${page}`, {
+        key: shop.apiKey,
+      });
+      for (const order of answer.body.data) {
+        const rejected = order.status === 'REJECTED';
+        add(
+          expected,
+          order.currency,
+          1,
+          order.transactionValue,
+          rejected ? 0 : order.earnings,
+          rejected ? order.earnings : 0,
+        );
+        const code = order.shortUrlCode ?? '';
+        expectedByLink[code] = (expectedByLink[code] ?? 0) + 1;
+      }
+      if (page >= answer.body.meta.totalPages) break;
+    }
+    expect(Object.keys(expected).sort()).toEqual(['EUR', 'USD']);
+
+    const counters: Record<string, number> = Object.fromEntries(
+      await Promise.all(
+        shopLinks.map(async (link) => [link.urlCode, await clickCountOf(link.urlCode)] as const),
+      ),
+    );
+    expect(Object.values(counters).reduce((sum, count) => sum + count, 0)).toBe(24);
+
+    const reportPeriod = `startAt=${start.toISOString()}&endAt=${end.toISOString()}`;
+    for (const groupBy of ['day', 'brand', 'campaign', 'link']) {
+      const answer = await call(`${REPORT}?groupBy=${groupBy}&${reportPeriod}&limit=366`, {
+        key: shop.apiKey,
+      });
+      expect(answer.body.meta.totalPages).toBe(1);
+      const rows = answer.body.data as ReportRow[];
+      const reported: Totals = {};
+      for (const r of rows.filter((r) => r.currency !== null)) {
+        add(
+          reported,
+          r.currency!,
+          r.orders,
+          r.transactionValue,
+          r.earnings,
+          r.earningsByStatus.REJECTED,
+        );
+      }
+      expect({ groupBy, totals: reported }).toEqual({ groupBy, totals: expected });
+      // Clicks belong to the key: each of its currency rows shows them all.
+      const clicksByKey = new Map(
+        rows.map((r) => [JSON.stringify(r.date ?? r.urlCode ?? r), r.clicks]),
+      );
+      if (groupBy === 'day') {
+        expect([...clicksByKey.values()].reduce((sum, clicks) => sum + clicks, 0)).toBe(24);
+      }
+      if (groupBy === 'link') {
+        for (const [code, clicks] of Object.entries(counters)) {
+          const linkRows = rows.filter((r) => r.urlCode === code);
+          expect(linkRows.map((r) => r.clicks)).toEqual(linkRows.map(() => clicks));
+        }
+        const ordersByLink: Record<string, number> = {};
+        for (const r of rows)
+          ordersByLink[r.urlCode ?? ''] = (ordersByLink[r.urlCode ?? ''] ?? 0) + r.orders;
+        expect(Object.fromEntries(Object.entries(ordersByLink).filter(([, n]) => n > 0))).toEqual(
+          expectedByLink,
+        );
+      }
+    }
+
+    // Repeats and bots are kept beside the counted clicks.
+    const today = await call(`${REPORT}?groupBy=link&${reportPeriod}&limit=366`, {
+      key: shop.apiKey,
+    });
+    const perLink = new Map<string, { repeatClicks: number; botClicks: number }>(
+      today.body.data.map((r: { urlCode: string; repeatClicks: number; botClicks: number }) => [
+        r.urlCode,
+        { repeatClicks: r.repeatClicks, botClicks: r.botClicks },
+      ]),
+    );
+    const repeats = [...perLink.values()].reduce((sum, r) => sum + r.repeatClicks, 0);
+    const bots = [...perLink.values()].reduce((sum, r) => sum + r.botClicks, 0);
+    expect({ repeats, bots }).toEqual({ repeats: 6, bots: 5 });
   });
 });
