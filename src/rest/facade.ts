@@ -91,7 +91,8 @@ async function admitRestRequest(
   if (!apiKey || apiKey.type !== surface.keyType) {
     throw keyRefusal(request, apiKey, surface.keyType);
   }
-  const { args } = routeField(schema, route);
+  // Path parameters are bound from the path; the other arguments come from the query or body.
+  const args = routeField(schema, route).args.filter((arg) => !route.path.includes(`:${arg.name}`));
   // A POST takes its arguments from the body only; its query string is ignored whole.
   const fromQuery = route.method === 'POST' ? [] : args;
   const variables =
