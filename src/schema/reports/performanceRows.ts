@@ -62,6 +62,26 @@ const utc = (time: Date) => Prisma.sql`(${time.toISOString()}::timestamptz AT TI
 const localDay = (hour: Prisma.Sql, timezone: string) =>
   Prisma.sql`((${hour} + interval '30 minutes') AT TIME ZONE 'UTC' AT TIME ZONE ${timezone})::date`;
 
+/**
+ * A row's key: its local day (a date), or the brand, campaign ('' for none) or link code as text
+ * in the "C" collation, which compares bytes (the keys are ids and codes, not words to sort).
+ */
+function keyOf(
+  query: ReportQuery,
+  columns: { hour: Prisma.Sql; brand: Prisma.Sql; link: Prisma.Sql },
+): Prisma.Sql {
+  switch (query.groupBy) {
+    case 'day':
+      return localDay(columns.hour, query.timezone);
+    case 'brand':
+      return Prisma.sql`${columns.brand}::text COLLATE "C"`;
+    case 'campaign':
+      return Prisma.sql`coalesce(link."campaignId"::text, '') COLLATE "C"`;
+    case 'link':
+      return Prisma.sql`${columns.link} COLLATE "C"`;
+  }
+}
+
 /** Whether the day report may read the affiliate-wide hours (no brand or campaign filter). */
 const readsAffiliateHours = (query: ReportQuery) =>
   query.groupBy === 'day' && !query.organizationId && !query.campaignId;
@@ -71,22 +91,21 @@ function orderRows(query: ReportQuery): Prisma.Sql {
   const table = readsAffiliateHours(query)
     ? Prisma.sql`"OrderAffiliateHour"`
     : Prisma.sql`"OrderLinkHour"`;
-  const key = {
-    day: Prisma.sql`${localDay(Prisma.sql`o."hour"`, query.timezone)}::text`,
-    brand: Prisma.sql`o."organizationId"::text`,
-    campaign: Prisma.sql`coalesce(link."campaignId"::text, '')`,
+  const key = keyOf(query, {
+    hour: Prisma.sql`o."hour"`,
+    brand: Prisma.sql`o."organizationId"`,
     link: Prisma.sql`o."linkCode"`,
-  }[query.groupBy];
+  });
   const linkJoin =
     query.groupBy === 'campaign'
       ? Prisma.sql`LEFT JOIN "ShortUrl" link
           ON link."urlCode" = o."linkCode" AND link."affiliateId" = o."affiliateId"`
       : Prisma.empty;
   const earnings = (status: string) =>
-    Prisma.sql`coalesce(sum(o."earningsMinor") FILTER (WHERE o."status" = ${status}::"OrderStatus"), 0)::float8`;
+    Prisma.sql`coalesce(sum(o."earningsMinor"::float8) FILTER (WHERE o."status" = ${status}::"OrderStatus"), 0)`;
   return Prisma.sql`
     SELECT ${key} AS key, o."currency"::text AS currency, sum(o."orders")::int AS orders,
-      sum(o."transactionValueMinor")::float8 AS "transactionValueMinor",
+      sum(o."transactionValueMinor"::float8) AS "transactionValueMinor",
       ${earnings('PENDING')} AS "pendingMinor", ${earnings('APPROVED')} AS "approvedMinor",
       ${earnings('PAID')} AS "paidMinor", ${earnings('REJECTED')} AS "rejectedMinor"
     FROM ${table} o ${linkJoin}
@@ -101,19 +120,19 @@ function orderRows(query: ReportQuery): Prisma.Sql {
       }
     GROUP BY 1, 2
     -- Rows whose orders were all deleted or moved away add up to nothing.
-    HAVING sum(o."orders") <> 0 OR sum(o."transactionValueMinor") <> 0 OR sum(o."earningsMinor") <> 0`;
+    HAVING sum(o."orders") <> 0 OR sum(o."transactionValueMinor"::float8) <> 0
+      OR sum(o."earningsMinor"::float8) <> 0`;
 }
 
 function clickRows(query: ReportQuery): Prisma.Sql {
   const { affiliateId, period, organizationId, campaignId } = query;
   const affiliateWide = readsAffiliateHours(query);
   const table = affiliateWide ? Prisma.sql`"AffiliateClickHour"` : Prisma.sql`"LinkClickHour"`;
-  const key = {
-    day: Prisma.sql`${localDay(Prisma.sql`c."hour"`, query.timezone)}::text`,
-    brand: Prisma.sql`c."organizationId"::text`,
-    campaign: Prisma.sql`coalesce(link."campaignId"::text, '')`,
+  const key = keyOf(query, {
+    hour: Prisma.sql`c."hour"`,
+    brand: Prisma.sql`c."organizationId"`,
     link: Prisma.sql`c."urlCode"`,
-  }[query.groupBy];
+  });
   const linkJoin =
     query.groupBy === 'campaign'
       ? Prisma.sql`JOIN "ShortUrl" link ON link."id" = c."linkId"`
@@ -134,15 +153,31 @@ function clickRows(query: ReportQuery): Prisma.Sql {
     GROUP BY 1`;
 }
 
-/** Every local day of the period (so a chart has no gaps), or the keys with any activity. */
-function keyRows(query: ReportQuery): Prisma.Sql {
-  if (query.groupBy !== 'day') {
-    return Prisma.sql`SELECT key FROM order_rows UNION SELECT key FROM click_rows`;
-  }
+/** Every local day of the period, so a chart has no gaps. */
+function days(query: ReportQuery): Prisma.Sql {
   const first = localDay(utc(query.period.from), query.timezone);
   const last = localDay(utc(query.period.lastHour), query.timezone);
-  return Prisma.sql`SELECT day::date::text AS key
-    FROM generate_series(${first}, ${last}, interval '1 day') AS day`;
+  return Prisma.sql`SELECT day::date AS key FROM generate_series(${first}, ${last}, interval '1 day') AS day`;
+}
+
+/**
+ * The report's rows: each key's currencies with the key's clicks. Days: every day of the period;
+ * other keys: those with orders or clicks (a hash full join of the two).
+ */
+function reportRows(query: ReportQuery): Prisma.Sql {
+  const columns = Prisma.sql`key, order_rows.currency,
+    coalesce(click_rows.clicks, 0) AS clicks, coalesce(click_rows.repeats, 0) AS repeats,
+    coalesce(click_rows.bots, 0) AS bots, coalesce(order_rows.orders, 0) AS orders,
+    coalesce(order_rows."transactionValueMinor", 0) AS "transactionValueMinor",
+    coalesce(order_rows."pendingMinor", 0) AS "pendingMinor",
+    coalesce(order_rows."approvedMinor", 0) AS "approvedMinor",
+    coalesce(order_rows."paidMinor", 0) AS "paidMinor",
+    coalesce(order_rows."rejectedMinor", 0) AS "rejectedMinor"`;
+  if (query.groupBy === 'day') {
+    return Prisma.sql`SELECT ${columns} FROM (${days(query)}) AS days
+      LEFT JOIN order_rows USING (key) LEFT JOIN click_rows USING (key)`;
+  }
+  return Prisma.sql`SELECT ${columns} FROM order_rows FULL JOIN click_rows USING (key)`;
 }
 
 /** Days in order; other groups busiest first (clicks, then orders), then by key. */
@@ -169,30 +204,19 @@ function nameOf(group: ReportGroup): { select: Prisma.Sql; join: Prisma.Sql } {
   return { select: Prisma.sql`NULL::text`, join: Prisma.empty };
 }
 
-function reportStatement(query: ReportQuery, page: Page): Prisma.Sql {
+export function reportStatement(query: ReportQuery, page: Page): Prisma.Sql {
   const order = rowOrder(query.groupBy);
   const name = nameOf(query.groupBy);
   return Prisma.sql`
     WITH order_rows AS (${orderRows(query)}),
     click_rows AS (${clickRows(query)}),
-    keys AS (${keyRows(query)}),
-    report AS (
-      SELECT keys.key, order_rows.currency,
-        coalesce(click_rows.clicks, 0) AS clicks, coalesce(click_rows.repeats, 0) AS repeats,
-        coalesce(click_rows.bots, 0) AS bots, coalesce(order_rows.orders, 0) AS orders,
-        coalesce(order_rows."transactionValueMinor", 0) AS "transactionValueMinor",
-        coalesce(order_rows."pendingMinor", 0) AS "pendingMinor",
-        coalesce(order_rows."approvedMinor", 0) AS "approvedMinor",
-        coalesce(order_rows."paidMinor", 0) AS "paidMinor",
-        coalesce(order_rows."rejectedMinor", 0) AS "rejectedMinor"
-      FROM keys
-      LEFT JOIN order_rows USING (key)
-      LEFT JOIN click_rows USING (key)
-    ),
+    report AS MATERIALIZED (${reportRows(query)}),
     page AS (
       SELECT * FROM report ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.skip}
     )
-    SELECT totals.total, page.*, ${name.select} AS name
+    SELECT totals.total, page.key::text AS key, page.currency, page.clicks, page.repeats,
+      page.bots, page.orders, page."transactionValueMinor", page."pendingMinor",
+      page."approvedMinor", page."paidMinor", page."rejectedMinor", ${name.select} AS name
     FROM (SELECT count(*)::int AS total FROM report) AS totals
     LEFT JOIN page ON true
     ${name.join}
@@ -233,7 +257,13 @@ export async function performancePage(
 ): Promise<{ rows: PerformanceRecord[]; total: number }> {
   let found: ReportRecord[];
   try {
-    found = await prisma.$queryRaw<ReportRecord[]>(reportStatement(query, page));
+    // JIT off: the planner's estimates of the joined rollups are far too high (millions of rows
+    // for thousands), so PostgreSQL would compile the statement, which cost more than running it
+    // (bench/results/changes.md).
+    [, found] = await prisma.$transaction([
+      prisma.$executeRaw`SET LOCAL jit = off`,
+      prisma.$queryRaw<ReportRecord[]>(reportStatement(query, page)),
+    ]);
   } catch (error) {
     if (UNKNOWN_ZONE.test(String((error as Error).message))) {
       throw new BadRequestError(`timezone "${query.timezone}" is not a known time zone`);
