@@ -68,7 +68,7 @@ const localDay = (hour: Prisma.Sql, timezone: string) =>
  */
 function keyOf(
   query: ReportQuery,
-  columns: { hour: Prisma.Sql; brand: Prisma.Sql; link: Prisma.Sql },
+  columns: { hour: Prisma.Sql; brand: Prisma.Sql; campaign: Prisma.Sql; link: Prisma.Sql },
 ): Prisma.Sql {
   switch (query.groupBy) {
     case 'day':
@@ -76,7 +76,7 @@ function keyOf(
     case 'brand':
       return Prisma.sql`${columns.brand}::text COLLATE "C"`;
     case 'campaign':
-      return Prisma.sql`coalesce(link."campaignId"::text, '') COLLATE "C"`;
+      return Prisma.sql`coalesce(${columns.campaign}::text, '') COLLATE "C"`;
     case 'link':
       return Prisma.sql`${columns.link} COLLATE "C"`;
   }
@@ -86,21 +86,51 @@ function keyOf(
 const readsAffiliateHours = (query: ReportQuery) =>
   query.groupBy === 'day' && !query.organizationId && !query.campaignId;
 
-function orderRows(query: ReportQuery): Prisma.Sql {
+/** The rollup rows of the period, the affiliate and the filters. */
+function rollupRows(
+  query: ReportQuery,
+  table: Prisma.Sql,
+  /** The rollup's link column and the link's column it names. */
+  link: { rollup: Prisma.Sql; shortUrl: Prisma.Sql },
+): Prisma.Sql {
   const { affiliateId, period, organizationId, campaignId } = query;
+  return Prisma.sql`SELECT * FROM ${table} r
+    WHERE r."affiliateId" = ${affiliateId}::uuid
+      AND r."hour" >= ${utc(period.from)} AND r."hour" < ${utc(period.to)}
+      ${organizationId ? Prisma.sql`AND r."organizationId" = ${organizationId}::uuid` : Prisma.empty}
+      ${
+        campaignId
+          ? Prisma.sql`AND r.${link.rollup} IN (SELECT link.${link.shortUrl} FROM "ShortUrl" link
+              WHERE link."affiliateId" = ${affiliateId}::uuid AND link."campaignId" = ${campaignId}::uuid)`
+          : Prisma.empty
+      }`;
+}
+
+function orderRows(query: ReportQuery): Prisma.Sql {
   const table = readsAffiliateHours(query)
     ? Prisma.sql`"OrderAffiliateHour"`
     : Prisma.sql`"OrderLinkHour"`;
+  const hours = rollupRows(query, table, {
+    rollup: Prisma.sql`"linkCode"`,
+    shortUrl: Prisma.sql`"urlCode"`,
+  });
+  // By campaign: each link's sums first, then its campaign, one lookup per link (not per hour).
+  const source =
+    query.groupBy === 'campaign'
+      ? Prisma.sql`SELECT link."campaignId", o.* FROM (
+          SELECT "linkCode", "currency", "status", sum("orders")::int AS "orders",
+            sum("transactionValueMinor"::float8) AS "transactionValueMinor",
+            sum("earningsMinor"::float8) AS "earningsMinor"
+          FROM (${hours}) AS hours GROUP BY 1, 2, 3) AS o
+        LEFT JOIN "ShortUrl" link
+          ON link."urlCode" = o."linkCode" AND link."affiliateId" = ${query.affiliateId}::uuid`
+      : hours;
   const key = keyOf(query, {
     hour: Prisma.sql`o."hour"`,
     brand: Prisma.sql`o."organizationId"`,
+    campaign: Prisma.sql`o."campaignId"`,
     link: Prisma.sql`o."linkCode"`,
   });
-  const linkJoin =
-    query.groupBy === 'campaign'
-      ? Prisma.sql`LEFT JOIN "ShortUrl" link
-          ON link."urlCode" = o."linkCode" AND link."affiliateId" = o."affiliateId"`
-      : Prisma.empty;
   const earnings = (status: string) =>
     Prisma.sql`coalesce(sum(o."earningsMinor"::float8) FILTER (WHERE o."status" = ${status}::"OrderStatus"), 0)`;
   return Prisma.sql`
@@ -108,16 +138,7 @@ function orderRows(query: ReportQuery): Prisma.Sql {
       sum(o."transactionValueMinor"::float8) AS "transactionValueMinor",
       ${earnings('PENDING')} AS "pendingMinor", ${earnings('APPROVED')} AS "approvedMinor",
       ${earnings('PAID')} AS "paidMinor", ${earnings('REJECTED')} AS "rejectedMinor"
-    FROM ${table} o ${linkJoin}
-    WHERE o."affiliateId" = ${affiliateId}::uuid
-      AND o."hour" >= ${utc(period.from)} AND o."hour" < ${utc(period.to)}
-      ${organizationId ? Prisma.sql`AND o."organizationId" = ${organizationId}::uuid` : Prisma.empty}
-      ${
-        campaignId
-          ? Prisma.sql`AND o."linkCode" IN (SELECT "urlCode" FROM "ShortUrl"
-              WHERE "affiliateId" = ${affiliateId}::uuid AND "campaignId" = ${campaignId}::uuid)`
-          : Prisma.empty
-      }
+    FROM (${source}) AS o
     GROUP BY 1, 2
     -- Rows whose orders were all deleted or moved away add up to nothing.
     HAVING sum(o."orders") <> 0 OR sum(o."transactionValueMinor"::float8) <> 0
@@ -125,31 +146,32 @@ function orderRows(query: ReportQuery): Prisma.Sql {
 }
 
 function clickRows(query: ReportQuery): Prisma.Sql {
-  const { affiliateId, period, organizationId, campaignId } = query;
-  const affiliateWide = readsAffiliateHours(query);
-  const table = affiliateWide ? Prisma.sql`"AffiliateClickHour"` : Prisma.sql`"LinkClickHour"`;
+  const table = readsAffiliateHours(query)
+    ? Prisma.sql`"AffiliateClickHour"`
+    : Prisma.sql`"LinkClickHour"`;
+  const hours = rollupRows(query, table, {
+    rollup: Prisma.sql`"linkId"`,
+    shortUrl: Prisma.sql`"id"`,
+  });
+  const source =
+    query.groupBy === 'campaign'
+      ? Prisma.sql`SELECT link."campaignId", c.* FROM (
+          SELECT "linkId", sum("clicks") AS "clicks", sum("repeats") AS "repeats",
+            sum("bots") AS "bots"
+          FROM (${hours}) AS hours GROUP BY 1) AS c
+        JOIN "ShortUrl" link
+          ON link."id" = c."linkId" AND link."affiliateId" = ${query.affiliateId}::uuid`
+      : hours;
   const key = keyOf(query, {
     hour: Prisma.sql`c."hour"`,
     brand: Prisma.sql`c."organizationId"`,
+    campaign: Prisma.sql`c."campaignId"`,
     link: Prisma.sql`c."urlCode"`,
   });
-  const linkJoin =
-    query.groupBy === 'campaign'
-      ? Prisma.sql`JOIN "ShortUrl" link ON link."id" = c."linkId"`
-      : Prisma.empty;
   return Prisma.sql`
     SELECT ${key} AS key, sum(c."clicks")::int AS clicks, sum(c."repeats")::int AS repeats,
       sum(c."bots")::int AS bots
-    FROM ${table} c ${linkJoin}
-    WHERE c."affiliateId" = ${affiliateId}::uuid
-      AND c."hour" >= ${utc(period.from)} AND c."hour" < ${utc(period.to)}
-      ${organizationId ? Prisma.sql`AND c."organizationId" = ${organizationId}::uuid` : Prisma.empty}
-      ${
-        campaignId
-          ? Prisma.sql`AND c."linkId" IN (SELECT "id" FROM "ShortUrl"
-              WHERE "affiliateId" = ${affiliateId}::uuid AND "campaignId" = ${campaignId}::uuid)`
-          : Prisma.empty
-      }
+    FROM (${source}) AS c
     GROUP BY 1`;
 }
 
