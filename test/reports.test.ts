@@ -676,3 +676,29 @@ describe('sums', () => {
     expect({ repeats, bots }).toEqual({ repeats: 6, bots: 5 });
   });
 });
+
+describe('keys made before the report (migration performance_rollups)', () => {
+  /** The migration's statement that gives existing keys the scope, run again on older keys. */
+  async function grantReportScope() {
+    const { readMigrations } = await import('../src/migrations');
+    const migration = (await readMigrations()).find((m) =>
+      m.name.endsWith('_performance_rollups'),
+    )!;
+    const grant = migration.sql.slice(migration.sql.indexOf('UPDATE "ApiKey"'));
+    await prisma.$executeRawUnsafe(grant);
+  }
+
+  test('affiliate keys with orders:read get reports:read, once; others are left as they were', async () => {
+    const reader = await createApiKey('affiliate', { scopes: ['orders:read', 'brands:read'] });
+    const linker = await createApiKey('affiliate', { scopes: ['shortener:read'] });
+    const partner = await createApiKey('partner');
+    await grantReportScope();
+    await grantReportScope();
+    const scopesOf = async (id: string) =>
+      (await prisma.apiKey.findUniqueOrThrow({ where: { id } })).scopes;
+    expect(await scopesOf(reader.row.id)).toEqual(['orders:read', 'brands:read', 'reports:read']);
+    expect(await scopesOf(linker.row.id)).toEqual(['shortener:read']);
+    expect(await scopesOf(partner.row.id)).toEqual(partner.row.scopes);
+    expect((await call(`${REPORT}?groupBy=day`, { key: reader.apiKey })).status).toBe(200);
+  });
+});
