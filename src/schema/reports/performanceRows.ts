@@ -269,6 +269,14 @@ function recordOf(row: ReportRecord, group: ReportGroup): PerformanceRecord {
   };
 }
 
+/**
+ * Settings of the report's transaction. JIT off: the planner's estimates of the joined rollups are
+ * far too high (millions of rows for thousands), so PostgreSQL compiled the statement, which cost
+ * more than running it. 32 MB of work memory: a month by link holds ~45,000 rows of the big
+ * account, which spilled to disk at the default 4 MB (bench/results/changes.md).
+ */
+export const REPORT_SETTINGS = Prisma.sql`set_config('jit', 'off', true), set_config('work_mem', '32MB', true)`;
+
 /** PostgreSQL's refusal of a zone name the name check let through. */
 const UNKNOWN_ZONE = /time zone "[^"]*" not recognized/;
 
@@ -279,11 +287,8 @@ export async function performancePage(
 ): Promise<{ rows: PerformanceRecord[]; total: number }> {
   let found: ReportRecord[];
   try {
-    // JIT off: the planner's estimates of the joined rollups are far too high (millions of rows
-    // for thousands), so PostgreSQL would compile the statement, which cost more than running it
-    // (bench/results/changes.md).
     [, found] = await prisma.$transaction([
-      prisma.$executeRaw`SET LOCAL jit = off`,
+      prisma.$queryRaw`SELECT ${REPORT_SETTINGS}`,
       prisma.$queryRaw<ReportRecord[]>(reportStatement(query, page)),
     ]);
   } catch (error) {
