@@ -240,8 +240,11 @@ describe('groupBy=day', () => {
     const answer = await report('groupBy=day');
     expect(answer.status).toBe(200);
     const dates = answer.body.data.map((r: { date: string }) => r.date);
-    expect(dates).toHaveLength(31);
+    // 30 days of hours up to the end of this hour: 31 days, or 30 from 23:00 UTC on.
+    const endOfHour = (Math.floor(Date.now() / 3_600_000) + 1) * 3_600_000;
+    expect(dates[0]).toBe(new Date(endOfHour - 30 * 86_400_000).toISOString().slice(0, 10));
     expect(dates.at(-1)).toBe(new Date().toISOString().slice(0, 10));
+    expect(new Set(dates).size).toBe(dates.length);
   });
 });
 
