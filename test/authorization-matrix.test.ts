@@ -125,6 +125,12 @@ const TABLE: Row[] = [
     auth: key('affiliate', 'products:read'),
   },
   {
+    field: 'Query.affiliatePerformanceReport',
+    rest: 'GET /affiliate/reports/performance',
+    auth: key('affiliate', 'reports:read'),
+    args: () => ({ groupBy: 'day' }),
+  },
+  {
     field: 'Mutation.createShortUrl',
     rest: 'POST /affiliate/shortener/url',
     auth: key('affiliate', 'shortener:write'),
@@ -367,7 +373,10 @@ function headersOf(credential: { key?: string; token?: string }): Record<string,
   };
 }
 
-/** The REST request for a row: path parameters substituted, the other arguments as JSON body. */
+/**
+ * The REST request for a row: path parameters substituted, the other arguments as JSON body (POST)
+ * or query string (GET).
+ */
 function restCall(row: Row, args: Record<string, unknown>, headers: Record<string, string>) {
   const [method, template] = row.rest!.split(' ') as [string, string];
   const body: Record<string, unknown> = { ...args };
@@ -376,7 +385,11 @@ function restCall(row: Row, args: Record<string, unknown>, headers: Record<strin
     delete body[name];
     return encodeURIComponent(value);
   });
-  return send(app, path, {
+  const query =
+    method === 'GET' && Object.keys(body).length
+      ? `?${new URLSearchParams(body as Record<string, string>)}`
+      : '';
+  return send(app, `${path}${query}`, {
     method,
     headers: { ...headers, ...(method === 'POST' && { 'content-type': 'application/json' }) },
     body: method === 'POST' ? JSON.stringify(body) : undefined,

@@ -1,7 +1,16 @@
 // GraphQL abuse limits on /graphql (src/graphql/armor.ts): each limit exceeded answers 400 before
 // any resolver or database call; every legitimate operation fits under all of them; batching is
 // off; introspection, field suggestions and GraphiQL follow their settings.
-import { getIntrospectionQuery, Lexer, Source, TokenKind, type GraphQLField } from 'graphql';
+import {
+  getIntrospectionQuery,
+  getNamedType,
+  isEnumType,
+  Lexer,
+  Source,
+  TokenKind,
+  type GraphQLArgument,
+  type GraphQLField,
+} from 'graphql';
 import { prisma } from '../src/db';
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { GRAPHQL_LIMITS } from '../src/graphql/armor';
@@ -175,24 +184,35 @@ describe.each(LIMITS)('$limit', ({ at, over, message, affiliate }) => {
   });
 });
 
+/** An `input` argument of the right shape for each mutation taking one. */
+const INPUTS: Record<string, unknown> = {
+  createApiKey: { name: 'x' },
+  createWebhookEndpoint: { url: 'x', events: ['x'] },
+  updateWebhookEndpoint: {},
+};
+
+/** A value for a required argument: the mutation's input, an enum's first value, else a string. */
+function requiredValue(field: GraphQLField<unknown, unknown>, arg: GraphQLArgument): unknown {
+  const type = getNamedType(arg.type);
+  if (isEnumType(type)) return type.getValues()[0]!.name;
+  return arg.name === 'input' ? INPUTS[field.name] : 'x';
+}
+
+/** The field's required arguments with valid values. */
+function requiredArgs(field: GraphQLField<unknown, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    field.args
+      .filter((arg) => String(arg.type).endsWith('!'))
+      .map((arg) => [arg.name, requiredValue(field, arg)]),
+  );
+}
+
 describe('legitimate operations fit under every limit', () => {
   const refusedByLimit = (body: GraphqlBody) =>
     (body.errors ?? []).filter((error) => error.extensions?.code === 'BAD_REQUEST');
 
-  /** An `input` argument of the right shape for each mutation taking one. */
-  const inputs: Record<string, unknown> = {
-    'Mutation.createApiKey': { name: 'x' },
-    'Mutation.createWebhookEndpoint': { url: 'x', events: ['x'] },
-    'Mutation.updateWebhookEndpoint': {},
-  };
-
   test.each(rootFields())('%s at full width', async (name) => {
-    const field = rootField(name);
-    const args = Object.fromEntries(
-      field.args
-        .filter((arg) => String(arg.type).endsWith('!'))
-        .map((arg) => [arg.name, arg.name === 'input' ? inputs[name] : 'x']),
-    );
+    const args = requiredArgs(rootField(name));
     // Without credentials: the answer is UNAUTHORIZED, which proves the limits let it through.
     const { status, body } = await send(app, '/graphql', {
       method: 'POST',
@@ -230,7 +250,10 @@ describe('legitimate operations fit under every limit', () => {
     (name) => {
       const field = rootField(name);
       const rule = pageRuleOf(field.args.find((arg) => arg.name === 'limit')!)!;
-      const query = `{ ${field.name}(limit: ${rule.maxLimit}) ${fullSelection(field.type)} }`;
+      const args = Object.entries(requiredArgs(field)).map(
+        ([arg, value]) => `, ${arg}: ${String(value)}`,
+      );
+      const query = `{ ${field.name}(limit: ${rule.maxLimit}${args.join('')}) ${fullSelection(field.type)} }`;
       expect(complexityFromQuery(query, { schema }).complexity).toBeLessThanOrEqual(
         GRAPHQL_LIMITS.maxCost,
       );

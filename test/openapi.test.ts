@@ -1,6 +1,13 @@
 // GET /openapi.json: a valid OpenAPI 3.1 document of exactly the route table, whose parameters,
 // scopes, envelopes and errors agree with the schema and with what the app answers.
-import { getNamedType, getNullableType, isEnumType, isListType, isObjectType } from 'graphql';
+import {
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+} from 'graphql';
 import { SCOPES_BY_KEY_TYPE } from '../src/auth/scopes';
 import { restSchema } from '../src/rest/sofa';
 import { keyAuthOf, openApiPath } from '../src/rest/openapi';
@@ -24,6 +31,18 @@ useTestDatabase();
 const schema = restSchema(fullSchema);
 
 const fieldOf = (route: RestRoute) => routeField(schema, route);
+
+/** The route's required query parameters, each with a valid value (`groupBy=day&`), or ''. */
+function requiredQueryOf(route: RestRoute): string {
+  return fieldOf(route)
+    .args.filter((arg) => isNonNullType(arg.type) && !route.path.includes(`:${arg.name}`))
+    .map((arg) => {
+      const type = getNamedType(arg.type);
+      if (!isEnumType(type)) throw new Error(`no test value for required ${arg.name}`);
+      return `${arg.name}=${type.getValues()[0]!.name}&`;
+    })
+    .join('');
+}
 
 /** The page rule the route's resolver applies (its `limit` argument carries it). */
 function pageRuleOfRoute(route: RestRoute): PaginatedRule | undefined {
@@ -298,10 +317,11 @@ describe('what the app answers agrees with the document', () => {
       const key = keyFor(route);
       const pageInfo = (body: Record<string, { limit?: number }>) =>
         body.meta ?? body.pagination ?? null;
-      const byDefault = await call(route.path, { key });
-      const above = await call(`${route.path}?limit=${rule!.maxLimit + 1}`, { key });
-      const huge = await call(`${route.path}?limit=2147483648`, { key });
-      const atMax = await call(`${route.path}?limit=${rule!.maxLimit}`, { key });
+      const required = requiredQueryOf(route);
+      const byDefault = await call(`${route.path}?${required}`, { key });
+      const above = await call(`${route.path}?${required}limit=${rule!.maxLimit + 1}`, { key });
+      const huge = await call(`${route.path}?${required}limit=2147483648`, { key });
+      const atMax = await call(`${route.path}?${required}limit=${rule!.maxLimit}`, { key });
       expect({ field, status: atMax.status }).toEqual({ field, status: 200 });
       if (rule!.aboveMax === 'reject') {
         expect({ field, status: above.status }).toEqual({ field, status: 400 });

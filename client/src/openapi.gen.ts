@@ -401,6 +401,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/affiliate/reports/performance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The key's affiliate's clicks, orders and earnings by day, brand, campaign or link, one ...
+     * @description The key's affiliate's clicks, orders and earnings by day, brand, campaign or link, one row per key and currency, busiest first (days in order, every day of the period, also without activity). `Accept: text/csv` answers the rows as CSV
+     *
+     *     **Key:** affiliate key with scope `reports:read`.
+     */
+    get: operations['affiliatePerformanceReport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/s/{urlCode}': {
     parameters: {
       query?: never;
@@ -516,6 +538,11 @@ export interface components {
      * @enum {string}
      */
     LinkType: 'Coupon' | 'BrandPage' | 'Offer' | 'Custom';
+    /**
+     * ReportGroupBy
+     * @enum {string}
+     */
+    ReportGroupBy: 'day' | 'brand' | 'campaign' | 'link';
     /** @description Pagination of a `meta` envelope */
     PageMeta: {
       /** Format: int32 */
@@ -836,6 +863,81 @@ export interface components {
     ShortUrlResult: {
       data: components['schemas']['ShortUrl'];
     };
+    /** @description Earnings of the row's orders by commission status, in major units of `currency` */
+    EarningsByStatus: {
+      /** Format: float */
+      PENDING: number;
+      /** Format: float */
+      APPROVED: number;
+      /** Format: float */
+      PAID: number;
+      /** Format: float */
+      REJECTED: number;
+    };
+    /** @description One row of a performance report: a key (the day, brand, campaign or link the report groups by; the other keys are null) and a currency. Clicks belong to the key, whatever the currency: each of a key's currency rows shows all of its clicks. Money in major units of `currency`. */
+    PerformanceRow: {
+      /** @description groupBy=day: the local day (YYYY-MM-DD) in `timezone` */
+      date: string | null;
+      /** @description groupBy=brand: the brand */
+      organizationId: string | null;
+      /** @description groupBy=brand: the brand's name */
+      organizationName: string | null;
+      /** @description groupBy=campaign: the campaign of the links (null: clicks and orders of links to no campaign, and orders without a link) */
+      campaignId: string | null;
+      /** @description groupBy=campaign: the campaign's name */
+      campaignName: string | null;
+      /** @description groupBy=link: the short link (null: orders without a link) */
+      urlCode: string | null;
+      /** @description groupBy=link: the short URL of `urlCode` */
+      shortUrl: string | null;
+      /** @description ISO 4217 code of the money fields; null on a row without orders (a day without activity, a link with clicks only) */
+      currency: string | null;
+      /**
+       * Format: int32
+       * @description Counted clicks on the key (one per client and link a minute; no bots)
+       */
+      clicks: number;
+      /**
+       * Format: int32
+       * @description Clicks not counted because the client's last counted click was under a minute ago
+       */
+      repeatClicks: number;
+      /**
+       * Format: int32
+       * @description Clicks not counted because bots, crawlers or link-preview fetchers made them
+       */
+      botClicks: number;
+      /**
+       * Format: int32
+       * @description Orders in this currency, every status, by `orderedAt`
+       */
+      orders: number;
+      /**
+       * Format: float
+       * @description Value of those orders, every status
+       */
+      transactionValue: number;
+      /**
+       * Format: float
+       * @description Earnings of those orders in every status but REJECTED
+       */
+      earnings: number;
+      earningsByStatus: components['schemas']['EarningsByStatus'];
+      /**
+       * Format: float
+       * @description orders / clicks, a fraction (0.05 = 5 %), 4 decimals; null without clicks
+       */
+      conversionRate: number | null;
+      /**
+       * Format: float
+       * @description Earnings per click in major units, 4 decimals; null without clicks
+       */
+      epc: number | null;
+    };
+    PerformanceReportPage: {
+      data: components['schemas']['PerformanceRow'][];
+      meta: components['schemas']['PageMeta'];
+    };
     /** @description Every error body. 404 bodies also carry `error` and `statusCode` (the contract's second error shape). */
     Error: {
       /** @constant */
@@ -1090,6 +1192,10 @@ export interface components {
     'Retry-After': number;
     /** @description The query parameters the route ignored because it takes none of that name (a misspelled filter filters nothing), comma-separated */
     'X-Ignored-Parameters': string;
+    /** @description On a CSV answer (`Accept: text/csv`), which has no envelope: the rows in all pages (`meta.total`) */
+    'X-Total-Count': number;
+    /** @description `Accept`: the route answers JSON or CSV as the client asks */
+    Vary: string;
     /** @description `true` when the answer is the recorded answer to an earlier request with the same Idempotency-Key */
     'Idempotent-Replayed': 'true';
   };
@@ -2160,6 +2266,78 @@ export interface operations {
         };
         content?: never;
       };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliatePerformanceReport: {
+    parameters: {
+      query: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page. Default 31; values above 366 are clamped to 366. */
+        limit?: number;
+        /** @description What a row adds up: day, brand, campaign or link. */
+        groupBy: 'day' | 'brand' | 'campaign' | 'link';
+        /** @description Start of the period. Default: 30 days before endAt; at most 366 days before it. Read in whole hours: an hour counts when its middle lies in [startAt, endAt). */
+        startAt?: string;
+        /** @description End of the period (excluded). Default: the end of the current hour. */
+        endAt?: string;
+        /** @description One brand. */
+        organizationId?: string;
+        /** @description One campaign (orders and clicks of its links). */
+        campaignId?: string;
+        /** @description IANA time zone name for day boundaries (Europe/Berlin). Default UTC. Zones whose offset is not whole hours: see the document. */
+        timezone?: string;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          Vary: components['headers']['Vary'];
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PerformanceReportPage'];
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];

@@ -11,6 +11,7 @@ export const SCOPES_BY_KEY_TYPE = {
     'products:read',
     'shortener:read',
     'shortener:write',
+    'reports:read',
   ],
   partner: ['organizations:read', 'brands:read', 'campaigns:read'],
 } as const satisfies Record<KeyType, readonly string[]>;

@@ -30,6 +30,14 @@ import { parseJsonBody, variablesFromBody } from './body';
 import { conditionalAnswer } from './conditional';
 import { IGNORED_PARAMETERS_HEADER, ignoredParameters, variablesFromQuery } from './queryParams';
 import { lookupRoute, routeField, surfaceOf, type RestRoute } from './routes';
+import {
+  CSV_CONTENT_TYPE,
+  csvColumns,
+  csvOf,
+  prefersCsv,
+  rowTypeOf,
+  TOTAL_COUNT_HEADER,
+} from './csv';
 import { textRefusal } from '../schema/inputLimits';
 
 type GetEnveloped = Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
@@ -84,7 +92,8 @@ async function admitRestRequest(
   if (!apiKey || apiKey.type !== surface.keyType) {
     throw keyRefusal(request, apiKey, surface.keyType);
   }
-  const { args } = routeField(schema, route);
+  // Path parameters are bound from the path; the other arguments come from the query or body.
+  const args = routeField(schema, route).args.filter((arg) => !route.path.includes(`:${arg.name}`));
   // A POST takes its arguments from the body only; its query string is ignored whole.
   const fromQuery = route.method === 'POST' ? [] : args;
   const variables =
@@ -121,6 +130,30 @@ async function idempotentResponse(
     status: answer.status,
     headers: replayed ? { [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : {},
   });
+}
+
+/**
+ * A CSV route's answer as the client negotiated it: a successful JSON list becomes its rows in CSV
+ * (the same rows; the total in a header). `Vary: Accept` either way, so a cache keeps both apart.
+ */
+async function negotiated(
+  request: Request,
+  route: RestRoute,
+  schema: GraphQLSchema,
+  response: Response,
+): Promise<Response> {
+  if (!route.csv) return response;
+  if (response.status !== 200 || !prefersCsv(request.headers.get('accept'))) {
+    return withHeaders(response, { Vary: 'Accept' });
+  }
+  const body = (await response.json()) as { data: unknown[]; meta?: { total: number } };
+  const headers = new Headers(response.headers);
+  headers.set('Content-Type', CSV_CONTENT_TYPE);
+  headers.set('Vary', 'Accept');
+  headers.delete('Content-Length');
+  if (body.meta) headers.set(TOTAL_COUNT_HEADER, String(body.meta.total));
+  const columns = csvColumns(rowTypeOf(routeField(schema, route)));
+  return new Response(csvOf(columns, body.data), { status: 200, headers });
 }
 
 /**
@@ -204,7 +237,13 @@ export function useRestFacade() {
           found.params,
           fullSchema,
         );
-        const answer = () => answerThroughSofa(request, url, serverContext, variables);
+        const answer = async () =>
+          negotiated(
+            request,
+            found.route,
+            fullSchema,
+            await answerThroughSofa(request, url, serverContext, variables),
+          );
         const idempotencyKey = request.headers.get(IDEMPOTENCY_KEY_HEADER);
         const response =
           found.route.method === 'GET'

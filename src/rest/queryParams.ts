@@ -6,6 +6,7 @@ import {
   getNullableType,
   isEnumType,
   isListType,
+  isNonNullType,
   type GraphQLArgument,
   type GraphQLInputType,
 } from 'graphql';
@@ -102,6 +103,9 @@ export function variablesFromQuery(
       throw new BadRequestError(`${arg.name} must be given once`);
     } else if (raws[0]) {
       variables[arg.name] = parseScalar(arg, type, raws[0]);
+    }
+    if (isNonNullType(arg.type) && !(arg.name in variables)) {
+      throw new BadRequestError(`${arg.name} is required`);
     }
   }
   return variables;

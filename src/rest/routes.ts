@@ -12,6 +12,8 @@ export interface RestRoute {
   /** `Query.field` or `Mutation.field`. */
   field: `${'Query' | 'Mutation'}.${string}`;
   responseStatus?: 200 | 201;
+  /** `Accept: text/csv` answers the list's rows as CSV (src/rest/csv.ts). */
+  csv?: true;
 }
 
 export const ROUTES: RestRoute[] = [
@@ -43,6 +45,13 @@ export const ROUTES: RestRoute[] = [
   },
   { method: 'GET', path: '/affiliate/shortener/urls', field: 'Query.affiliateShortUrls' },
   { method: 'GET', path: '/affiliate/shortener/urls/:urlCode', field: 'Query.affiliateShortUrl' },
+  // affiliate: reports
+  {
+    method: 'GET',
+    path: '/affiliate/reports/performance',
+    field: 'Query.affiliatePerformanceReport',
+    csv: true,
+  },
 ];
 
 /** The root field of `schema` that answers `route`. */

@@ -8,6 +8,7 @@ import './affiliateBrands';
 import './orders';
 import './products';
 import './shortUrls';
+import './reports/performance';
 import './apiKeys';
 import './webhooks';
 

@@ -41,6 +41,14 @@ export interface ListRows {
   /* eslint-enable @typescript-eslint/no-explicit-any */
 }
 
+/**
+ * Rows a list computes in one statement of its own (a report's aggregation): a page of them and
+ * their total together. Such a list has no row index to find ids in and no total to remember.
+ */
+export interface ComputedRows<Where> {
+  page(where: Where, page: Page): Promise<{ rows: object[]; total: number }>;
+}
+
 /** The context a field's resolvers see: an affiliate route's has the affiliate's id. */
 type ContextOf<Auth extends KeyAuth> = Auth extends { openAffiliate: true }
   ? AffiliateContext
@@ -113,8 +121,11 @@ export interface ListSpec<Where extends object, Args extends InputFieldMap, Auth
   auth: Auth;
   page: PageRule;
   args?: Args;
-  rows: ListRows;
-  /** The list's order, or the order its arguments ask for; its last column is unique, so pages never overlap. */
+  rows: ListRows | ComputedRows<Where>;
+  /**
+   * The list's order, or the order its arguments ask for; its last column is unique, so pages never
+   * overlap. Computed rows come in their own order (none here).
+   */
   order: readonly object[] | ((args: InputShapeFromFields<Args>) => readonly object[]);
   where: (args: InputShapeFromFields<Args>, context: ContextOf<Auth>) => Where;
 }
@@ -140,13 +151,19 @@ export function listQuery<Where extends object, Args extends InputFieldMap, Auth
         const filter = args as InputShapeFromFields<Args>;
         // The scope checked the key's affiliate: an affiliate route's context has its id.
         const where = spec.where(filter, context as ContextOf<Auth>);
+        if ('page' in spec.rows) {
+          const { rows, total } = await spec.rows.page(where, page);
+          if (spec.envelope === 'count') return { data: rows, count: total };
+          return { data: rows, [spec.envelope]: pageInfo(total, page) };
+        }
+        const rowsOfModel = spec.rows;
         const order = typeof spec.order === 'function' ? spec.order(filter) : spec.order;
-        const data = findPage(spec.rows, where, order, page, rowSelection(context, info));
+        const data = findPage(rowsOfModel, where, order, page, rowSelection(context, info));
         if (!isPaginated(spec.page)) return { data: await data, count: (await data).length };
         // A bounded count walks the list's own index and stops at `take`; Prisma's default order
         // for a count with `take` (by id) would sort every match first.
         const total = listTotal(listKey(name, context.affiliateId, args), (take) =>
-          spec.rows.count({ where, ...(take !== undefined && { orderBy: [...order], take }) }),
+          rowsOfModel.count({ where, ...(take !== undefined && { orderBy: [...order], take }) }),
         );
         const [rows, count] = await Promise.all([data, total]);
         if (spec.envelope === 'count') return { data: rows, count };

@@ -105,18 +105,30 @@ function observeBatch(batch: ReadonlyMap<string, Pending>): void {
   clickBatchLag.observe((performance.now() - since) / 1000);
 }
 
-/** Each link's distinct clients: a client twice in one batch is one candidate and one repeat. */
-function countableClicks(clicksByCode: ReadonlyMap<string, readonly ClickClient[]>) {
+/**
+ * What a batch asks of the database: each link's distinct clients (a client twice in one batch is
+ * one candidate and one repeat), and each link's clicks by people and by bots, for the hourly
+ * history (the database tells which candidates count; the other people's clicks are repeats).
+ */
+export function clickBatchRows(clicksByCode: ReadonlyMap<string, readonly ClickClient[]>) {
   const codes: string[] = [];
   const clients: string[] = [];
+  const links: string[] = [];
+  const people: number[] = [];
+  const bots: number[] = [];
   for (const [code, clicks] of clicksByCode) {
-    for (const client of new Set(clicks)) {
+    const distinct = new Set(clicks);
+    for (const client of distinct) {
       if (client === null) continue;
       codes.push(code);
       clients.push(client);
     }
+    const botClicks = clicks.filter((client) => client === null).length;
+    links.push(code);
+    people.push(clicks.length - botClicks);
+    bots.push(botClicks);
   }
-  return { codes, clients };
+  return { codes, clients, links, people, bots };
 }
 
 /**
@@ -124,6 +136,9 @@ function countableClicks(clicksByCode: ReadonlyMap<string, readonly ClickClient[
  * writes of this replica, or another replica's) wait for each other instead of deadlocking; a
  * client's click counts only if its last counted click on the link is older than the window (the
  * unique (link, client) row decides, so concurrent replicas never both count one client).
+ * The same statement adds the batch to the links' hourly history (counted, repeats, bots) and to
+ * their affiliates' hours, so the counter and the history never disagree; history rows are
+ * written in key order too.
  * The transaction commits without waiting for the WAL flush (`synchronous_commit` off for it
  * alone): clicks on one link queue on its row lock, held until the commit, and a flush per commit
  * capped a popular link at one batch per disk flush. The counts stay exact and survive any crash of
@@ -131,11 +146,12 @@ function countableClicks(clicksByCode: ReadonlyMap<string, readonly ClickClient[
  * clicks (docs/decisions.md, "Short links").
  */
 const writeClicks: WriteClicks = async (clicksByCode) => {
-  const { codes, clients } = countableClicks(clicksByCode);
+  const { codes, clients, links, people, bots } = clickBatchRows(clicksByCode);
   const rows = await prisma.$queryRaw<{ urlCode: string; originalUrl: string }[]>`
     WITH links AS MATERIALIZED (
-      SELECT link."id", link."urlCode", link."originalUrl" FROM "ShortUrl" link
-      WHERE link."urlCode" = ANY(${[...clicksByCode.keys()]}::text[]) AND link."active"
+      SELECT link."id", link."urlCode", link."originalUrl", link."affiliateId", link."organizationId"
+      FROM "ShortUrl" link
+      WHERE link."urlCode" = ANY(${links}::text[]) AND link."active"
       ORDER BY link."id" FOR UPDATE OF link
     ), fresh AS (
       INSERT INTO "RecentClick" ("linkId", "client", "countedAt")
@@ -147,10 +163,36 @@ const writeClicks: WriteClicks = async (clicksByCode) => {
       WHERE "RecentClick"."countedAt"
         <= excluded."countedAt" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})
       RETURNING "linkId"
+    ), fresh_clicks AS (
+      SELECT "linkId", count(*)::int AS "clicks" FROM fresh GROUP BY "linkId"
     ), counted AS (
       UPDATE "ShortUrl" link SET "clickCount" = link."clickCount" + fresh_clicks."clicks"
-      FROM (SELECT "linkId", count(*)::int AS "clicks" FROM fresh GROUP BY "linkId") fresh_clicks
+      FROM fresh_clicks
       WHERE link."id" = fresh_clicks."linkId"
+    ), link_hours AS (
+      SELECT links."id" AS "linkId", links."affiliateId", links."organizationId", links."urlCode",
+        date_trunc('hour', now() AT TIME ZONE 'UTC') AS "hour",
+        coalesce(fresh_clicks."clicks", 0) AS "clicks",
+        batch."people" - coalesce(fresh_clicks."clicks", 0) AS "repeats", batch."bots"
+      FROM unnest(${links}::text[], ${people}::int[], ${bots}::int[])
+        AS batch("urlCode", "people", "bots")
+      JOIN links USING ("urlCode")
+      LEFT JOIN fresh_clicks ON fresh_clicks."linkId" = links."id"
+    ), link_history AS (
+      INSERT INTO "LinkClickHour" AS history ("linkId", "hour", "affiliateId", "organizationId",
+        "urlCode", "clicks", "repeats", "bots")
+      SELECT "linkId", "hour", "affiliateId", "organizationId", "urlCode", "clicks", "repeats", "bots"
+      FROM link_hours
+      ORDER BY "linkId"
+      ON CONFLICT ("linkId", "hour") DO UPDATE SET "clicks" = history."clicks" + excluded."clicks",
+        "repeats" = history."repeats" + excluded."repeats", "bots" = history."bots" + excluded."bots"
+    ), affiliate_history AS (
+      INSERT INTO "AffiliateClickHour" AS history ("affiliateId", "hour", "clicks", "repeats", "bots")
+      SELECT "affiliateId", "hour", sum("clicks"), sum("repeats"), sum("bots") FROM link_hours
+      GROUP BY "affiliateId", "hour"
+      ORDER BY "affiliateId"
+      ON CONFLICT ("affiliateId", "hour") DO UPDATE SET "clicks" = history."clicks" + excluded."clicks",
+        "repeats" = history."repeats" + excluded."repeats", "bots" = history."bots" + excluded."bots"
     )
     SELECT "urlCode", "originalUrl", set_config('synchronous_commit', 'off', true) AS "commit"
     FROM links`;

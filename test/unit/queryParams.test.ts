@@ -35,7 +35,7 @@ const Query = new GraphQLObjectType({
         name: { type: GraphQLString },
         categories: { type: new GraphQLList(GraphQLString) },
         statuses: { type: new GraphQLList(new GraphQLNonNull(CampaignStatus)) },
-        campaignId: { type: new GraphQLNonNull(UUID) },
+        campaignId: { type: UUID },
       },
     },
   },
@@ -291,6 +291,26 @@ describe('parameters given once', () => {
 });
 
 describe('absent and unknown parameters', () => {
+  test('a required parameter left out, or given empty, is a 400 naming it', () => {
+    const required = new GraphQLObjectType({
+      name: 'Query',
+      fields: {
+        report: {
+          type: GraphQLString,
+          args: { groupBy: { type: new GraphQLNonNull(CampaignStatus) } },
+        },
+      },
+    }).getFields().report!.args;
+    for (const query of ['', 'groupBy=']) {
+      expect(() => variablesFromQuery(required, new URLSearchParams(query))).toThrow(
+        'groupBy is required',
+      );
+    }
+    expect(variablesFromQuery(required, new URLSearchParams('groupBy=expired'))).toEqual({
+      groupBy: 'expired',
+    });
+  });
+
   test('an empty query gives no variables', () => {
     expect(parse('')).toEqual({});
   });

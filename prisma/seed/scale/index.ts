@@ -1,6 +1,6 @@
 // The scale seed: a large, realistic affiliate network generated inside PostgreSQL (npm run
 // seed:scale). 20,000 brands with 50 campaigns and 50 products each, 1,000 affiliates, 2,000,000
-// orders and 1,000,000 short URLs. The demo affiliate is the big account: 3,000 brand relations,
+// orders and 1,000,000 short URLs, and a year of the big account's clicks per link and hour. The demo affiliate is the big account: 3,000 brand relations,
 // 500,000 orders and 100,000 short URLs, so the demo keys reach the same routes on both data sets.
 // Deterministic: every row is a function of its ordinal and of the anchor day (the first run's
 // day, UTC), so campaign statuses are a realistic mix against the current date.
@@ -16,6 +16,7 @@ import {
 import { isPending, readProgress, type Step } from './batches';
 import { brandsStep } from './brands';
 import { campaignsStep, personalCouponCodesStep } from './campaigns';
+import { clickHistoryStep } from './clicks';
 import { restoreIndexes, suspendIndexes } from './indexes';
 import { ordersStep } from './orders';
 import { KEY_ACCOUNT } from './plan';
@@ -52,6 +53,10 @@ export const SCALE_TABLES = [
   'ShortUrl',
   'Order',
   'OrderItem',
+  'LinkClickHour',
+  'AffiliateClickHour',
+  'OrderLinkHour',
+  'OrderAffiliateHour',
 ] as const;
 
 /** Tables of a million rows and more: their secondary indexes are built after the load. */
@@ -72,6 +77,7 @@ export function scaleSteps(anchor: Sql): Step[] {
     productVariantsStep(),
     shortUrlsStep(anchor),
     ordersStep(anchor),
+    clickHistoryStep(anchor),
   ];
 }
 

@@ -4,6 +4,7 @@ import type { GraphQLField } from 'graphql';
 import { HTTP_STATUS_BY_CODE } from '../../errors';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../../idempotency';
 import { IGNORED_PARAMETERS_HEADER } from '../queryParams';
+import { TOTAL_COUNT_HEADER } from '../csv';
 import { surfaceOf, type RestRoute } from '../routes';
 import { ref, type Json } from './json';
 
@@ -80,6 +81,15 @@ export function headerComponents(): Record<string, Json> {
     [IGNORED_PARAMETERS_HEADER]: {
       description:
         'The query parameters the route ignored because it takes none of that name (a misspelled filter filters nothing), comma-separated',
+      schema: { type: 'string' },
+    },
+    [TOTAL_COUNT_HEADER]: {
+      description:
+        'On a CSV answer (`Accept: text/csv`), which has no envelope: the rows in all pages (`meta.total`)',
+      schema: { type: 'integer' },
+    },
+    Vary: {
+      description: '`Accept`: the route answers JSON or CSV as the client asks',
       schema: { type: 'string' },
     },
     [IDEMPOTENT_REPLAYED_HEADER]: {

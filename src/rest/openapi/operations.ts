@@ -3,9 +3,22 @@ import type { GraphQLField } from 'graphql';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../../idempotency';
 import { IGNORED_PARAMETERS_HEADER } from '../queryParams';
 import { surfaceOf, type RestRoute } from '../routes';
+import { TOTAL_COUNT_HEADER } from '../csv';
 import { ERROR_RESPONSES, errorStatusesOf, headerRefs, STANDARD_HEADERS } from './errors';
 import type { Json } from './json';
 import { keyAuthOf, queryParameter, requestBody } from './parameters';
+
+/** A list route's rows as CSV (`Accept: text/csv`, src/rest/csv.ts). */
+const CSV_CONTENT = {
+  schema: {
+    type: 'string',
+    description:
+      `With \`Accept: text/csv\`: the same rows as CSV (RFC 4180), a header row of the row's fields ` +
+      '(nested ones as `earningsByStatus.PENDING`), empty cells for null; the total number of rows ' +
+      `in \`${TOTAL_COUNT_HEADER}\`. Text starting with = + - @ is written after a \`'\`, so a ` +
+      'spreadsheet does not run it as a formula.',
+  },
+};
 
 /** The field description without its leading `GET /path:` (the document says that already). */
 function proseOf(field: GraphQLField<unknown, unknown>): string {
@@ -44,11 +57,15 @@ export function operationOf(
     ...STANDARD_HEADERS,
     IGNORED_PARAMETERS_HEADER,
     route.method === 'POST' ? IDEMPOTENT_REPLAYED_HEADER : 'ETag',
+    ...(route.csv ? ['Vary', TOTAL_COUNT_HEADER] : []),
   ]);
   const success = (description: string) => ({
     description,
     headers: successHeaders,
-    content: { 'application/json': { schema: envelope } },
+    content: {
+      'application/json': { schema: envelope },
+      ...(route.csv && { 'text/csv': CSV_CONTENT }),
+    },
   });
   const responses: Json = {};
   if (!field.deprecationReason) {

@@ -51,3 +51,35 @@ export function clickCountOf(urlCode: string): Promise<number> {
     .findUniqueOrThrow({ where: { urlCode }, select: { clickCount: true } })
     .then((link) => link.clickCount);
 }
+
+/**
+ * Clicks on a link in an hour of the past, as the redirect's statement records them (the link's
+ * hour and its affiliate's hour); the redirect itself only writes the current hour.
+ */
+export async function recordClicks(
+  link: { id: string; affiliateId: string; organizationId: string; urlCode: string },
+  hour: Date,
+  { clicks = 0, repeats = 0, bots = 0 }: { clicks?: number; repeats?: number; bots?: number },
+) {
+  await prisma.linkClickHour.create({
+    data: {
+      linkId: link.id,
+      affiliateId: link.affiliateId,
+      organizationId: link.organizationId,
+      urlCode: link.urlCode,
+      hour,
+      clicks,
+      repeats,
+      bots,
+    },
+  });
+  await prisma.affiliateClickHour.upsert({
+    where: { affiliateId_hour: { affiliateId: link.affiliateId, hour } },
+    create: { affiliateId: link.affiliateId, hour, clicks, repeats, bots },
+    update: {
+      clicks: { increment: clicks },
+      repeats: { increment: repeats },
+      bots: { increment: bots },
+    },
+  });
+}

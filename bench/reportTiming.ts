@@ -1,0 +1,107 @@
+// The performance report at scale (npm run seed:scale data): how long the big account's reports
+// take, through the whole route (createApp, its key, REST) and as the report's statement alone,
+// with the statement's plan. Medians over --runs runs after --warmup.
+//
+//   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres DATABASE_SCHEMA=bench_scale \
+//     npx tsx bench/reportTiming.ts
+//
+// Target: a year by day and a month by link under 100 ms at the median. A benchmark, not a test.
+import { parseArgs } from 'node:util';
+import { positiveNumber } from './support/cli';
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '15' },
+    warmup: { type: 'string', default: '3' },
+  },
+});
+const RUNS = positiveNumber('runs', args.runs);
+const WARMUP = positiveNumber('warmup', args.warmup);
+const TARGET_MS = 100;
+const DAY_MS = 86_400_000;
+
+process.env.LOG_LEVEL = 'silent';
+// Every run of every report in one quota window.
+process.env.RATE_LIMIT_MAX ??= '100000';
+if (!process.env.DATABASE_URL || !process.env.DATABASE_SCHEMA) {
+  console.error('Set DATABASE_URL and DATABASE_SCHEMA to the scale data (npm run seed:scale).');
+  process.exit(2);
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+async function main(): Promise<void> {
+  const { createApp } = await import('../src/app');
+  const { DEMO } = await import('../prisma/seed/demo');
+  const { SCALE } = await import('../prisma/seed/scale');
+  const { prisma, closeDatabase } = await import('../src/db');
+  const { REPORT_SETTINGS, reportStatement } =
+    await import('../src/schema/reports/performanceRows');
+  const { reportPeriod } = await import('../src/schema/reports/range');
+  const app = createApp({ redis: null });
+  const now = new Date();
+  const cases = [
+    { name: 'a year by day', groupBy: 'day' as const, days: 365, limit: 366 },
+    { name: 'a month by link', groupBy: 'link' as const, days: 30, limit: 31 },
+    { name: 'a month by brand', groupBy: 'brand' as const, days: 30, limit: 31 },
+    { name: 'a month by campaign', groupBy: 'campaign' as const, days: 30, limit: 31 },
+  ];
+  try {
+    for (const { name, groupBy, days, limit } of cases) {
+      const startAt = new Date(now.getTime() - days * DAY_MS);
+      const query = `groupBy=${groupBy}&startAt=${startAt.toISOString()}&endAt=${now.toISOString()}&limit=${limit}`;
+      const url = `http://bench.test/affiliate/reports/performance?${query}`;
+      const route: number[] = [];
+      let body: { data: unknown[]; meta: { total: number } } | undefined;
+      for (let run = 0; run < WARMUP + RUNS; run += 1) {
+        const started = performance.now();
+        const response = await app.fetch(url, { headers: { 'x-api-key': DEMO.keys.affiliate } });
+        body = (await response.json()) as typeof body;
+        if (response.status !== 200)
+          throw new Error(`${name}: ${response.status} ${JSON.stringify(body)}`);
+        if (run >= WARMUP) route.push(performance.now() - started);
+      }
+      const statement = reportStatement(
+        {
+          affiliateId: SCALE.users.bigAffiliate,
+          groupBy,
+          period: reportPeriod(startAt, now, now),
+          timezone: 'UTC',
+        },
+        { page: 1, limit, skip: 0 },
+      );
+      const sql: number[] = [];
+      for (let run = 0; run < WARMUP + RUNS; run += 1) {
+        const started = performance.now();
+        await prisma.$transaction([
+          prisma.$queryRaw`SELECT ${REPORT_SETTINGS}`,
+          prisma.$queryRaw(statement),
+        ]);
+        if (run >= WARMUP) sql.push(performance.now() - started);
+      }
+      const [, plan] = await prisma.$transaction([
+        prisma.$queryRaw`SELECT ${REPORT_SETTINGS}`,
+        prisma.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(
+          `EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`,
+          ...statement.values,
+        ),
+      ]);
+      const verdict = median(route) < TARGET_MS ? 'under' : 'OVER';
+      console.log(
+        `\n## ${name}: route median ${median(route).toFixed(1)} ms (${verdict} ${TARGET_MS} ms), ` +
+          `statement median ${median(sql).toFixed(1)} ms; ${body!.meta.total} rows, ${body!.data.length} on the page`,
+      );
+      console.log(plan.map((row) => row['QUERY PLAN']).join('\n'));
+    }
+  } finally {
+    await closeDatabase();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,175 @@
+// GET /affiliate/reports/performance: the key's affiliate's clicks, orders and earnings by day,
+// brand, campaign or link, per currency, from the hourly rollups (./performanceRows.ts). A list
+// like the others (`listQuery`, `meta` envelope); its rows are computed, not stored.
+import { shortUrlOf } from '../../shortLinks/links';
+import { builder, keyAuth } from '../builder';
+import { listQuery } from '../lists';
+import { fromMinor } from '../money';
+import {
+  performancePage,
+  REPORT_GROUPS,
+  type PerformanceRecord,
+  type ReportQuery,
+} from './performanceRows';
+import { perClick, reportPeriod, reportTimeZone } from './range';
+
+const ReportGroupBy = builder.enumType('ReportGroupBy', {
+  description: 'What a report row adds up: a local day, a brand, a campaign or a link',
+  values: REPORT_GROUPS,
+});
+
+type EarningsByStatus = PerformanceRecord['earningsByStatusMinor'];
+
+const money = (minor: number) => fromMinor(minor);
+
+const EarningsByStatus = builder.objectRef<EarningsByStatus>('EarningsByStatus').implement({
+  description: "Earnings of the row's orders by commission status, in major units of `currency`",
+  fields: (t) => ({
+    PENDING: t.float({ resolve: (earnings) => money(earnings.PENDING) }),
+    APPROVED: t.float({ resolve: (earnings) => money(earnings.APPROVED) }),
+    PAID: t.float({ resolve: (earnings) => money(earnings.PAID) }),
+    REJECTED: t.float({ resolve: (earnings) => money(earnings.REJECTED) }),
+  }),
+});
+
+/** Earnings the affiliate is or will be paid: every status but REJECTED, in minor units. */
+function earningsMinorOf(row: PerformanceRecord): number {
+  const { PENDING, APPROVED, PAID } = row.earningsByStatusMinor;
+  return PENDING + APPROVED + PAID;
+}
+
+const PerformanceRow = builder.objectRef<PerformanceRecord>('PerformanceRow').implement({
+  description:
+    "One row of a performance report: a key (the day, brand, campaign or link the report groups by; the other keys are null) and a currency. Clicks belong to the key, whatever the currency: each of a key's currency rows shows all of its clicks. Money in major units of `currency`.",
+  fields: (t) => ({
+    date: t.string({
+      nullable: true,
+      description: 'groupBy=day: the local day (YYYY-MM-DD) in `timezone`',
+      resolve: (row) => row.date,
+    }),
+    organizationId: t.id({
+      nullable: true,
+      description: 'groupBy=brand: the brand',
+      resolve: (row) => row.organizationId,
+    }),
+    organizationName: t.string({
+      nullable: true,
+      description: "groupBy=brand: the brand's name",
+      resolve: (row) => row.organizationName,
+    }),
+    campaignId: t.id({
+      nullable: true,
+      description:
+        'groupBy=campaign: the campaign of the links (null: clicks and orders of links to no campaign, and orders without a link)',
+      resolve: (row) => row.campaignId,
+    }),
+    campaignName: t.string({
+      nullable: true,
+      description: "groupBy=campaign: the campaign's name",
+      resolve: (row) => row.campaignName,
+    }),
+    urlCode: t.string({
+      nullable: true,
+      description: 'groupBy=link: the short link (null: orders without a link)',
+      resolve: (row) => row.urlCode,
+    }),
+    shortUrl: t.string({
+      nullable: true,
+      description: 'groupBy=link: the short URL of `urlCode`',
+      resolve: (row) => (row.urlCode === null ? null : shortUrlOf(row.urlCode)),
+    }),
+    currency: t.string({
+      nullable: true,
+      description:
+        'ISO 4217 code of the money fields; null on a row without orders (a day without activity, a link with clicks only)',
+      resolve: (row) => row.currency,
+    }),
+    clicks: t.int({
+      description: 'Counted clicks on the key (one per client and link a minute; no bots)',
+      resolve: (row) => row.clicks,
+    }),
+    repeatClicks: t.int({
+      description:
+        "Clicks not counted because the client's last counted click was under a minute ago",
+      resolve: (row) => row.repeatClicks,
+    }),
+    botClicks: t.int({
+      description: 'Clicks not counted because bots, crawlers or link-preview fetchers made them',
+      resolve: (row) => row.botClicks,
+    }),
+    orders: t.int({
+      description: 'Orders in this currency, every status, by `orderedAt`',
+      resolve: (row) => row.orders,
+    }),
+    transactionValue: t.float({
+      description: 'Value of those orders, every status',
+      resolve: (row) => money(row.transactionValueMinor),
+    }),
+    earnings: t.float({
+      description: 'Earnings of those orders in every status but REJECTED',
+      resolve: (row) => money(earningsMinorOf(row)),
+    }),
+    earningsByStatus: t.field({
+      type: EarningsByStatus,
+      resolve: (row) => row.earningsByStatusMinor,
+    }),
+    conversionRate: t.float({
+      nullable: true,
+      description: 'orders / clicks, a fraction (0.05 = 5 %), 4 decimals; null without clicks',
+      resolve: (row) => perClick(row.orders, row.clicks),
+    }),
+    epc: t.float({
+      nullable: true,
+      description: 'Earnings per click in major units, 4 decimals; null without clicks',
+      resolve: (row) => perClick(fromMinor(earningsMinorOf(row)), row.clicks),
+    }),
+  }),
+});
+
+const reportArgs = builder.args((t) => ({
+  groupBy: t.field({
+    type: ReportGroupBy,
+    required: true,
+    description: 'What a row adds up: day, brand, campaign or link',
+  }),
+  startAt: t.field({
+    type: 'DateTime',
+    description:
+      'Start of the period. Default: 30 days before endAt; at most 366 days before it. Read in whole hours: an hour counts when its middle lies in [startAt, endAt)',
+  }),
+  endAt: t.field({
+    type: 'DateTime',
+    description: 'End of the period (excluded). Default: the end of the current hour',
+  }),
+  organizationId: t.field({ type: 'UUID', description: 'One brand' }),
+  campaignId: t.field({
+    type: 'UUID',
+    description: 'One campaign (orders and clicks of its links)',
+  }),
+  timezone: t.string({
+    description:
+      'IANA time zone name for day boundaries (Europe/Berlin). Default UTC. Zones whose offset is not whole hours: see the document',
+  }),
+}));
+
+listQuery('affiliatePerformanceReport', {
+  item: PerformanceRow,
+  envelope: 'meta',
+  type: 'PerformanceReportPage',
+  description:
+    "GET /affiliate/reports/performance: the key's affiliate's clicks, orders and earnings by day, brand, campaign or link, one row per key and currency, busiest first (days in order, every day of the period, also without activity). `Accept: text/csv` answers the rows as CSV",
+  auth: keyAuth('affiliate', 'reports:read'),
+  page: { defaultLimit: 31, maxLimit: 366, aboveMax: 'clamp' },
+  args: reportArgs,
+  rows: { page: performancePage },
+  // The report orders its rows itself (performanceRows.ts).
+  order: [],
+  where: (args, { affiliateId }): ReportQuery => ({
+    affiliateId,
+    groupBy: args.groupBy,
+    period: reportPeriod(args.startAt, args.endAt, new Date()),
+    timezone: reportTimeZone(args.timezone),
+    organizationId: args.organizationId,
+    campaignId: args.campaignId,
+  }),
+});

@@ -1,0 +1,304 @@
+// The performance report's rows, read from the hourly rollups the database keeps (migration
+// performance_rollups): clicks from LinkClickHour / AffiliateClickHour (written with the links'
+// counters), orders from OrderLinkHour / OrderAffiliateHour (kept by triggers on "Order"). One
+// statement answers a page of rows and their total; no order is read.
+import { prisma } from '../../db';
+import { BadRequestError } from '../../errors';
+import { Prisma } from '../../generated/prisma/client';
+import type { Page } from '../pagination';
+import type { ReportPeriod } from './range';
+
+export const REPORT_GROUPS = ['day', 'brand', 'campaign', 'link'] as const;
+export type ReportGroup = (typeof REPORT_GROUPS)[number];
+
+export interface ReportQuery {
+  affiliateId: string;
+  groupBy: ReportGroup;
+  period: ReportPeriod;
+  timezone: string;
+  organizationId?: string | null;
+  campaignId?: string | null;
+}
+
+/** A row as the statement answers it: money in minor units, keys as text ('' for none). */
+interface ReportRecord {
+  total: number;
+  key: string | null;
+  currency: string | null;
+  clicks: number;
+  repeats: number;
+  bots: number;
+  orders: number;
+  transactionValueMinor: number;
+  pendingMinor: number;
+  approvedMinor: number;
+  paidMinor: number;
+  rejectedMinor: number;
+  name: string | null;
+}
+
+export interface PerformanceRecord {
+  date: string | null;
+  organizationId: string | null;
+  organizationName: string | null;
+  campaignId: string | null;
+  campaignName: string | null;
+  urlCode: string | null;
+  currency: string | null;
+  clicks: number;
+  repeatClicks: number;
+  botClicks: number;
+  orders: number;
+  transactionValueMinor: number;
+  earningsByStatusMinor: { PENDING: number; APPROVED: number; PAID: number; REJECTED: number };
+}
+
+const utc = (time: Date) => Prisma.sql`(${time.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+
+/**
+ * The local day of an hour: the day holding most of it (its middle), which for a zone with a
+ * whole-hour offset is exactly the day it lies in (docs/decisions.md, "Reports").
+ */
+const localDay = (hour: Prisma.Sql, timezone: string) =>
+  Prisma.sql`((${hour} + interval '30 minutes') AT TIME ZONE 'UTC' AT TIME ZONE ${timezone})::date`;
+
+/**
+ * A row's key: its local day (a date), or the brand, campaign ('' for none) or link code as text
+ * in the "C" collation, which compares bytes (the keys are ids and codes, not words to sort).
+ */
+function keyOf(
+  query: ReportQuery,
+  columns: { hour: Prisma.Sql; brand: Prisma.Sql; campaign: Prisma.Sql; link: Prisma.Sql },
+): Prisma.Sql {
+  switch (query.groupBy) {
+    case 'day':
+      return localDay(columns.hour, query.timezone);
+    case 'brand':
+      return Prisma.sql`${columns.brand}::text COLLATE "C"`;
+    case 'campaign':
+      return Prisma.sql`coalesce(${columns.campaign}::text, '') COLLATE "C"`;
+    case 'link':
+      return Prisma.sql`${columns.link} COLLATE "C"`;
+  }
+}
+
+/** Whether the day report may read the affiliate-wide hours (no brand or campaign filter). */
+const readsAffiliateHours = (query: ReportQuery) =>
+  query.groupBy === 'day' && !query.organizationId && !query.campaignId;
+
+/** The rollup rows of the period, the affiliate and the filters. */
+function rollupRows(
+  query: ReportQuery,
+  table: Prisma.Sql,
+  /** The rollup's link column and the link's column it names. */
+  link: { rollup: Prisma.Sql; shortUrl: Prisma.Sql },
+): Prisma.Sql {
+  const { affiliateId, period, organizationId, campaignId } = query;
+  return Prisma.sql`SELECT * FROM ${table} r
+    WHERE r."affiliateId" = ${affiliateId}::uuid
+      AND r."hour" >= ${utc(period.from)} AND r."hour" < ${utc(period.to)}
+      ${organizationId ? Prisma.sql`AND r."organizationId" = ${organizationId}::uuid` : Prisma.empty}
+      ${
+        campaignId
+          ? Prisma.sql`AND r.${link.rollup} IN (SELECT link.${link.shortUrl} FROM "ShortUrl" link
+              WHERE link."affiliateId" = ${affiliateId}::uuid AND link."campaignId" = ${campaignId}::uuid)`
+          : Prisma.empty
+      }`;
+}
+
+function orderRows(query: ReportQuery): Prisma.Sql {
+  const table = readsAffiliateHours(query)
+    ? Prisma.sql`"OrderAffiliateHour"`
+    : Prisma.sql`"OrderLinkHour"`;
+  const hours = rollupRows(query, table, {
+    rollup: Prisma.sql`"linkCode"`,
+    shortUrl: Prisma.sql`"urlCode"`,
+  });
+  // By campaign: each link's sums first, then its campaign, one lookup per link (not per hour).
+  const source =
+    query.groupBy === 'campaign'
+      ? Prisma.sql`SELECT link."campaignId", o.* FROM (
+          SELECT "linkCode", "currency", "status", sum("orders")::int AS "orders",
+            sum("transactionValueMinor"::float8) AS "transactionValueMinor",
+            sum("earningsMinor"::float8) AS "earningsMinor"
+          FROM (${hours}) AS hours GROUP BY 1, 2, 3) AS o
+        LEFT JOIN "ShortUrl" link
+          ON link."urlCode" = o."linkCode" AND link."affiliateId" = ${query.affiliateId}::uuid`
+      : hours;
+  const key = keyOf(query, {
+    hour: Prisma.sql`o."hour"`,
+    brand: Prisma.sql`o."organizationId"`,
+    campaign: Prisma.sql`o."campaignId"`,
+    link: Prisma.sql`o."linkCode"`,
+  });
+  const earnings = (status: string) =>
+    Prisma.sql`coalesce(sum(o."earningsMinor"::float8) FILTER (WHERE o."status" = ${status}::"OrderStatus"), 0)`;
+  return Prisma.sql`
+    SELECT ${key} AS key, o."currency"::text AS currency, sum(o."orders")::int AS orders,
+      sum(o."transactionValueMinor"::float8) AS "transactionValueMinor",
+      ${earnings('PENDING')} AS "pendingMinor", ${earnings('APPROVED')} AS "approvedMinor",
+      ${earnings('PAID')} AS "paidMinor", ${earnings('REJECTED')} AS "rejectedMinor"
+    FROM (${source}) AS o
+    GROUP BY 1, 2
+    -- Rows whose orders were all deleted or moved away add up to nothing.
+    HAVING sum(o."orders") <> 0 OR sum(o."transactionValueMinor"::float8) <> 0
+      OR sum(o."earningsMinor"::float8) <> 0`;
+}
+
+function clickRows(query: ReportQuery): Prisma.Sql {
+  const table = readsAffiliateHours(query)
+    ? Prisma.sql`"AffiliateClickHour"`
+    : Prisma.sql`"LinkClickHour"`;
+  const hours = rollupRows(query, table, {
+    rollup: Prisma.sql`"linkId"`,
+    shortUrl: Prisma.sql`"id"`,
+  });
+  const source =
+    query.groupBy === 'campaign'
+      ? Prisma.sql`SELECT link."campaignId", c.* FROM (
+          SELECT "linkId", sum("clicks") AS "clicks", sum("repeats") AS "repeats",
+            sum("bots") AS "bots"
+          FROM (${hours}) AS hours GROUP BY 1) AS c
+        JOIN "ShortUrl" link
+          ON link."id" = c."linkId" AND link."affiliateId" = ${query.affiliateId}::uuid`
+      : hours;
+  const key = keyOf(query, {
+    hour: Prisma.sql`c."hour"`,
+    brand: Prisma.sql`c."organizationId"`,
+    campaign: Prisma.sql`c."campaignId"`,
+    link: Prisma.sql`c."urlCode"`,
+  });
+  return Prisma.sql`
+    SELECT ${key} AS key, sum(c."clicks")::int AS clicks, sum(c."repeats")::int AS repeats,
+      sum(c."bots")::int AS bots
+    FROM (${source}) AS c
+    GROUP BY 1`;
+}
+
+/** Every local day of the period, so a chart has no gaps. */
+function days(query: ReportQuery): Prisma.Sql {
+  const first = localDay(utc(query.period.from), query.timezone);
+  const last = localDay(utc(query.period.lastHour), query.timezone);
+  return Prisma.sql`SELECT day::date AS key FROM generate_series(${first}, ${last}, interval '1 day') AS day`;
+}
+
+/**
+ * The report's rows: each key's currencies with the key's clicks. Days: every day of the period;
+ * other keys: those with orders or clicks (a hash full join of the two).
+ */
+function reportRows(query: ReportQuery): Prisma.Sql {
+  const columns = Prisma.sql`key, order_rows.currency,
+    coalesce(click_rows.clicks, 0) AS clicks, coalesce(click_rows.repeats, 0) AS repeats,
+    coalesce(click_rows.bots, 0) AS bots, coalesce(order_rows.orders, 0) AS orders,
+    coalesce(order_rows."transactionValueMinor", 0) AS "transactionValueMinor",
+    coalesce(order_rows."pendingMinor", 0) AS "pendingMinor",
+    coalesce(order_rows."approvedMinor", 0) AS "approvedMinor",
+    coalesce(order_rows."paidMinor", 0) AS "paidMinor",
+    coalesce(order_rows."rejectedMinor", 0) AS "rejectedMinor"`;
+  if (query.groupBy === 'day') {
+    return Prisma.sql`SELECT ${columns} FROM (${days(query)}) AS days
+      LEFT JOIN order_rows USING (key) LEFT JOIN click_rows USING (key)`;
+  }
+  return Prisma.sql`SELECT ${columns} FROM order_rows FULL JOIN click_rows USING (key)`;
+}
+
+/** Days in order; other groups busiest first (clicks, then orders), then by key. */
+function rowOrder(group: ReportGroup): Prisma.Sql {
+  return group === 'day'
+    ? Prisma.sql`key, currency NULLS FIRST`
+    : Prisma.sql`clicks DESC, orders DESC, key, currency NULLS FIRST`;
+}
+
+/** The name of a page row's brand or campaign. */
+function nameOf(group: ReportGroup): { select: Prisma.Sql; join: Prisma.Sql } {
+  if (group === 'brand') {
+    return {
+      select: Prisma.sql`brand."name"`,
+      join: Prisma.sql`LEFT JOIN "Organization" brand ON brand."id" = page.key::uuid`,
+    };
+  }
+  if (group === 'campaign') {
+    return {
+      select: Prisma.sql`campaign."name"`,
+      join: Prisma.sql`LEFT JOIN "Campaign" campaign ON campaign."id" = nullif(page.key, '')::uuid`,
+    };
+  }
+  return { select: Prisma.sql`NULL::text`, join: Prisma.empty };
+}
+
+export function reportStatement(query: ReportQuery, page: Page): Prisma.Sql {
+  const order = rowOrder(query.groupBy);
+  const name = nameOf(query.groupBy);
+  return Prisma.sql`
+    WITH order_rows AS (${orderRows(query)}),
+    click_rows AS (${clickRows(query)}),
+    report AS MATERIALIZED (${reportRows(query)}),
+    page AS (
+      SELECT * FROM report ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.skip}
+    )
+    SELECT totals.total, page.key::text AS key, page.currency, page.clicks, page.repeats,
+      page.bots, page.orders, page."transactionValueMinor", page."pendingMinor",
+      page."approvedMinor", page."paidMinor", page."rejectedMinor", ${name.select} AS name
+    FROM (SELECT count(*)::int AS total FROM report) AS totals
+    LEFT JOIN page ON true
+    ${name.join}
+    ORDER BY ${order}`;
+}
+
+function recordOf(row: ReportRecord, group: ReportGroup): PerformanceRecord {
+  const key = row.key === '' ? null : row.key;
+  return {
+    date: group === 'day' ? key : null,
+    organizationId: group === 'brand' ? key : null,
+    organizationName: group === 'brand' ? row.name : null,
+    campaignId: group === 'campaign' ? key : null,
+    campaignName: group === 'campaign' ? row.name : null,
+    urlCode: group === 'link' ? key : null,
+    currency: row.currency,
+    clicks: row.clicks,
+    repeatClicks: row.repeats,
+    botClicks: row.bots,
+    orders: row.orders,
+    transactionValueMinor: row.transactionValueMinor,
+    earningsByStatusMinor: {
+      PENDING: row.pendingMinor,
+      APPROVED: row.approvedMinor,
+      PAID: row.paidMinor,
+      REJECTED: row.rejectedMinor,
+    },
+  };
+}
+
+/**
+ * Settings of the report's transaction. JIT off: the planner's estimates of the joined rollups are
+ * far too high (millions of rows for thousands), so PostgreSQL compiled the statement, which cost
+ * more than running it. 32 MB of work memory: a month by link holds ~45,000 rows of the big
+ * account, which spilled to disk at the default 4 MB (bench/results/changes.md).
+ */
+export const REPORT_SETTINGS = Prisma.sql`set_config('jit', 'off', true), set_config('work_mem', '32MB', true)`;
+
+/** PostgreSQL's refusal of a zone name the name check let through. */
+const UNKNOWN_ZONE = /time zone "[^"]*" not recognized/;
+
+/** One page of the report and the number of rows it has. */
+export async function performancePage(
+  query: ReportQuery,
+  page: Page,
+): Promise<{ rows: PerformanceRecord[]; total: number }> {
+  let found: ReportRecord[];
+  try {
+    [, found] = await prisma.$transaction([
+      prisma.$queryRaw`SELECT ${REPORT_SETTINGS}`,
+      prisma.$queryRaw<ReportRecord[]>(reportStatement(query, page)),
+    ]);
+  } catch (error) {
+    if (UNKNOWN_ZONE.test(String((error as Error).message))) {
+      throw new BadRequestError(`timezone "${query.timezone}" is not a known time zone`);
+    }
+    throw error;
+  }
+  const total = found[0]?.total ?? 0;
+  // Past the last page the statement answers the total alone, in a row without a key.
+  const rows = found.filter((row) => row.key !== null);
+  return { rows: rows.map((row) => recordOf(row, query.groupBy)), total };
+}

@@ -1,0 +1,75 @@
+// The report's period and its arithmetic, pure: the hours it reads, its local days, its rates.
+// Rollups are kept per UTC hour, so a period is read in whole hours.
+import { BadRequestError, shown } from '../../errors';
+
+export const DEFAULT_REPORT_DAYS = 30;
+export const MAX_REPORT_DAYS = 366;
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** An IANA zone name (`Europe/Berlin`, `UTC`): letters, digits, `_ + -`, parts joined by `/`; no offsets. */
+const ZONE_NAME = /^[A-Za-z][\w+-]*(\/[A-Za-z0-9][\w+-]*)*$/;
+
+/** Whether `name` is a time zone the report can bucket days in. */
+export function isTimeZone(name: string): boolean {
+  if (name.length > 64 || !ZONE_NAME.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The start of the first hour whose middle is at or after `time`. */
+export function hourFromMiddle(time: Date): Date {
+  return new Date(Math.ceil((time.getTime() - HOUR_MS / 2) / HOUR_MS) * HOUR_MS);
+}
+
+export interface ReportPeriod {
+  /** The first hour read. */
+  from: Date;
+  /** Hours that start before this are read. */
+  to: Date;
+  /** The start of the last hour read (before `from` when the period holds no hour). */
+  lastHour: Date;
+}
+
+/**
+ * The hours a report reads: those whose middle lies in [startAt, endAt), the rule that also puts
+ * each hour in a local day, so a period of whole local days reads exactly their hours. Defaults:
+ * endAt the end of the current hour, startAt 30 days before endAt. More than 366 days, or startAt
+ * not before endAt, is a 400.
+ */
+export function reportPeriod(
+  startAt: Date | null | undefined,
+  endAt: Date | null | undefined,
+  now: Date,
+): ReportPeriod {
+  const end = endAt ?? new Date(Math.floor(now.getTime() / HOUR_MS + 1) * HOUR_MS);
+  const start = startAt ?? new Date(end.getTime() - DEFAULT_REPORT_DAYS * DAY_MS);
+  if (start >= end) throw new BadRequestError('startAt must be before endAt');
+  if (end.getTime() - start.getTime() > MAX_REPORT_DAYS * DAY_MS) {
+    throw new BadRequestError(`A report covers at most ${MAX_REPORT_DAYS} days`);
+  }
+  const to = hourFromMiddle(end);
+  return { from: hourFromMiddle(start), to, lastHour: new Date(to.getTime() - HOUR_MS) };
+}
+
+/** The zone for day boundaries; 400 for a name that is not a time zone. */
+export function reportTimeZone(timezone: string | null | undefined): string {
+  if (timezone === null || timezone === undefined) return 'UTC';
+  if (!isTimeZone(timezone)) {
+    throw new BadRequestError(
+      `timezone must be an IANA time zone name such as Europe/Berlin, not "${shown(timezone)}"`,
+    );
+  }
+  return timezone;
+}
+
+/** `part / clicks` rounded to 4 decimals; null without clicks (no rate can be said). */
+export function perClick(part: number, clicks: number): number | null {
+  if (clicks === 0) return null;
+  return Math.round((part / clicks) * 10_000) / 10_000;
+}

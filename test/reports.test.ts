@@ -1,0 +1,707 @@
+// GET /affiliate/reports/performance against docs/decisions.md ("Reports"): clicks, orders and
+// earnings by day, brand, campaign and link, per currency; every day of the period; local days;
+// filters; parameter rules; only the key's affiliate; CSV; GraphQL; and sums equal to the orders
+// route and the links' counters, also after orders change.
+import { prisma } from '../src/db';
+import { shortUrlOf } from '../src/shortLinks/links';
+import { app, call, expectError, graphql, refusesParameters, useTestDatabase } from './support/app';
+import {
+  clickCountOf,
+  createAffiliate,
+  createApiKey,
+  createBrand,
+  createCampaign,
+  createLink,
+  createOrder,
+  recordClicks,
+} from './support/factories';
+
+useTestDatabase();
+
+const REPORT = '/affiliate/reports/performance';
+/** 1 to 3 March 2026, UTC. */
+const MARCH = 'startAt=2026-03-01T00:00:00Z&endAt=2026-03-04T00:00:00Z';
+
+let key: string;
+let affiliateId: string;
+let brands: { shoes: { id: string; name: string }; books: { id: string; name: string } };
+let campaign: { id: string; name: string };
+type Link = { id: string; urlCode: string; affiliateId: string; organizationId: string };
+let links: { sale: Link; books: Link };
+
+beforeAll(async () => {
+  ({ apiKey: key, affiliateId } = await createAffiliate());
+  brands = {
+    shoes: await createBrand({ name: 'Aurora Shoes' }),
+    books: await createBrand({ name: 'Chapter Books' }),
+  };
+  campaign = await createCampaign(brands.shoes.id, { name: 'Spring Sale' });
+  links = {
+    sale: await createLink(affiliateId, brands.shoes.id, {
+      campaignId: campaign.id,
+      linkType: 'Offer',
+    }),
+    books: await createLink(affiliateId, brands.books.id),
+  };
+
+  await createOrder(affiliateId, brands.shoes.id, {
+    status: 'APPROVED',
+    currency: 'EUR',
+    transactionValueMinor: 10000,
+    earningsMinor: 500,
+    shortUrlCode: links.sale.urlCode,
+    orderedAt: new Date('2026-03-01T10:15:00Z'),
+  });
+  await createOrder(affiliateId, brands.shoes.id, {
+    status: 'PENDING',
+    currency: 'USD',
+    transactionValueMinor: 20000,
+    earningsMinor: 1000,
+    shortUrlCode: links.sale.urlCode,
+    orderedAt: new Date('2026-03-01T23:30:00Z'),
+  });
+  await createOrder(affiliateId, brands.books.id, {
+    status: 'REJECTED',
+    currency: 'EUR',
+    transactionValueMinor: 5000,
+    earningsMinor: 250,
+    shortUrlCode: links.books.urlCode,
+    orderedAt: new Date('2026-03-03T08:00:00Z'),
+  });
+  await createOrder(affiliateId, brands.books.id, {
+    status: 'PAID',
+    currency: 'EUR',
+    transactionValueMinor: 3000,
+    earningsMinor: 150,
+    orderedAt: new Date('2026-03-03T09:00:00Z'),
+  });
+  await recordClicks(links.sale, new Date('2026-03-01T10:00:00Z'), {
+    clicks: 40,
+    repeats: 5,
+    bots: 3,
+  });
+  await recordClicks(links.books, new Date('2026-03-03T08:00:00Z'), { clicks: 10, repeats: 1 });
+
+  // Another affiliate's order and clicks, on the same days and brand.
+  const other = await createAffiliate();
+  await createOrder(other.affiliateId, brands.shoes.id, {
+    orderedAt: new Date('2026-03-01T12:00:00Z'),
+  });
+  const otherLink = await createLink(other.affiliateId, brands.shoes.id);
+  await recordClicks(otherLink, new Date('2026-03-01T12:00:00Z'), { clicks: 7 });
+});
+
+const report = (query: string, headers?: Record<string, string>) =>
+  call(`${REPORT}?${query}`, { key, headers });
+
+/** A report row: nulls and zeros unless given. */
+function row(fields: Record<string, unknown>) {
+  return {
+    date: null,
+    organizationId: null,
+    organizationName: null,
+    campaignId: null,
+    campaignName: null,
+    urlCode: null,
+    shortUrl: null,
+    currency: null,
+    clicks: 0,
+    repeatClicks: 0,
+    botClicks: 0,
+    orders: 0,
+    transactionValue: 0,
+    earnings: 0,
+    earningsByStatus: { PENDING: 0, APPROVED: 0, PAID: 0, REJECTED: 0 },
+    conversionRate: null,
+    epc: null,
+    ...fields,
+  };
+}
+
+const earningsByStatus = (
+  by: Partial<Record<'PENDING' | 'APPROVED' | 'PAID' | 'REJECTED', number>>,
+) => ({
+  PENDING: 0,
+  APPROVED: 0,
+  PAID: 0,
+  REJECTED: 0,
+  ...by,
+});
+
+/** The orders and clicks of 1 to 3 March by key, as the rows of each grouping show them. */
+const sale = {
+  clicks: 40,
+  repeatClicks: 5,
+  botClicks: 3,
+};
+const saleEur = {
+  ...sale,
+  currency: 'EUR',
+  orders: 1,
+  transactionValue: 100,
+  earnings: 5,
+  earningsByStatus: earningsByStatus({ APPROVED: 5 }),
+  conversionRate: 0.025,
+  epc: 0.125,
+};
+const saleUsd = {
+  ...sale,
+  currency: 'USD',
+  orders: 1,
+  transactionValue: 200,
+  earnings: 10,
+  earningsByStatus: earningsByStatus({ PENDING: 10 }),
+  conversionRate: 0.025,
+  epc: 0.25,
+};
+
+describe('groupBy=day', () => {
+  test('every day of the period, one row per currency, a day without activity as zeros', async () => {
+    const answer = await report(`groupBy=day&${MARCH}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      data: [
+        row({ date: '2026-03-01', ...saleEur }),
+        row({ date: '2026-03-01', ...saleUsd }),
+        row({ date: '2026-03-02' }),
+        row({
+          date: '2026-03-03',
+          currency: 'EUR',
+          clicks: 10,
+          repeatClicks: 1,
+          orders: 2,
+          transactionValue: 80,
+          earnings: 1.5,
+          earningsByStatus: earningsByStatus({ PAID: 1.5, REJECTED: 2.5 }),
+          conversionRate: 0.2,
+          epc: 0.15,
+        }),
+      ],
+      meta: { total: 4, page: 1, limit: 31, totalPages: 1 },
+    });
+  });
+
+  test('timezone=Europe/Berlin: days are local (an order at 23:30 UTC is the next day there)', async () => {
+    const answer = await report(
+      'groupBy=day&timezone=Europe/Berlin&startAt=2026-03-01T00:00:00%2B01:00&endAt=2026-03-04T00:00:00%2B01:00',
+    );
+    expect(
+      answer.body.data.map((r: { date: string; currency: string }) => [r.date, r.currency]),
+    ).toEqual([
+      ['2026-03-01', 'EUR'],
+      ['2026-03-02', 'USD'],
+      ['2026-03-03', 'EUR'],
+    ]);
+  });
+
+  test('organizationId narrows to one brand, its clicks and its orders', async () => {
+    const answer = await report(`groupBy=day&organizationId=${brands.books.id}&${MARCH}`);
+    expect(
+      answer.body.data.map(
+        (r: { date: string; currency: string; clicks: number; orders: number }) => [
+          r.date,
+          r.currency,
+          r.clicks,
+          r.orders,
+        ],
+      ),
+    ).toEqual([
+      ['2026-03-01', null, 0, 0],
+      ['2026-03-02', null, 0, 0],
+      ['2026-03-03', 'EUR', 10, 2],
+    ]);
+  });
+
+  test('campaignId narrows to the orders and clicks of its links', async () => {
+    const answer = await report(`groupBy=day&campaignId=${campaign.id}&${MARCH}`);
+    expect(answer.body.data).toEqual([
+      row({ date: '2026-03-01', ...saleEur }),
+      row({ date: '2026-03-01', ...saleUsd }),
+      row({ date: '2026-03-02' }),
+      row({ date: '2026-03-03' }),
+    ]);
+  });
+
+  test('pages count rows: limit=2 answers the first two and totalPages 2', async () => {
+    const answer = await report(`groupBy=day&${MARCH}&limit=2&page=2`);
+    expect(answer.body.data.map((r: { date: string }) => r.date)).toEqual([
+      '2026-03-02',
+      '2026-03-03',
+    ]);
+    expect(answer.body.meta).toEqual({ total: 4, page: 2, limit: 2, totalPages: 2 });
+  });
+
+  test('a page past the last answers no rows and the total', async () => {
+    const answer = await report(`groupBy=day&${MARCH}&page=3&limit=2`);
+    expect(answer.body).toEqual({ data: [], meta: { total: 4, page: 3, limit: 2, totalPages: 2 } });
+  });
+
+  test('without startAt and endAt: the last 30 days, today included', async () => {
+    const answer = await report('groupBy=day');
+    expect(answer.status).toBe(200);
+    const dates = answer.body.data.map((r: { date: string }) => r.date);
+    // 30 days of hours up to the end of this hour: 31 days, or 30 from 23:00 UTC on.
+    const endOfHour = (Math.floor(Date.now() / 3_600_000) + 1) * 3_600_000;
+    expect(dates[0]).toBe(new Date(endOfHour - 30 * 86_400_000).toISOString().slice(0, 10));
+    expect(dates.at(-1)).toBe(new Date().toISOString().slice(0, 10));
+    expect(new Set(dates).size).toBe(dates.length);
+  });
+});
+
+describe('groupBy=brand, campaign, link', () => {
+  test('brand: the brand and its name, a row per currency, busiest first', async () => {
+    const answer = await report(`groupBy=brand&${MARCH}`);
+    const shoes = { organizationId: brands.shoes.id, organizationName: 'Aurora Shoes' };
+    expect(answer.body).toEqual({
+      data: [
+        row({ ...shoes, ...saleEur }),
+        row({ ...shoes, ...saleUsd }),
+        row({
+          organizationId: brands.books.id,
+          organizationName: 'Chapter Books',
+          currency: 'EUR',
+          clicks: 10,
+          repeatClicks: 1,
+          orders: 2,
+          transactionValue: 80,
+          earnings: 1.5,
+          earningsByStatus: earningsByStatus({ PAID: 1.5, REJECTED: 2.5 }),
+          conversionRate: 0.2,
+          epc: 0.15,
+        }),
+      ],
+      meta: { total: 3, page: 1, limit: 31, totalPages: 1 },
+    });
+  });
+
+  test("campaign: the link's campaign; links to no campaign and orders without a link under null", async () => {
+    const answer = await report(`groupBy=campaign&${MARCH}`);
+    const spring = { campaignId: campaign.id, campaignName: 'Spring Sale' };
+    expect(answer.body.data).toEqual([
+      row({ ...spring, ...saleEur }),
+      row({ ...spring, ...saleUsd }),
+      row({
+        currency: 'EUR',
+        clicks: 10,
+        repeatClicks: 1,
+        orders: 2,
+        transactionValue: 80,
+        earnings: 1.5,
+        earningsByStatus: earningsByStatus({ PAID: 1.5, REJECTED: 2.5 }),
+        conversionRate: 0.2,
+        epc: 0.15,
+      }),
+    ]);
+  });
+
+  test('link: the code and its short URL; orders without a link under null', async () => {
+    const answer = await report(`groupBy=link&${MARCH}`);
+    const link = (code: string) => ({ urlCode: code, shortUrl: shortUrlOf(code) });
+    expect(answer.body.data).toEqual([
+      row({ ...link(links.sale.urlCode), ...saleEur }),
+      row({ ...link(links.sale.urlCode), ...saleUsd }),
+      row({
+        ...link(links.books.urlCode),
+        currency: 'EUR',
+        clicks: 10,
+        repeatClicks: 1,
+        orders: 1,
+        transactionValue: 50,
+        earnings: 0,
+        earningsByStatus: earningsByStatus({ REJECTED: 2.5 }),
+        conversionRate: 0.1,
+        epc: 0,
+      }),
+      row({
+        currency: 'EUR',
+        orders: 1,
+        transactionValue: 30,
+        earnings: 1.5,
+        earningsByStatus: earningsByStatus({ PAID: 1.5 }),
+      }),
+    ]);
+  });
+});
+
+describe('time zones', () => {
+  test('timezone=Asia/Kolkata (+05:30): an hour counts for the local day holding its middle', async () => {
+    const owl = await createAffiliate();
+    const brand = await createBrand();
+    // 23:40 on 1 March in Kolkata, in the UTC hour 18:00-19:00 (23:30-00:30 there).
+    await createOrder(owl.affiliateId, brand.id, { orderedAt: new Date('2026-03-01T18:10:00Z') });
+    const answer = await call(
+      `${REPORT}?groupBy=day&timezone=Asia/Kolkata&startAt=2026-03-01T00:00:00%2B05:30&endAt=2026-03-03T00:00:00%2B05:30`,
+      { key: owl.apiKey },
+    );
+    expect(
+      answer.body.data.map((r: { date: string; orders: number }) => [r.date, r.orders]),
+    ).toEqual([
+      ['2026-03-01', 0],
+      ['2026-03-02', 1],
+    ]);
+  });
+});
+
+describe('parameters', () => {
+  refusesParameters(report, [
+    ['', 'groupBy'],
+    ['groupBy=week', 'groupBy'],
+    ['groupBy=day&timezone=Mars/Olympus', 'timezone'],
+    ['groupBy=day&timezone=%2B05:30', 'timezone'],
+    ['groupBy=day&startAt=2026-03-04T00:00:00Z&endAt=2026-03-01T00:00:00Z', 'startAt'],
+    ['groupBy=day&startAt=2025-01-01T00:00:00Z&endAt=2026-01-03T00:00:00Z', '366 days'],
+    ['groupBy=day&startAt=yesterday', 'startAt'],
+    ['groupBy=day&organizationId=abc', 'organizationId'],
+    ['groupBy=day&campaignId=abc', 'campaignId'],
+    ['groupBy=day&page=0', 'page'],
+    ['groupBy=day&limit=0', 'limit'],
+  ]);
+
+  test('366 days are allowed; limit above 366 is clamped', async () => {
+    const answer = await report(
+      'groupBy=day&startAt=2025-03-01T00:00:00Z&endAt=2026-03-02T00:00:00Z&limit=1000',
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body.meta).toMatchObject({ limit: 366, total: 367, totalPages: 2 });
+  });
+});
+
+describe('access', () => {
+  test('an affiliate key without reports:read answers 403', async () => {
+    const { apiKey } = await createAffiliate(['orders:read']);
+    expectError(
+      await call(`${REPORT}?groupBy=day`, { key: apiKey }),
+      'FORBIDDEN',
+      'This API key lacks the scope reports:read',
+    );
+  });
+
+  test('a partner key answers 401: the partner surface has no report', async () => {
+    const { apiKey } = await createApiKey('partner');
+    expectError(await call(`${REPORT}?groupBy=day`, { key: apiKey }), 'UNAUTHORIZED');
+  });
+
+  test("another affiliate's brand filter finds only the key's own rows", async () => {
+    const answer = await report(`groupBy=brand&${MARCH}`);
+    const total = answer.body.data.reduce(
+      (sum: number, r: { orders: number }) => sum + r.orders,
+      0,
+    );
+    expect(total).toBe(4);
+  });
+});
+
+describe('Accept: text/csv', () => {
+  test('answers the same rows as CSV with a header row and the total in X-Total-Count', async () => {
+    const response = await app.fetch(`http://api.test${REPORT}?groupBy=day&${MARCH}`, {
+      headers: { 'x-api-key': key, accept: 'text/csv' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
+    expect(response.headers.get('x-total-count')).toBe('4');
+    expect(response.headers.get('vary')).toBe('Accept');
+    expect((await response.text()).split('\r\n')).toEqual([
+      'date,organizationId,organizationName,campaignId,campaignName,urlCode,shortUrl,currency,clicks,repeatClicks,botClicks,orders,transactionValue,earnings,earningsByStatus.PENDING,earningsByStatus.APPROVED,earningsByStatus.PAID,earningsByStatus.REJECTED,conversionRate,epc',
+      '2026-03-01,,,,,,,EUR,40,5,3,1,100,5,0,5,0,0,0.025,0.125',
+      '2026-03-01,,,,,,,USD,40,5,3,1,200,10,10,0,0,0,0.025,0.25',
+      '2026-03-02,,,,,,,,0,0,0,0,0,0,0,0,0,0,,',
+      '2026-03-03,,,,,,,EUR,10,1,0,2,80,1.5,0,0,1.5,2.5,0.2,0.15',
+      '',
+    ]);
+  });
+
+  test('errors stay JSON', async () => {
+    const response = await app.fetch(`http://api.test${REPORT}?groupBy=week`, {
+      headers: { 'x-api-key': key, accept: 'text/csv' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+
+  test('JSON when the client prefers it', async () => {
+    const answer = await report(`groupBy=day&${MARCH}`, {
+      accept: 'application/json, text/csv;q=0.5',
+    });
+    expect(answer.body.meta.total).toBe(4);
+  });
+});
+
+test('GraphQL answers the same rows', async () => {
+  const answer = await graphql(
+    `
+      query ($startAt: DateTime, $endAt: DateTime) {
+        affiliatePerformanceReport(groupBy: brand, startAt: $startAt, endAt: $endAt) {
+          data {
+            organizationId
+            currency
+            clicks
+            orders
+            earnings
+            epc
+            earningsByStatus {
+              PENDING
+            }
+          }
+          meta {
+            total
+          }
+        }
+      }
+    `,
+    { startAt: '2026-03-01T00:00:00Z', endAt: '2026-03-04T00:00:00Z' },
+    { key },
+  );
+  const rest = await report(`groupBy=brand&${MARCH}`);
+  expect(answer.body.data.affiliatePerformanceReport).toEqual({
+    data: rest.body.data.map(
+      (r: {
+        organizationId: string;
+        currency: string;
+        clicks: number;
+        orders: number;
+        earnings: number;
+        epc: number;
+        earningsByStatus: { PENDING: number };
+      }) => ({
+        organizationId: r.organizationId,
+        currency: r.currency,
+        clicks: r.clicks,
+        orders: r.orders,
+        earnings: r.earnings,
+        epc: r.epc,
+        earningsByStatus: { PENDING: r.earningsByStatus.PENDING },
+      }),
+    ),
+    meta: { total: 3 },
+  });
+});
+
+describe('sums', () => {
+  const HOUR = 3_600_000;
+  const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+  const BOT = 'Googlebot/2.1 (+http://www.google.com/bot.html)';
+
+  /** A deterministic sequence in [0, 1). */
+  function randomFrom(seed: number) {
+    let state = seed;
+    return () => {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      return state / 2 ** 31;
+    };
+  }
+
+  const click = (urlCode: string, userAgent: string) =>
+    app.fetch(`http://api.test/s/${urlCode}`, {
+      headers: { 'user-agent': userAgent },
+      redirect: 'manual',
+    });
+
+  type Totals = Record<
+    string,
+    { orders: number; value: number; earnings: number; rejected: number }
+  >;
+  const cents = (amount: number) => Math.round(amount * 100);
+
+  function add(
+    totals: Totals,
+    currency: string,
+    orders: number,
+    value: number,
+    earnings: number,
+    rejected: number,
+  ) {
+    const sum = (totals[currency] ??= { orders: 0, value: 0, earnings: 0, rejected: 0 });
+    sum.orders += orders;
+    sum.value += cents(value);
+    sum.earnings += cents(earnings);
+    sum.rejected += cents(rejected);
+  }
+
+  interface ReportRow {
+    date: string | null;
+    urlCode: string | null;
+    currency: string | null;
+    clicks: number;
+    orders: number;
+    transactionValue: number;
+    earnings: number;
+    earningsByStatus: { REJECTED: number };
+  }
+
+  test('equal what GET /affiliate/orders and the links counters say, also after orders change', async () => {
+    const shop = await createAffiliate();
+    const [brandA, brandB] = [await createBrand(), await createBrand()];
+    const offer = await createCampaign(brandA.id);
+    const shopLinks = [
+      await createLink(shop.affiliateId, brandA.id, { campaignId: offer.id, linkType: 'Offer' }),
+      await createLink(shop.affiliateId, brandA.id),
+      await createLink(shop.affiliateId, brandB.id),
+    ];
+    const random = randomFrom(42);
+
+    // Clicks now: people, the same people again (repeats) and bots.
+    for (let n = 0; n < 24; n += 1) {
+      const link = shopLinks[n % 3]!;
+      await click(link.urlCode, `${BROWSER} person/${n}`);
+      if (n % 4 === 0) await click(link.urlCode, `${BROWSER} person/${n}`);
+      if (n % 5 === 0) await click(link.urlCode, BOT);
+    }
+
+    const hourNow = Math.floor(Date.now() / HOUR) * HOUR;
+    const start = new Date(hourNow - 12 * 24 * HOUR);
+    const end = new Date(hourNow + HOUR);
+    const statuses = ['PENDING', 'APPROVED', 'PAID', 'REJECTED'] as const;
+    const orderIds: string[] = [];
+    for (let n = 0; n < 60; n += 1) {
+      const link = random() < 0.8 ? shopLinks[Math.floor(random() * 3)]! : undefined;
+      const order = await createOrder(shop.affiliateId, link?.organizationId ?? brandB.id, {
+        status: statuses[Math.floor(random() * 4)],
+        currency: random() < 0.7 ? 'EUR' : 'USD',
+        transactionValueMinor: 1000 + Math.floor(random() * 50_000),
+        earningsMinor: Math.floor(random() * 2_500),
+        shortUrlCode: link?.urlCode ?? null,
+        orderedAt: new Date(
+          start.getTime() + Math.floor(random() * (Date.now() - start.getTime())),
+        ),
+      });
+      orderIds.push(order.id);
+    }
+
+    // After the fact: status, amounts, time (some out of the period), link, deletions, and one
+    // statement changing many rows.
+    for (const [n, id] of orderIds.entries()) {
+      if (n % 10 === 0) await prisma.order.update({ where: { id }, data: { status: 'REJECTED' } });
+      if (n % 10 === 1) {
+        await prisma.order.update({
+          where: { id },
+          data: { transactionValueMinor: 77_700, earningsMinor: 3_885 },
+        });
+      }
+      if (n % 10 === 2) {
+        await prisma.order.update({
+          where: { id },
+          data: { orderedAt: new Date(start.getTime() - (n % 3) * 24 * HOUR + 30 * 60_000) },
+        });
+      }
+      if (n % 10 === 3) await prisma.order.update({ where: { id }, data: { shortUrlCode: null } });
+      if (n % 10 === 4) {
+        await prisma.order.update({ where: { id }, data: { shortUrlCode: shopLinks[1]!.urlCode } });
+      }
+      if (n % 10 === 5) await prisma.order.delete({ where: { id } });
+    }
+    await prisma.$executeRaw`UPDATE "Order" SET "status" = 'APPROVED'
+      WHERE "affiliateId" = ${shop.affiliateId}::uuid AND "status" = 'PENDING'`;
+
+    // What the orders route says for the period (its endAt is inclusive).
+    const period = `startAt=${start.toISOString()}&endAt=${new Date(end.getTime() - 1).toISOString()}`;
+    const expected: Totals = {};
+    const expectedByLink: Record<string, number> = {};
+    for (let page = 1; ; page += 1) {
+      const answer = await call(`/affiliate/orders?${period}&limit=100&page=${page}`, {
+        key: shop.apiKey,
+      });
+      for (const order of answer.body.data) {
+        const rejected = order.status === 'REJECTED';
+        add(
+          expected,
+          order.currency,
+          1,
+          order.transactionValue,
+          rejected ? 0 : order.earnings,
+          rejected ? order.earnings : 0,
+        );
+        const code = order.shortUrlCode ?? '';
+        expectedByLink[code] = (expectedByLink[code] ?? 0) + 1;
+      }
+      if (page >= answer.body.meta.totalPages) break;
+    }
+    expect(Object.keys(expected).sort()).toEqual(['EUR', 'USD']);
+
+    const counters: Record<string, number> = Object.fromEntries(
+      await Promise.all(
+        shopLinks.map(async (link) => [link.urlCode, await clickCountOf(link.urlCode)] as const),
+      ),
+    );
+    expect(Object.values(counters).reduce((sum, count) => sum + count, 0)).toBe(24);
+
+    const reportPeriod = `startAt=${start.toISOString()}&endAt=${end.toISOString()}`;
+    for (const groupBy of ['day', 'brand', 'campaign', 'link']) {
+      const answer = await call(`${REPORT}?groupBy=${groupBy}&${reportPeriod}&limit=366`, {
+        key: shop.apiKey,
+      });
+      expect(answer.body.meta.totalPages).toBe(1);
+      const rows = answer.body.data as ReportRow[];
+      const reported: Totals = {};
+      for (const r of rows.filter((r) => r.currency !== null)) {
+        add(
+          reported,
+          r.currency!,
+          r.orders,
+          r.transactionValue,
+          r.earnings,
+          r.earningsByStatus.REJECTED,
+        );
+      }
+      expect({ groupBy, totals: reported }).toEqual({ groupBy, totals: expected });
+      // Clicks belong to the key: each of its currency rows shows them all.
+      const clicksByKey = new Map(
+        rows.map((r) => [JSON.stringify(r.date ?? r.urlCode ?? r), r.clicks]),
+      );
+      if (groupBy === 'day') {
+        expect([...clicksByKey.values()].reduce((sum, clicks) => sum + clicks, 0)).toBe(24);
+      }
+      if (groupBy === 'link') {
+        for (const [code, clicks] of Object.entries(counters)) {
+          const linkRows = rows.filter((r) => r.urlCode === code);
+          expect(linkRows.map((r) => r.clicks)).toEqual(linkRows.map(() => clicks));
+        }
+        const ordersByLink: Record<string, number> = {};
+        for (const r of rows)
+          ordersByLink[r.urlCode ?? ''] = (ordersByLink[r.urlCode ?? ''] ?? 0) + r.orders;
+        expect(Object.fromEntries(Object.entries(ordersByLink).filter(([, n]) => n > 0))).toEqual(
+          expectedByLink,
+        );
+      }
+    }
+
+    // Repeats and bots are kept beside the counted clicks.
+    const today = await call(`${REPORT}?groupBy=link&${reportPeriod}&limit=366`, {
+      key: shop.apiKey,
+    });
+    const perLink = new Map<string, { repeatClicks: number; botClicks: number }>(
+      today.body.data.map((r: { urlCode: string; repeatClicks: number; botClicks: number }) => [
+        r.urlCode,
+        { repeatClicks: r.repeatClicks, botClicks: r.botClicks },
+      ]),
+    );
+    const repeats = [...perLink.values()].reduce((sum, r) => sum + r.repeatClicks, 0);
+    const bots = [...perLink.values()].reduce((sum, r) => sum + r.botClicks, 0);
+    expect({ repeats, bots }).toEqual({ repeats: 6, bots: 5 });
+  });
+});
+
+describe('keys made before the report (migration performance_rollups)', () => {
+  /** The migration's statement that gives existing keys the scope, run again on older keys. */
+  async function grantReportScope() {
+    const { readMigrations } = await import('../src/migrations');
+    const migration = (await readMigrations()).find((m) =>
+      m.name.endsWith('_performance_rollups'),
+    )!;
+    const grant = migration.sql.slice(migration.sql.indexOf('UPDATE "ApiKey"'));
+    await prisma.$executeRawUnsafe(grant);
+  }
+
+  test('affiliate keys with orders:read get reports:read, once; others are left as they were', async () => {
+    const reader = await createApiKey('affiliate', { scopes: ['orders:read', 'brands:read'] });
+    const linker = await createApiKey('affiliate', { scopes: ['shortener:read'] });
+    const partner = await createApiKey('partner');
+    await grantReportScope();
+    await grantReportScope();
+    const scopesOf = async (id: string) =>
+      (await prisma.apiKey.findUniqueOrThrow({ where: { id } })).scopes;
+    expect(await scopesOf(reader.row.id)).toEqual(['orders:read', 'brands:read', 'reports:read']);
+    expect(await scopesOf(linker.row.id)).toEqual(['shortener:read']);
+    expect(await scopesOf(partner.row.id)).toEqual(partner.row.scopes);
+    expect((await call(`${REPORT}?groupBy=day`, { key: reader.apiKey })).status).toBe(200);
+  });
+});
