@@ -183,6 +183,20 @@ describe('managing endpoints (dashboard, x-api-token)', () => {
     await graphql(DELETE, { id: endpoint.id }, { token });
   });
 
+  test('deleting an endpoint drops its undelivered deliveries, which nothing would send', async () => {
+    const { user, token } = await affiliateDashboard();
+    const { endpoint } = await createEndpoint(token, {
+      url: 'https://127.0.0.1/gone',
+      events: ORDER_EVENTS,
+    });
+    await createOrder(user.id, (await createBrand()).id);
+    const undelivered = () =>
+      prisma.webhookDelivery.count({ where: { endpointId: endpoint.id, state: 'PENDING' } });
+    expect(await undelivered()).toBe(1);
+    expect((await graphql(DELETE, { id: endpoint.id }, { token })).body.errors).toBeUndefined();
+    expect(await undelivered()).toBe(0);
+  });
+
   test('update, rotate and delete change the endpoint and write their audit events', async () => {
     const { user, token } = await affiliateDashboard();
     const { secret, endpoint } = await createEndpoint(token, {

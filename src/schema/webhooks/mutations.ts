@@ -103,14 +103,20 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => {
       const user = await webhookOwner(context.dashboardUserId);
       const endpoint = await endpointOwnedBy(user.id, String(args.id));
-      await prisma.webhookEndpoint.update({
-        where: { id: endpoint.id },
-        data: {
-          deletedAt: new Date(),
-          enabled: false,
-          auditTrail: { create: { kind: 'DELETED', ...actorOf(context, user.id) } },
-        },
-      });
+      // What was delivered stays as history; nothing else will ever be sent.
+      await prisma.$transaction([
+        prisma.webhookEndpoint.update({
+          where: { id: endpoint.id },
+          data: {
+            deletedAt: new Date(),
+            enabled: false,
+            auditTrail: { create: { kind: 'DELETED', ...actorOf(context, user.id) } },
+          },
+        }),
+        prisma.webhookDelivery.deleteMany({
+          where: { endpointId: endpoint.id, state: { not: 'DELIVERED' } },
+        }),
+      ]);
       return endpoint.id;
     },
   }),
