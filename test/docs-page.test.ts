@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { openApiPath } from '../src/rest/openapi';
+import { webhookDocumentation } from '../src/rest/openapi/webhooks';
 import { ROUTES } from '../src/rest/routes';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -93,9 +94,12 @@ if (!hasChromium) {
     for (const route of ROUTES) {
       expect(rendered).toContain(`${route.method} ${openApiPath(route.path)}`);
     }
-    // The public redirect is documented beside the route table.
+    // The public redirect is documented beside the route table, and so are the webhooks the
+    // service sends (the document's `webhooks` section).
     expect(rendered).toContain('GET /s/{urlCode}');
-    expect(rendered).toHaveLength(ROUTES.length + 1);
+    const webhooks = Object.keys(webhookDocumentation().webhooks);
+    for (const name of webhooks) expect(rendered).toContain(`POST ${name}`);
+    expect(rendered).toHaveLength(ROUTES.length + 1 + webhooks.length);
     // The campaign lists opened, as a reader would: their parameters include a list of ids.
     const opened = ['/api/partner/campaigns', '/affiliate/campaigns'];
     for (const path of opened) {
