@@ -102,7 +102,7 @@ const LIMITED_MANAGEMENT_MUTATIONS = [
   'sendTestWebhook',
 ];
 
-function useKeyManagementLimit() {
+function useManagementLimit() {
   return useRateLimiter({
     // Unauthenticated calls share one bucket; scope-auth refuses them anyway.
     identifyFn: (context) => (context as Context).dashboardUserId ?? 'anonymous',
@@ -168,7 +168,7 @@ function createYogaServer(graphqlSettings: GraphqlSettings, answerCache: Plugin<
       // resolver. The REST facade answers in onRequest, before any of them (see src/graphql/armor.ts).
       ...graphqlArmor(graphqlSettings, GRAPHQL_ENDPOINT),
       useExecutionCancellation(),
-      useKeyManagementLimit(),
+      useManagementLimit(),
       restFacade.plugin,
       useApiReference(restFacade.openApiDocument),
       useUnknownPathAnswer(GRAPHQL_ENDPOINT),
