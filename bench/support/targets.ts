@@ -143,7 +143,7 @@ export function cachedMixCheck(
   const { minLimitRatio } = TARGETS.cachedMix;
   return check(
     route,
-    `cache on: req/s ≥ ${minLimitRatio.toFixed(1)}x the limit's`,
+    `req/s ≥ ${minLimitRatio.toFixed(1)}x the limit's`,
     ratio,
     (value) => value >= minLimitRatio,
     (value) =>
