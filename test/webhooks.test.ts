@@ -403,6 +403,14 @@ describe('delivery to a real receiver', () => {
     expect(new Set(creationIds).size).toBe(1);
     receiver.answer = answer;
 
+    // The dispatcher records an answer after the receiver has sent it.
+    await until(
+      async () =>
+        (await prisma.webhookDelivery.count({
+          where: { orderId: order.id, state: 'DELIVERED' },
+        })) === 2,
+      'both recorded as delivered',
+    );
     const { body } = await graphql(DELIVERIES, { id: endpoint.id }, { token });
     const [changed, created] = body.data.webhookDeliveries;
     expect(created).toMatchObject({
