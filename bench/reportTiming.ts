@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const { REPORT_SETTINGS, reportStatement } =
     await import('../src/schema/reports/performanceRows');
   const { reportPeriod } = await import('../src/schema/reports/range');
-  const app = createApp({ redis: null });
+  const app = createApp({ redis: null, responseCacheTtlSeconds: 0 });
   const now = new Date();
   const cases = [
     { name: 'a year by day', groupBy: 'day' as const, days: 365, limit: 366 },

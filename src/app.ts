@@ -2,6 +2,7 @@
 // legacy-host headers, access log) around the yoga instance with its plugins. The server
 // (src/server.ts) gives it a port; tests call `app.fetch()` directly.
 import { useRateLimiter } from '@envelop/rate-limiter';
+import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
 import { createServerAdapter } from '@whatwg-node/server';
 import {
   createYoga,
@@ -103,7 +104,7 @@ const LIMITED_MANAGEMENT_MUTATIONS = [
 ];
 
 function useManagementLimit() {
-  return useRateLimiter({
+  const limiter = useRateLimiter({
     // Unauthenticated calls share one bucket; scope-auth refuses them anyway.
     identifyFn: (context) => (context as Context).dashboardUserId ?? 'anonymous',
     configByField: LIMITED_MANAGEMENT_MUTATIONS.map((field) => ({
@@ -117,6 +118,20 @@ function useManagementLimit() {
         `At most ${MANAGEMENT_LIMIT.max} calls of each key or webhook management mutation a minute: retry later`,
       ),
   });
+  // The limiter walks the whole document with type information on every execution; only a
+  // mutation can hold a limited field, so queries (every REST read) skip the walk.
+  const limitMutation = limiter.onExecute!;
+  return {
+    ...limiter,
+    onExecute: (payload: Parameters<typeof limitMutation>[0]) =>
+      isMutation(payload.args.document, payload.args.operationName)
+        ? limitMutation(payload)
+        : undefined,
+  };
+}
+
+function isMutation(document: DocumentNode, operationName?: string | null): boolean {
+  return getOperationAST(document, operationName)?.operation === OperationTypeNode.MUTATION;
 }
 
 /** Yoga's masking, except that a database outage is told as such (503 on REST, its code on GraphQL). */
