@@ -22,59 +22,84 @@ const REPORT = '/affiliate/reports/performance';
 /** 1 to 3 March 2026, UTC. */
 const MARCH = 'startAt=2026-03-01T00:00:00Z&endAt=2026-03-04T00:00:00Z';
 
-let key: string;
-let affiliateId: string;
-let brands: { shoes: { id: string; name: string }; books: { id: string; name: string } };
-let campaign: { id: string; name: string };
-type Link = { id: string; urlCode: string; affiliateId: string; organizationId: string };
-let links: { sale: Link; books: Link };
+type Link = Awaited<ReturnType<typeof createLink>>;
+
+/**
+ * An affiliate selling two brands: Aurora Shoes, with its campaign Spring Sale and an Offer link
+ * to it, and Chapter Books, with a Custom link.
+ */
+async function createShop() {
+  const { affiliateId, apiKey } = await createAffiliate();
+  const shoes = await createBrand({ name: 'Aurora Shoes' });
+  const books = await createBrand({ name: 'Chapter Books' });
+  const campaign = await createCampaign(shoes.id, { name: 'Spring Sale' });
+  const links = {
+    sale: await createLink(affiliateId, shoes.id, { campaignId: campaign.id, linkType: 'Offer' }),
+    books: await createLink(affiliateId, books.id),
+  };
+  return { affiliateId, apiKey, brands: { shoes, books }, campaign, links };
+}
+
+/**
+ * An order of an affiliate at a brand, through the link when `via` is one; amounts in major
+ * units, as the report shows them (100 and 5 unless given).
+ */
+function createOrderVia(
+  via: { affiliateId: string; organizationId: string; urlCode?: string },
+  {
+    at,
+    value = 100,
+    earnings = 5,
+    ...data
+  }: {
+    at: Date | string;
+    status?: 'PENDING' | 'APPROVED' | 'PAID' | 'REJECTED';
+    currency?: string;
+    value?: number;
+    earnings?: number;
+  },
+) {
+  return createOrder(via.affiliateId, via.organizationId, {
+    ...data,
+    shortUrlCode: via.urlCode ?? null,
+    transactionValueMinor: Math.round(value * 100),
+    earningsMinor: Math.round(earnings * 100),
+    orderedAt: new Date(at),
+  });
+}
+
+/** The report for `query`, asked with the March shop's key unless `as` names another. */
+const report = (query: string, options: { as?: string; headers?: Record<string, string> } = {}) =>
+  call(`${REPORT}?${query}`, { key: options.as ?? shop.apiKey, headers: options.headers });
+
+/** The report for `query` as CSV, asked with the March shop's key. */
+const reportCsv = (query: string) =>
+  app.fetch(`http://api.test${REPORT}?${query}`, {
+    headers: { 'x-api-key': shop.apiKey, accept: 'text/csv' },
+  });
+
+/**
+ * The March shop: on the sale link an approved EUR order and a pending USD one (23:30 UTC) on 1
+ * March with 40 clicks (5 repeats, 3 bots); on the books link a rejected order and 10 clicks (1
+ * repeat) on 3 March, and a paid Chapter Books order without a link; nothing on 2 March. Another
+ * affiliate has an order and clicks on the same days and brand.
+ */
+let shop: Awaited<ReturnType<typeof createShop>>;
 
 beforeAll(async () => {
-  ({ apiKey: key, affiliateId } = await createAffiliate());
-  brands = {
-    shoes: await createBrand({ name: 'Aurora Shoes' }),
-    books: await createBrand({ name: 'Chapter Books' }),
-  };
-  campaign = await createCampaign(brands.shoes.id, { name: 'Spring Sale' });
-  links = {
-    sale: await createLink(affiliateId, brands.shoes.id, {
-      campaignId: campaign.id,
-      linkType: 'Offer',
-    }),
-    books: await createLink(affiliateId, brands.books.id),
-  };
-
-  await createOrder(affiliateId, brands.shoes.id, {
-    status: 'APPROVED',
-    currency: 'EUR',
-    transactionValueMinor: 10000,
-    earningsMinor: 500,
-    shortUrlCode: links.sale.urlCode,
-    orderedAt: new Date('2026-03-01T10:15:00Z'),
-  });
-  await createOrder(affiliateId, brands.shoes.id, {
-    status: 'PENDING',
-    currency: 'USD',
-    transactionValueMinor: 20000,
-    earningsMinor: 1000,
-    shortUrlCode: links.sale.urlCode,
-    orderedAt: new Date('2026-03-01T23:30:00Z'),
-  });
-  await createOrder(affiliateId, brands.books.id, {
-    status: 'REJECTED',
-    currency: 'EUR',
-    transactionValueMinor: 5000,
-    earningsMinor: 250,
-    shortUrlCode: links.books.urlCode,
-    orderedAt: new Date('2026-03-03T08:00:00Z'),
-  });
-  await createOrder(affiliateId, brands.books.id, {
-    status: 'PAID',
-    currency: 'EUR',
-    transactionValueMinor: 3000,
-    earningsMinor: 150,
-    orderedAt: new Date('2026-03-03T09:00:00Z'),
-  });
+  shop = await createShop();
+  const { links, brands } = shop;
+  const withoutLink = { affiliateId: shop.affiliateId, organizationId: brands.books.id };
+  const orders = [
+    // via, at, status, currency, value, earnings
+    [links.sale, '2026-03-01T10:15:00Z', 'APPROVED', 'EUR', 100, 5],
+    [links.sale, '2026-03-01T23:30:00Z', 'PENDING', 'USD', 200, 10],
+    [links.books, '2026-03-03T08:00:00Z', 'REJECTED', 'EUR', 50, 2.5],
+    [withoutLink, '2026-03-03T09:00:00Z', 'PAID', 'EUR', 30, 1.5],
+  ] as const;
+  for (const [via, at, status, currency, value, earnings] of orders) {
+    await createOrderVia(via, { at, status, currency, value, earnings });
+  }
   await recordClicks(links.sale, new Date('2026-03-01T10:00:00Z'), {
     clicks: 40,
     repeats: 5,
@@ -82,17 +107,18 @@ beforeAll(async () => {
   });
   await recordClicks(links.books, new Date('2026-03-03T08:00:00Z'), { clicks: 10, repeats: 1 });
 
-  // Another affiliate's order and clicks, on the same days and brand.
   const other = await createAffiliate();
-  await createOrder(other.affiliateId, brands.shoes.id, {
-    orderedAt: new Date('2026-03-01T12:00:00Z'),
-  });
   const otherLink = await createLink(other.affiliateId, brands.shoes.id);
+  await createOrderVia(
+    { affiliateId: other.affiliateId, organizationId: brands.shoes.id },
+    { at: '2026-03-01T12:00:00Z' },
+  );
   await recordClicks(otherLink, new Date('2026-03-01T12:00:00Z'), { clicks: 7 });
 });
 
-const report = (query: string, headers?: Record<string, string>) =>
-  call(`${REPORT}?${query}`, { key, headers });
+const earningsByStatus = (
+  by: Partial<Record<'PENDING' | 'APPROVED' | 'PAID' | 'REJECTED', number>>,
+) => ({ PENDING: 0, APPROVED: 0, PAID: 0, REJECTED: 0, ...by });
 
 /** A report row: nulls and zeros unless given. */
 function row(fields: Record<string, unknown>) {
@@ -111,48 +137,41 @@ function row(fields: Record<string, unknown>) {
     orders: 0,
     transactionValue: 0,
     earnings: 0,
-    earningsByStatus: { PENDING: 0, APPROVED: 0, PAID: 0, REJECTED: 0 },
+    earningsByStatus: earningsByStatus({}),
     conversionRate: null,
     epc: null,
     ...fields,
   };
 }
 
-const earningsByStatus = (
-  by: Partial<Record<'PENDING' | 'APPROVED' | 'PAID' | 'REJECTED', number>>,
-) => ({
-  PENDING: 0,
-  APPROVED: 0,
-  PAID: 0,
-  REJECTED: 0,
-  ...by,
-});
-
-/** The orders and clicks of 1 to 3 March by key, as the rows of each grouping show them. */
-const sale = {
-  clicks: 40,
-  repeatClicks: 5,
-  botClicks: 3,
-};
+/** The March shop's rows by currency: the sale link's (1 March), both Chapter Books orders (3 March). */
+const sale = { clicks: 40, repeatClicks: 5, botClicks: 3, orders: 1, conversionRate: 0.025 };
 const saleEur = {
   ...sale,
   currency: 'EUR',
-  orders: 1,
   transactionValue: 100,
   earnings: 5,
   earningsByStatus: earningsByStatus({ APPROVED: 5 }),
-  conversionRate: 0.025,
   epc: 0.125,
 };
 const saleUsd = {
   ...sale,
   currency: 'USD',
-  orders: 1,
   transactionValue: 200,
   earnings: 10,
   earningsByStatus: earningsByStatus({ PENDING: 10 }),
-  conversionRate: 0.025,
   epc: 0.25,
+};
+const booksEur = {
+  currency: 'EUR',
+  clicks: 10,
+  repeatClicks: 1,
+  orders: 2,
+  transactionValue: 80,
+  earnings: 1.5,
+  earningsByStatus: earningsByStatus({ PAID: 1.5, REJECTED: 2.5 }),
+  conversionRate: 0.2,
+  epc: 0.15,
 };
 
 describe('groupBy=day', () => {
@@ -164,18 +183,7 @@ describe('groupBy=day', () => {
         row({ date: '2026-03-01', ...saleEur }),
         row({ date: '2026-03-01', ...saleUsd }),
         row({ date: '2026-03-02' }),
-        row({
-          date: '2026-03-03',
-          currency: 'EUR',
-          clicks: 10,
-          repeatClicks: 1,
-          orders: 2,
-          transactionValue: 80,
-          earnings: 1.5,
-          earningsByStatus: earningsByStatus({ PAID: 1.5, REJECTED: 2.5 }),
-          conversionRate: 0.2,
-          epc: 0.15,
-        }),
+        row({ date: '2026-03-03', ...booksEur }),
       ],
       meta: { total: 4, page: 1, limit: 31, totalPages: 1 },
     });
@@ -195,7 +203,7 @@ describe('groupBy=day', () => {
   });
 
   test('organizationId narrows to one brand, its clicks and its orders', async () => {
-    const answer = await report(`groupBy=day&organizationId=${brands.books.id}&${MARCH}`);
+    const answer = await report(`groupBy=day&organizationId=${shop.brands.books.id}&${MARCH}`);
     expect(
       answer.body.data.map(
         (r: { date: string; currency: string; clicks: number; orders: number }) => [
@@ -213,7 +221,7 @@ describe('groupBy=day', () => {
   });
 
   test('campaignId narrows to the orders and clicks of its links', async () => {
-    const answer = await report(`groupBy=day&campaignId=${campaign.id}&${MARCH}`);
+    const answer = await report(`groupBy=day&campaignId=${shop.campaign.id}&${MARCH}`);
     expect(answer.body.data).toEqual([
       row({ date: '2026-03-01', ...saleEur }),
       row({ date: '2026-03-01', ...saleUsd }),
@@ -251,24 +259,13 @@ describe('groupBy=day', () => {
 describe('groupBy=brand, campaign, link', () => {
   test('brand: the brand and its name, a row per currency, busiest first', async () => {
     const answer = await report(`groupBy=brand&${MARCH}`);
-    const shoes = { organizationId: brands.shoes.id, organizationName: 'Aurora Shoes' };
+    const shoes = { organizationId: shop.brands.shoes.id, organizationName: 'Aurora Shoes' };
+    const books = { organizationId: shop.brands.books.id, organizationName: 'Chapter Books' };
     expect(answer.body).toEqual({
       data: [
         row({ ...shoes, ...saleEur }),
         row({ ...shoes, ...saleUsd }),
-        row({
-          organizationId: brands.books.id,
-          organizationName: 'Chapter Books',
-          currency: 'EUR',
-          clicks: 10,
-          repeatClicks: 1,
-          orders: 2,
-          transactionValue: 80,
-          earnings: 1.5,
-          earningsByStatus: earningsByStatus({ PAID: 1.5, REJECTED: 2.5 }),
-          conversionRate: 0.2,
-          epc: 0.15,
-        }),
+        row({ ...books, ...booksEur }),
       ],
       meta: { total: 3, page: 1, limit: 31, totalPages: 1 },
     });
@@ -276,35 +273,23 @@ describe('groupBy=brand, campaign, link', () => {
 
   test("campaign: the link's campaign; links to no campaign and orders without a link under null", async () => {
     const answer = await report(`groupBy=campaign&${MARCH}`);
-    const spring = { campaignId: campaign.id, campaignName: 'Spring Sale' };
+    const spring = { campaignId: shop.campaign.id, campaignName: 'Spring Sale' };
     expect(answer.body.data).toEqual([
       row({ ...spring, ...saleEur }),
       row({ ...spring, ...saleUsd }),
-      row({
-        currency: 'EUR',
-        clicks: 10,
-        repeatClicks: 1,
-        orders: 2,
-        transactionValue: 80,
-        earnings: 1.5,
-        earningsByStatus: earningsByStatus({ PAID: 1.5, REJECTED: 2.5 }),
-        conversionRate: 0.2,
-        epc: 0.15,
-      }),
+      row(booksEur),
     ]);
   });
 
   test('link: the code and its short URL; orders without a link under null', async () => {
     const answer = await report(`groupBy=link&${MARCH}`);
-    const link = (code: string) => ({ urlCode: code, shortUrl: shortUrlOf(code) });
+    const link = ({ urlCode }: Link) => ({ urlCode, shortUrl: shortUrlOf(urlCode) });
     expect(answer.body.data).toEqual([
-      row({ ...link(links.sale.urlCode), ...saleEur }),
-      row({ ...link(links.sale.urlCode), ...saleUsd }),
+      row({ ...link(shop.links.sale), ...saleEur }),
+      row({ ...link(shop.links.sale), ...saleUsd }),
       row({
-        ...link(links.books.urlCode),
-        currency: 'EUR',
-        clicks: 10,
-        repeatClicks: 1,
+        ...link(shop.links.books),
+        ...booksEur,
         orders: 1,
         transactionValue: 50,
         earnings: 0,
@@ -328,10 +313,13 @@ describe('time zones', () => {
     const owl = await createAffiliate();
     const brand = await createBrand();
     // 23:40 on 1 March in Kolkata, in the UTC hour 18:00-19:00 (23:30-00:30 there).
-    await createOrder(owl.affiliateId, brand.id, { orderedAt: new Date('2026-03-01T18:10:00Z') });
-    const answer = await call(
-      `${REPORT}?groupBy=day&timezone=Asia/Kolkata&startAt=2026-03-01T00:00:00%2B05:30&endAt=2026-03-03T00:00:00%2B05:30`,
-      { key: owl.apiKey },
+    await createOrderVia(
+      { affiliateId: owl.affiliateId, organizationId: brand.id },
+      { at: '2026-03-01T18:10:00Z' },
+    );
+    const answer = await report(
+      'groupBy=day&timezone=Asia/Kolkata&startAt=2026-03-01T00:00:00%2B05:30&endAt=2026-03-03T00:00:00%2B05:30',
+      { as: owl.apiKey },
     );
     expect(
       answer.body.data.map((r: { date: string; orders: number }) => [r.date, r.orders]),
@@ -370,7 +358,7 @@ describe('access', () => {
   test('an affiliate key without reports:read answers 403', async () => {
     const { apiKey } = await createAffiliate(['orders:read']);
     expectError(
-      await call(`${REPORT}?groupBy=day`, { key: apiKey }),
+      await report('groupBy=day', { as: apiKey }),
       'FORBIDDEN',
       'This API key lacks the scope reports:read',
     );
@@ -378,7 +366,7 @@ describe('access', () => {
 
   test('a partner key answers 401: the partner surface has no report', async () => {
     const { apiKey } = await createApiKey('partner');
-    expectError(await call(`${REPORT}?groupBy=day`, { key: apiKey }), 'UNAUTHORIZED');
+    expectError(await report('groupBy=day', { as: apiKey }), 'UNAUTHORIZED');
   });
 
   test("another affiliate's brand filter finds only the key's own rows", async () => {
@@ -393,9 +381,7 @@ describe('access', () => {
 
 describe('Accept: text/csv', () => {
   test('answers the same rows as CSV with a header row and the total in X-Total-Count', async () => {
-    const response = await app.fetch(`http://api.test${REPORT}?groupBy=day&${MARCH}`, {
-      headers: { 'x-api-key': key, accept: 'text/csv' },
-    });
+    const response = await reportCsv(`groupBy=day&${MARCH}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
     expect(response.headers.get('x-total-count')).toBe('4');
@@ -411,16 +397,14 @@ describe('Accept: text/csv', () => {
   });
 
   test('errors stay JSON', async () => {
-    const response = await app.fetch(`http://api.test${REPORT}?groupBy=week`, {
-      headers: { 'x-api-key': key, accept: 'text/csv' },
-    });
+    const response = await reportCsv('groupBy=week');
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
   });
 
   test('JSON when the client prefers it', async () => {
     const answer = await report(`groupBy=day&${MARCH}`, {
-      accept: 'application/json, text/csv;q=0.5',
+      headers: { accept: 'application/json, text/csv;q=0.5' },
     });
     expect(answer.body.meta.total).toBe(4);
   });
@@ -449,7 +433,7 @@ test('GraphQL answers the same rows', async () => {
       }
     `,
     { startAt: '2026-03-01T00:00:00Z', endAt: '2026-03-04T00:00:00Z' },
-    { key },
+    { key: shop.apiKey },
   );
   const rest = await report(`groupBy=brand&${MARCH}`);
   expect(answer.body.data.affiliatePerformanceReport).toEqual({
@@ -529,13 +513,13 @@ describe('sums', () => {
   }
 
   test('equal what GET /affiliate/orders and the links counters say, also after orders change', async () => {
-    const shop = await createAffiliate();
-    const [brandA, brandB] = [await createBrand(), await createBrand()];
-    const offer = await createCampaign(brandA.id);
+    const busy = await createShop();
+    const { shoes, books } = busy.brands;
+    // The campaign's link, a second Aurora Shoes link outside the campaign, the Chapter Books link.
     const shopLinks = [
-      await createLink(shop.affiliateId, brandA.id, { campaignId: offer.id, linkType: 'Offer' }),
-      await createLink(shop.affiliateId, brandA.id),
-      await createLink(shop.affiliateId, brandB.id),
+      busy.links.sale,
+      await createLink(busy.affiliateId, shoes.id),
+      busy.links.books,
     ];
     const random = randomFrom(42);
 
@@ -554,16 +538,16 @@ describe('sums', () => {
     const orderIds: string[] = [];
     for (let n = 0; n < 60; n += 1) {
       const link = random() < 0.8 ? shopLinks[Math.floor(random() * 3)]! : undefined;
-      const order = await createOrder(shop.affiliateId, link?.organizationId ?? brandB.id, {
-        status: statuses[Math.floor(random() * 4)],
-        currency: random() < 0.7 ? 'EUR' : 'USD',
-        transactionValueMinor: 1000 + Math.floor(random() * 50_000),
-        earningsMinor: Math.floor(random() * 2_500),
-        shortUrlCode: link?.urlCode ?? null,
-        orderedAt: new Date(
-          start.getTime() + Math.floor(random() * (Date.now() - start.getTime())),
-        ),
-      });
+      const order = await createOrderVia(
+        link ?? { affiliateId: busy.affiliateId, organizationId: books.id },
+        {
+          status: statuses[Math.floor(random() * 4)],
+          currency: random() < 0.7 ? 'EUR' : 'USD',
+          value: (1000 + Math.floor(random() * 50_000)) / 100,
+          earnings: Math.floor(random() * 2_500) / 100,
+          at: new Date(start.getTime() + Math.floor(random() * (Date.now() - start.getTime()))),
+        },
+      );
       orderIds.push(order.id);
     }
 
@@ -590,7 +574,7 @@ describe('sums', () => {
       if (n % 10 === 5) await prisma.order.delete({ where: { id } });
     }
     await prisma.$executeRaw`UPDATE "Order" SET "status" = 'APPROVED'
-      WHERE "affiliateId" = ${shop.affiliateId}::uuid AND "status" = 'PENDING'`;
+      WHERE "affiliateId" = ${busy.affiliateId}::uuid AND "status" = 'PENDING'`;
 
     // What the orders route says for the period (its endAt is inclusive).
     const period = `startAt=${start.toISOString()}&endAt=${new Date(end.getTime() - 1).toISOString()}`;
@@ -598,7 +582,7 @@ describe('sums', () => {
     const expectedByLink: Record<string, number> = {};
     for (let page = 1; ; page += 1) {
       const answer = await call(`/affiliate/orders?${period}&limit=100&page=${page}`, {
-        key: shop.apiKey,
+        key: busy.apiKey,
       });
       for (const order of answer.body.data) {
         const rejected = order.status === 'REJECTED';
@@ -626,8 +610,8 @@ describe('sums', () => {
 
     const reportPeriod = `startAt=${start.toISOString()}&endAt=${end.toISOString()}`;
     for (const groupBy of ['day', 'brand', 'campaign', 'link']) {
-      const answer = await call(`${REPORT}?groupBy=${groupBy}&${reportPeriod}&limit=366`, {
-        key: shop.apiKey,
+      const answer = await report(`groupBy=${groupBy}&${reportPeriod}&limit=366`, {
+        as: busy.apiKey,
       });
       expect(answer.body.meta.totalPages).toBe(1);
       const rows = answer.body.data as ReportRow[];
@@ -665,9 +649,7 @@ describe('sums', () => {
     }
 
     // Repeats and bots are kept beside the counted clicks.
-    const today = await call(`${REPORT}?groupBy=link&${reportPeriod}&limit=366`, {
-      key: shop.apiKey,
-    });
+    const today = await report(`groupBy=link&${reportPeriod}&limit=366`, { as: busy.apiKey });
     const perLink = new Map<string, { repeatClicks: number; botClicks: number }>(
       today.body.data.map((r: { urlCode: string; repeatClicks: number; botClicks: number }) => [
         r.urlCode,
@@ -702,6 +684,6 @@ describe('keys made before the report (migration performance_rollups)', () => {
     expect(await scopesOf(reader.row.id)).toEqual(['orders:read', 'brands:read', 'reports:read']);
     expect(await scopesOf(linker.row.id)).toEqual(['shortener:read']);
     expect(await scopesOf(partner.row.id)).toEqual(partner.row.scopes);
-    expect((await call(`${REPORT}?groupBy=day`, { key: reader.apiKey })).status).toBe(200);
+    expect((await report('groupBy=day', { as: reader.apiKey })).status).toBe(200);
   });
 });
