@@ -12,6 +12,7 @@ import { pruneWebhookHistory } from '../src/webhooks/history';
 import { resolveHost } from '../src/webhooks/urls';
 import { call, graphql, useTestDatabase } from './support/app';
 import { createApiKey, createBrand, createOrder, createUser } from './support/factories';
+import { metricNow, scrape, valueOf } from './support/metrics';
 import { fetchOpenApiDocument, schemaValidators } from './support/openapi';
 import { startReplica, type Replica } from './support/replica';
 import { startReceiver, until, type Receiver } from './support/webhookReceiver';
@@ -600,6 +601,69 @@ describe('delivery to a real receiver', () => {
     } finally {
       await long.close();
     }
+  });
+
+  describe('at GET /metrics', () => {
+    const attempts = (outcome: 'delivered' | 'failed') =>
+      metricNow('webhook_delivery_attempts_total', { outcome });
+    const pending = () => metricNow('webhook_deliveries_pending');
+
+    test('a delivered attempt counts as delivered and its duration is observed', async () => {
+      const { user, brand, endpoint, secret } = await subscribedAffiliate();
+      const before = await scrape();
+      const order = await createOrder(user.id, brand.id);
+      await until(() => receivedFor(order.id).length === 1, 'the delivery');
+      const delivered = valueOf(before, 'webhook_delivery_attempts_total', {
+        outcome: 'delivered',
+      });
+      await until(async () => (await attempts('delivered')) > delivered, 'the counted attempt');
+      const after = await scrape();
+      expect(valueOf(after, 'webhook_delivery_duration_seconds_count')).toBeGreaterThan(
+        valueOf(before, 'webhook_delivery_duration_seconds_count'),
+      );
+      expect(valueOf(after, 'webhook_delivery_duration_seconds_sum')).toBeGreaterThan(
+        valueOf(before, 'webhook_delivery_duration_seconds_sum'),
+      );
+      // Two outcomes, never an endpoint, a URL or a secret.
+      expect(after).toMatch(/^webhook_delivery_attempts_total\{outcome="delivered"\} \d+$/m);
+      for (const unbounded of [endpoint.id, receiver.url, secret]) {
+        expect(after).not.toContain(unbounded);
+      }
+    });
+
+    test('the receiver down: failed attempts are counted and the delivery waits, pending until it is back', async () => {
+      const { user, brand } = await subscribedAffiliate();
+      const failed = await attempts('failed');
+      await receiver.close();
+      const order = await createOrder(user.id, brand.id);
+      await until(async () => (await attempts('failed')) > failed, 'a failed attempt counted');
+      expect(await pending()).toBeGreaterThan(0);
+      await receiver.open();
+      await until(() => receivedFor(order.id).length === 1, 'the delivery');
+      await until(async () => (await pending()) === 0, 'nothing pending');
+    });
+
+    test('the database not answering fails no scrape: the pending gauge keeps its last value', async () => {
+      const { user, brand } = await subscribedAffiliate();
+      await receiver.close();
+      try {
+        await createOrder(user.id, brand.id);
+        await until(async () => (await pending()) > 0, 'a pending delivery');
+        const last = await pending();
+        const outage = jest
+          .spyOn(prisma.webhookDelivery, 'count')
+          .mockRejectedValue(new Error("Can't reach database server"));
+        try {
+          expect(await pending()).toBe(last);
+          expect(outage).toHaveBeenCalled();
+        } finally {
+          outage.mockRestore();
+        }
+      } finally {
+        await receiver.open();
+      }
+      await until(async () => (await pending()) === 0, 'nothing pending');
+    });
   });
 });
 
