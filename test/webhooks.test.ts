@@ -243,6 +243,83 @@ describe('managing endpoints (dashboard, x-api-token)', () => {
   });
 });
 
+describe('Idempotency-Key on createWebhookEndpoint', () => {
+  const input = { url: 'https://127.0.0.1/idempotent', events: ORDER_EVENTS };
+  const createWith = (token: string, idempotencyKey: string, body = input) =>
+    graphql(CREATE, { input: body }, { token, idempotencyKey });
+  const endpointsOf = (ownerId: string) => prisma.webhookEndpoint.count({ where: { ownerId } });
+
+  test('the same request again: the same endpoint and secret, nothing created', async () => {
+    const { user, token } = await affiliateDashboard();
+    const first = await createWith(token, 'endpoint-1');
+    const again = await createWith(token, 'endpoint-1');
+    expect(first.body.data.createWebhookEndpoint.secret).toMatch(/^whsec_/);
+    expect(again.body).toEqual(first.body);
+    expect(await endpointsOf(user.id)).toBe(1);
+    expect(await auditKinds(token, first.body.data.createWebhookEndpoint.endpoint.id)).toEqual([
+      'CREATED',
+    ]);
+    // Remembered sealed: the stored answer never holds the secret in clear.
+    const records = await prisma.idempotencyRecord.findMany({
+      where: { scope: `dashboard-user:${user.id}` },
+    });
+    expect(records).toHaveLength(1);
+    expect(JSON.stringify(records)).not.toContain(
+      first.body.data.createWebhookEndpoint.secret.slice(6),
+    );
+  });
+
+  test('the same Idempotency-Key for another request is a CONFLICT, and creates nothing', async () => {
+    const { user, token } = await affiliateDashboard();
+    await createWith(token, 'endpoint-2');
+    const other = await createWith(token, 'endpoint-2', { ...input, url: 'https://127.0.0.1/b' });
+    expect(other.body.data).toBeNull();
+    expect(other.body.errors[0]).toMatchObject({
+      message: 'Idempotency-Key endpoint-2 was already used for a different request',
+      extensions: { code: 'CONFLICT' },
+    });
+    // One key names one answer, whichever secret-issuing mutation used it first.
+    const key = await graphql(
+      'mutation { createApiKey(input: { name: "k" }) { apiKey } }',
+      {},
+      { token, idempotencyKey: 'endpoint-2' },
+    );
+    expect(key.body.errors[0].extensions.code).toBe('CONFLICT');
+    expect(await endpointsOf(user.id)).toBe(1);
+  });
+
+  test("another user's same Idempotency-Key is their own", async () => {
+    const alice = await affiliateDashboard();
+    const bob = await affiliateDashboard();
+    const a = (await createWith(alice.token, 'shared')).body.data.createWebhookEndpoint;
+    const b = (await createWith(bob.token, 'shared')).body.data.createWebhookEndpoint;
+    expect(b.secret).not.toBe(a.secret);
+    expect(b.endpoint.id).not.toBe(a.endpoint.id);
+    expect([await endpointsOf(alice.user.id), await endpointsOf(bob.user.id)]).toEqual([1, 1]);
+  });
+
+  test('with the header a request creates one endpoint only: two are BAD_REQUEST', async () => {
+    const { user, token } = await affiliateDashboard();
+    const twice = `mutation ($input: CreateWebhookEndpointInput!) {
+      a: createWebhookEndpoint(input: $input) { secret }
+      b: createWebhookEndpoint(input: $input) { secret } }`;
+    const { body } = await graphql(twice, { input }, { token, idempotencyKey: 'two-1' });
+    expect(body.errors[0]).toMatchObject({
+      message: expect.stringContaining('a request may issue one secret only'),
+      extensions: { code: 'BAD_REQUEST' },
+    });
+    expect(await endpointsOf(user.id)).toBe(0);
+  });
+
+  test('a refused request is not remembered: the Idempotency-Key stays free', async () => {
+    const { token } = await affiliateDashboard();
+    const refused = await createWith(token, 'free-1', { ...input, events: ['order.deleted'] });
+    expect(refused.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    const accepted = await createWith(token, 'free-1');
+    expect(accepted.body.data.createWebhookEndpoint.secret).toMatch(/^whsec_/);
+  });
+});
+
 describe('delivery to a real receiver', () => {
   let dispatcher: Dispatcher;
   let receiver: Receiver;
