@@ -73,3 +73,17 @@ export function gaugeOnScrape(
     },
   });
 }
+
+export const webhookDeliveryAttempts = new Counter({
+  name: 'webhook_delivery_attempts_total',
+  help: 'Webhook delivery attempts by outcome: delivered (a 2xx) or failed (another status, no answer in time, connection error, address refused, body not built)',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+export const webhookDeliveryDuration = new Histogram({
+  name: 'webhook_delivery_duration_seconds',
+  help: 'Time of one webhook HTTP request until its answer; attempts cut at the 10 s deadline land above the last bucket',
+  buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});

@@ -14,34 +14,12 @@ import {
   type App,
 } from './support/app';
 import { createAffiliate, createApiKey, createBrand, createLink } from './support/factories';
+import { scrape, valueOf } from './support/metrics';
 
 useTestDatabase();
 
 const BROWSER =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0';
-
-async function scrape(target: App = app): Promise<string> {
-  const answer = await send(target, '/metrics');
-  expect(answer.status).toBe(200);
-  expect(answer.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-  return answer.text;
-}
-
-/** The sum of the samples of `name` whose labels include `labels`. */
-function valueOf(text: string, name: string, labels: Record<string, string> = {}): number {
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    const sample = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!sample || sample[1] !== name) continue;
-    const found = Object.fromEntries(
-      [...(sample[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
-    );
-    if (Object.entries(labels).every(([label, value]) => found[label] === value)) {
-      sum += Number(sample[3]);
-    }
-  }
-  return sum;
-}
 
 /** How much each metric grew while `work` ran. */
 async function growth(work: () => Promise<unknown>, target: App = app) {

@@ -12,6 +12,7 @@ import { pruneWebhookHistory } from '../src/webhooks/history';
 import { resolveHost } from '../src/webhooks/urls';
 import { call, graphql, useTestDatabase } from './support/app';
 import { createApiKey, createBrand, createOrder, createUser } from './support/factories';
+import { metricNow, scrape, valueOf } from './support/metrics';
 import { fetchOpenApiDocument, schemaValidators } from './support/openapi';
 import { startReplica, type Replica } from './support/replica';
 import { startReceiver, until, type Receiver } from './support/webhookReceiver';
@@ -239,6 +240,83 @@ describe('managing endpoints (dashboard, x-api-token)', () => {
       ['SECRET_ROTATED', user.id],
       ['DELETED', user.id],
     ]);
+  });
+});
+
+describe('Idempotency-Key on createWebhookEndpoint', () => {
+  const input = { url: 'https://127.0.0.1/idempotent', events: ORDER_EVENTS };
+  const createWith = (token: string, idempotencyKey: string, body = input) =>
+    graphql(CREATE, { input: body }, { token, idempotencyKey });
+  const endpointsOf = (ownerId: string) => prisma.webhookEndpoint.count({ where: { ownerId } });
+
+  test('the same request again: the same endpoint and secret, nothing created', async () => {
+    const { user, token } = await affiliateDashboard();
+    const first = await createWith(token, 'endpoint-1');
+    const again = await createWith(token, 'endpoint-1');
+    expect(first.body.data.createWebhookEndpoint.secret).toMatch(/^whsec_/);
+    expect(again.body).toEqual(first.body);
+    expect(await endpointsOf(user.id)).toBe(1);
+    expect(await auditKinds(token, first.body.data.createWebhookEndpoint.endpoint.id)).toEqual([
+      'CREATED',
+    ]);
+    // Remembered sealed: the stored answer never holds the secret in clear.
+    const records = await prisma.idempotencyRecord.findMany({
+      where: { scope: `dashboard-user:${user.id}` },
+    });
+    expect(records).toHaveLength(1);
+    expect(JSON.stringify(records)).not.toContain(
+      first.body.data.createWebhookEndpoint.secret.slice(6),
+    );
+  });
+
+  test('the same Idempotency-Key for another request is a CONFLICT, and creates nothing', async () => {
+    const { user, token } = await affiliateDashboard();
+    await createWith(token, 'endpoint-2');
+    const other = await createWith(token, 'endpoint-2', { ...input, url: 'https://127.0.0.1/b' });
+    expect(other.body.data).toBeNull();
+    expect(other.body.errors[0]).toMatchObject({
+      message: 'Idempotency-Key endpoint-2 was already used for a different request',
+      extensions: { code: 'CONFLICT' },
+    });
+    // One key names one answer, whichever secret-issuing mutation used it first.
+    const key = await graphql(
+      'mutation { createApiKey(input: { name: "k" }) { apiKey } }',
+      {},
+      { token, idempotencyKey: 'endpoint-2' },
+    );
+    expect(key.body.errors[0].extensions.code).toBe('CONFLICT');
+    expect(await endpointsOf(user.id)).toBe(1);
+  });
+
+  test("another user's same Idempotency-Key is their own", async () => {
+    const alice = await affiliateDashboard();
+    const bob = await affiliateDashboard();
+    const a = (await createWith(alice.token, 'shared')).body.data.createWebhookEndpoint;
+    const b = (await createWith(bob.token, 'shared')).body.data.createWebhookEndpoint;
+    expect(b.secret).not.toBe(a.secret);
+    expect(b.endpoint.id).not.toBe(a.endpoint.id);
+    expect([await endpointsOf(alice.user.id), await endpointsOf(bob.user.id)]).toEqual([1, 1]);
+  });
+
+  test('with the header a request creates one endpoint only: two are BAD_REQUEST', async () => {
+    const { user, token } = await affiliateDashboard();
+    const twice = `mutation ($input: CreateWebhookEndpointInput!) {
+      a: createWebhookEndpoint(input: $input) { secret }
+      b: createWebhookEndpoint(input: $input) { secret } }`;
+    const { body } = await graphql(twice, { input }, { token, idempotencyKey: 'two-1' });
+    expect(body.errors[0]).toMatchObject({
+      message: expect.stringContaining('a request may issue one secret only'),
+      extensions: { code: 'BAD_REQUEST' },
+    });
+    expect(await endpointsOf(user.id)).toBe(0);
+  });
+
+  test('a refused request is not remembered: the Idempotency-Key stays free', async () => {
+    const { token } = await affiliateDashboard();
+    const refused = await createWith(token, 'free-1', { ...input, events: ['order.deleted'] });
+    expect(refused.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    const accepted = await createWith(token, 'free-1');
+    expect(accepted.body.data.createWebhookEndpoint.secret).toMatch(/^whsec_/);
   });
 });
 
@@ -600,6 +678,69 @@ describe('delivery to a real receiver', () => {
     } finally {
       await long.close();
     }
+  });
+
+  describe('at GET /metrics', () => {
+    const attempts = (outcome: 'delivered' | 'failed') =>
+      metricNow('webhook_delivery_attempts_total', { outcome });
+    const pending = () => metricNow('webhook_deliveries_pending');
+
+    test('a delivered attempt counts as delivered and its duration is observed', async () => {
+      const { user, brand, endpoint, secret } = await subscribedAffiliate();
+      const before = await scrape();
+      const order = await createOrder(user.id, brand.id);
+      await until(() => receivedFor(order.id).length === 1, 'the delivery');
+      const delivered = valueOf(before, 'webhook_delivery_attempts_total', {
+        outcome: 'delivered',
+      });
+      await until(async () => (await attempts('delivered')) > delivered, 'the counted attempt');
+      const after = await scrape();
+      expect(valueOf(after, 'webhook_delivery_duration_seconds_count')).toBeGreaterThan(
+        valueOf(before, 'webhook_delivery_duration_seconds_count'),
+      );
+      expect(valueOf(after, 'webhook_delivery_duration_seconds_sum')).toBeGreaterThan(
+        valueOf(before, 'webhook_delivery_duration_seconds_sum'),
+      );
+      // Two outcomes, never an endpoint, a URL or a secret.
+      expect(after).toMatch(/^webhook_delivery_attempts_total\{outcome="delivered"\} \d+$/m);
+      for (const unbounded of [endpoint.id, receiver.url, secret]) {
+        expect(after).not.toContain(unbounded);
+      }
+    });
+
+    test('the receiver down: failed attempts are counted and the delivery waits, pending until it is back', async () => {
+      const { user, brand } = await subscribedAffiliate();
+      const failed = await attempts('failed');
+      await receiver.close();
+      const order = await createOrder(user.id, brand.id);
+      await until(async () => (await attempts('failed')) > failed, 'a failed attempt counted');
+      expect(await pending()).toBeGreaterThan(0);
+      await receiver.open();
+      await until(() => receivedFor(order.id).length === 1, 'the delivery');
+      await until(async () => (await pending()) === 0, 'nothing pending');
+    });
+
+    test('the database not answering fails no scrape: the pending gauge keeps its last value', async () => {
+      const { user, brand } = await subscribedAffiliate();
+      await receiver.close();
+      try {
+        await createOrder(user.id, brand.id);
+        await until(async () => (await pending()) > 0, 'a pending delivery');
+        const last = await pending();
+        const outage = jest
+          .spyOn(prisma.webhookDelivery, 'count')
+          .mockRejectedValue(new Error("Can't reach database server"));
+        try {
+          expect(await pending()).toBe(last);
+          expect(outage).toHaveBeenCalled();
+        } finally {
+          outage.mockRestore();
+        }
+      } finally {
+        await receiver.open();
+      }
+      await until(async () => (await pending()) === 0, 'nothing pending');
+    });
   });
 });
 

@@ -1,8 +1,9 @@
-// A new key's full secret, sealed for the Idempotency-Key replay of createApiKey / rotateApiKey.
-// Replaying "the same answer" means keeping the secret for 24 h; it is kept encrypted
-// (AES-256-GCM) under a key derived (HKDF-SHA256) from the server secret and bound to the replay's
-// scope and Idempotency-Key, so a copy of the database alone does not reveal it, and one user's
-// sealed answer cannot be opened as another's.
+// An issued secret (a full API key, a webhook signing secret), sealed for the Idempotency-Key
+// replay of the mutations that issue one (src/schema/idempotentIssue/issue.ts). Replaying "the
+// same answer" means keeping the secret for 24 h; it is kept encrypted (AES-256-GCM) under a key
+// derived (HKDF-SHA256) from the server secret and bound to the replay's scope and
+// Idempotency-Key, so a copy of the database alone does not reveal it, and one user's sealed
+// answer cannot be opened as another's.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { config } from '../config';
 
@@ -10,7 +11,7 @@ const FORMAT = 'v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 // Domain separation: the derived keys are useless as (and reveal nothing of) the JWT secret.
-const SALT = 'affiliate-api/api-key-replay/v1';
+const SALT = 'affiliate-api/issued-secret-replay/v1';
 
 function sealingKey(serverSecret: string, binding: string): Buffer {
   return Buffer.from(hkdfSync('sha256', serverSecret, SALT, binding, 32));

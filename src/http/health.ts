@@ -6,9 +6,10 @@ import { jsonResponse } from '../errors';
 import { logger } from '../logger';
 import type { RedisClient } from '../redis';
 
-const CHECK_TIMEOUT_MS = 2_000;
+export const CHECK_TIMEOUT_MS = 2_000;
 
-function within<T>(ms: number, work: Promise<T>): Promise<T> {
+/** `work`, or a rejection when it has not settled within `ms`. */
+export function within<T>(ms: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);

@@ -8,7 +8,9 @@
 import { config } from '../config';
 import { prisma } from '../db';
 import { logger } from '../logger';
+import { gaugeOnScrape, webhookDeliveryAttempts, webhookDeliveryDuration } from '../metrics';
 import { orderEventBody, type OrderAnswer } from './payload';
+import { setPendingDeliveries } from './pending';
 import { pruneWebhookHistory } from './history';
 import { retryDelayMs } from './retries';
 import { isSuccess, postWebhook, type AttemptOutcome } from './send';
@@ -53,6 +55,18 @@ interface ClaimedDelivery {
   eventId: string;
   endpointId: string;
   attemptCount: number;
+}
+
+// Every replica runs a dispatcher and reports the same database-wide count: aggregate with max.
+gaugeOnScrape(
+  'webhook_deliveries_pending',
+  'Webhook deliveries waiting to be sent: due, scheduled for a retry, or held by a paused endpoint or a closed account',
+  (gauge) => setPendingDeliveries(gauge),
+);
+
+/** The `outcome` label of an attempt: two values, whatever the receiver or the error. */
+function attemptOutcomeLabel(outcome: AttemptOutcome): 'delivered' | 'failed' {
+  return isSuccess(outcome.statusCode) ? 'delivered' : 'failed';
 }
 
 /** Claims up to CLAIM_BATCH due deliveries for `leaseS` seconds. */
@@ -142,7 +156,10 @@ export function startWebhookDispatcher(
     const check = await checkedAddress(url, settings.allowPrivateUrls, resolve);
     if (!check.ok) return failedOutcome(`not sent: ${check.reason}`);
     const headers = signedHeaders(delivery.eventId, body, activeSecrets(endpoint, now), now);
-    return postWebhook(url, check.address, headers, body, timeoutMs);
+    const outcome = await postWebhook(url, check.address, headers, body, timeoutMs);
+    // Only requests that were made: an attempt refused before sending took no time at the receiver.
+    webhookDeliveryDuration.observe(outcome.durationMs / 1000);
+    return outcome;
   }
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
@@ -151,6 +168,7 @@ export function startWebhookDispatcher(
     });
     const now = new Date();
     const outcome = await send(delivery, endpoint, now);
+    webhookDeliveryAttempts.inc({ outcome: attemptOutcomeLabel(outcome) });
     await recordAttempt(delivery, endpoint.failingSince, outcome, now);
   }
 

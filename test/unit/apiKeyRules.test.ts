@@ -1,12 +1,8 @@
-// Key-management rules: grace periods, what a rotation keeps, names, scopes, and how many
-// secret-issuing fields an operation selects.
-import { parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+// Key-management rules: grace periods, what a rotation keeps, names, scopes.
 import {
   gracePeriodSeconds,
-  IDEMPOTENT_KEY_FIELDS,
   keyName,
   previousSecretAfterRotation,
-  rootFieldCount,
   scopesForNewKey,
 } from '../../src/schema/apiKeys/rules';
 
@@ -87,48 +83,5 @@ describe('keyName and scopesForNewKey', () => {
     expect(scopesForNewKey('partner', ['brands:read', 'brands:read'])).toEqual(['brands:read']);
     expect(() => scopesForNewKey('partner', ['orders:read'])).toThrow('orders:read');
     expect(() => scopesForNewKey('partner', [])).toThrow('scopes');
-  });
-});
-
-describe('rootFieldCount', () => {
-  function count(document: string): number {
-    const parsed = parse(document);
-    const operation = parsed.definitions.find(
-      (definition): definition is OperationDefinitionNode =>
-        definition.kind === 'OperationDefinition',
-    )!;
-    const fragments = Object.fromEntries(
-      parsed.definitions
-        .filter(
-          (definition): definition is FragmentDefinitionNode =>
-            definition.kind === 'FragmentDefinition',
-        )
-        .map((fragment) => [fragment.name.value, fragment]),
-    );
-    return rootFieldCount(operation, fragments, IDEMPOTENT_KEY_FIELDS);
-  }
-
-  test.each([
-    ['mutation { createApiKey(input: { name: "a" }) { apiKey } }', 1],
-    ['mutation { rotateApiKey(id: "x") { apiKey } revokeApiKey(id: "y") { id } }', 1],
-    [
-      'mutation { a: createApiKey(input: { name: "a" }) { apiKey } b: rotateApiKey(id: "x") { apiKey } }',
-      2,
-    ],
-    [
-      'mutation { ... on Mutation { createApiKey(input: { name: "a" }) { apiKey } } createApiKey(input: { name: "b" }) { apiKey } }',
-      2,
-    ],
-    [
-      'mutation { ...F ...F } fragment F on Mutation { createApiKey(input: { name: "a" }) { apiKey } }',
-      1,
-    ],
-    [
-      'mutation { ...F } fragment F on Mutation { ...G createApiKey(input: { name: "a" }) { apiKey } } fragment G on Mutation { rotateApiKey(id: "x") { apiKey } }',
-      2,
-    ],
-    ['mutation { revokeApiKey(id: "y") { id } }', 0],
-  ])('%s -> %p', (document, expected) => {
-    expect(count(document)).toBe(expected);
   });
 });

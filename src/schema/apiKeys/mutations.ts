@@ -7,9 +7,9 @@ import { config } from '../../config';
 import { prisma } from '../../db';
 import { Prisma } from '../../generated/prisma/client';
 import { builder } from '../builder';
+import { IDEMPOTENCY_NOTE, issueIdempotently } from '../idempotentIssue/issue';
 import { BadRequestError, ConflictError } from '../../errors';
 import { actorOf, dashboardUser, keyOwnedBy, ownKey } from './access';
-import { issueIdempotently } from './idempotency';
 import {
   gracePeriodSeconds,
   keyName,
@@ -23,10 +23,6 @@ import { ApiKeyWithSecret, CreateApiKeyInput } from './types';
 function isNotFound(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2025';
 }
-
-const IDEMPOTENCY_NOTE =
-  ' With an Idempotency-Key header, a retry of the same request within 24 h answers the same ' +
-  'key again; the same Idempotency-Key with another request is a CONFLICT.';
 
 builder.mutationFields((t) => ({
   createApiKey: t.field({
@@ -65,7 +61,7 @@ builder.mutationFields((t) => ({
           },
           select: { id: true },
         });
-        return { apiKey, key };
+        return { id: key.id, secret: apiKey };
       });
     },
   }),
@@ -117,7 +113,7 @@ builder.mutationFields((t) => ({
           throw new ConflictError('The key was rotated or revoked meanwhile; try again');
         }
         forgetChangedKey(key.id);
-        return { apiKey, key: { id: key.id } };
+        return { id: key.id, secret: apiKey };
       });
     },
   }),

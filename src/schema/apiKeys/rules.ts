@@ -1,11 +1,4 @@
-// The pure rules of key management: names, scopes, rotation and its grace period, and which
-// operations an Idempotency-Key may cover. No I/O here.
-import {
-  Kind,
-  type FragmentDefinitionNode,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
-} from 'graphql';
+// The pure rules of key management: names, scopes, rotation and its grace period. No I/O here.
 import { isScopeOf, keyTypeInWords, SCOPES_BY_KEY_TYPE, type KeyType } from '../../auth/scopes';
 import type { KeyVersion } from '../../auth/verifyApiKey';
 import { BadRequestError, shown } from '../../errors';
@@ -80,29 +73,4 @@ export function previousSecretAfterRotation(
     previousSecretExpiresAt:
       key.expiresAt !== null && key.expiresAt < graceEnds ? key.expiresAt : graceEnds,
   };
-}
-
-/** The mutations an Idempotency-Key covers: each issues a secret. */
-export const IDEMPOTENT_KEY_FIELDS: ReadonlySet<string> = new Set(['createApiKey', 'rotateApiKey']);
-
-/**
- * How many of `names` an operation selects at its root, through fragments too. One request with
- * an Idempotency-Key may issue one secret: the key names one answer.
- */
-export function rootFieldCount(
-  operation: OperationDefinitionNode,
-  fragments: Record<string, FragmentDefinitionNode>,
-  names: ReadonlySet<string>,
-): number {
-  const visited = new Set<string>();
-  const count = (selectionSet: SelectionSetNode): number =>
-    selectionSet.selections.reduce((sum, selection) => {
-      if (selection.kind === Kind.FIELD) return sum + (names.has(selection.name.value) ? 1 : 0);
-      if (selection.kind === Kind.INLINE_FRAGMENT) return sum + count(selection.selectionSet);
-      const fragment = fragments[selection.name.value];
-      if (!fragment || visited.has(fragment.name.value)) return sum;
-      visited.add(fragment.name.value);
-      return sum + count(fragment.selectionSet);
-    }, 0);
-  return count(operation.selectionSet);
 }

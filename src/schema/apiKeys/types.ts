@@ -3,6 +3,7 @@
 import { prisma } from '../../db';
 import { ApiKeyEventKind, KeyType as KeyTypeEnum, KeyVersion } from '../../generated/prisma/client';
 import { builder } from '../builder';
+import type { IssuedSecret } from '../idempotentIssue/issue';
 
 builder.enumType(KeyTypeEnum, { name: 'ApiKeyType' });
 builder.enumType(KeyVersion, { name: 'ApiKeyVersion' });
@@ -47,22 +48,17 @@ builder.prismaObject('ApiKey', {
   }),
 });
 
-export interface IssuedKey {
-  /** The full key, shown once. */
-  apiKey: string;
-  key: { id: string };
-}
-
-export const ApiKeyWithSecret = builder.objectRef<IssuedKey>('ApiKeyWithSecret').implement({
+/** The key's id, and its full key as the secret. */
+export const ApiKeyWithSecret = builder.objectRef<IssuedSecret>('ApiKeyWithSecret').implement({
   description: 'A key and its full secret, answered only once (and to a retry of the same request)',
   fields: (t) => ({
-    apiKey: t.exposeString('apiKey', {
+    apiKey: t.exposeString('secret', {
       description: 'The full key; store it now, it is not shown again',
     }),
     key: t.prismaField({
       type: 'ApiKey',
       resolve: (query, parent) =>
-        prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: parent.key.id } }),
+        prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: parent.id } }),
     }),
   }),
 });

@@ -10,6 +10,7 @@ import { newWebhookSecret, SECRET_GRACE_PERIOD_S } from '../../webhooks/signing'
 import { checkedAddress, urlFormRefusal } from '../../webhooks/urls';
 import { actorOf } from '../apiKeys/access';
 import { builder } from '../builder';
+import { IDEMPOTENCY_NOTE, issueIdempotently } from '../idempotentIssue/issue';
 import { deliveryOwnedBy, endpointOwnedBy, webhookOwner } from './access';
 import { MAX_ENDPOINTS_PER_USER, webhookDescription, webhookEvents } from './rules';
 import {
@@ -33,33 +34,42 @@ builder.mutationFields((t) => ({
   createWebhookEndpoint: t.field({
     type: WebhookEndpointWithSecret,
     description:
-      'Adds an endpoint for order events of the affiliate user; its signing secret is answered once',
+      'Adds an endpoint for order events of the affiliate user; its signing secret is answered once.' +
+      IDEMPOTENCY_NOTE,
     authScopes: { dashboardUser: true },
     args: { input: t.arg({ type: CreateWebhookEndpointInput, required: true }) },
-    resolve: async (_root, { input }, context) => {
+    resolve: async (_root, { input }, context, info) => {
       const user = await webhookOwner(context.dashboardUserId);
-      const events = webhookEvents(input.events);
-      const description = webhookDescription(input.description);
-      const url = await webhookUrl(input.url);
-      const count = await prisma.webhookEndpoint.count({
-        where: { ownerId: user.id, deletedAt: null },
+      const fingerprint = {
+        field: 'createWebhookEndpoint',
+        url: input.url,
+        events: input.events,
+        description: input.description ?? null,
+      };
+      return issueIdempotently(context, info, user.id, fingerprint, async () => {
+        const events = webhookEvents(input.events);
+        const description = webhookDescription(input.description);
+        const url = await webhookUrl(input.url);
+        const count = await prisma.webhookEndpoint.count({
+          where: { ownerId: user.id, deletedAt: null },
+        });
+        if (count >= MAX_ENDPOINTS_PER_USER) {
+          throw new BadRequestError(`At most ${MAX_ENDPOINTS_PER_USER} webhook endpoints per user`);
+        }
+        const secret = newWebhookSecret();
+        const endpoint = await prisma.webhookEndpoint.create({
+          data: {
+            ownerId: user.id,
+            url,
+            events,
+            description,
+            secret,
+            auditTrail: { create: { kind: 'CREATED', ...actorOf(context, user.id) } },
+          },
+          select: { id: true },
+        });
+        return { id: endpoint.id, secret };
       });
-      if (count >= MAX_ENDPOINTS_PER_USER) {
-        throw new BadRequestError(`At most ${MAX_ENDPOINTS_PER_USER} webhook endpoints per user`);
-      }
-      const secret = newWebhookSecret();
-      const endpoint = await prisma.webhookEndpoint.create({
-        data: {
-          ownerId: user.id,
-          url,
-          events,
-          description,
-          secret,
-          auditTrail: { create: { kind: 'CREATED', ...actorOf(context, user.id) } },
-        },
-        select: { id: true },
-      });
-      return { secret, endpointId: endpoint.id };
     },
   }),
   updateWebhookEndpoint: t.prismaField({
@@ -138,7 +148,7 @@ builder.mutationFields((t) => ({
           auditTrail: { create: { kind: 'SECRET_ROTATED', ...actorOf(context, user.id) } },
         },
       });
-      return { secret, endpointId: endpoint.id };
+      return { id: endpoint.id, secret };
     },
   }),
   redeliverWebhook: t.prismaField({

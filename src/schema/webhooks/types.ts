@@ -4,6 +4,7 @@ import { prisma } from '../../db';
 import { WebhookDeliveryState, WebhookEndpointEventKind } from '../../generated/prisma/client';
 import { MAX_URL_LENGTH } from '../inputLimits';
 import { builder } from '../builder';
+import type { IssuedSecret } from '../idempotentIssue/issue';
 import { ORDER_EVENT_TYPES } from '../../webhooks/events';
 import { SECRET_GRACE_PERIOD_S } from '../../webhooks/signing';
 
@@ -51,16 +52,12 @@ builder.prismaObject('WebhookEndpoint', {
   }),
 });
 
-export interface IssuedSecret {
-  /** The signing secret, `whsec_...`, shown once. */
-  secret: string;
-  endpointId: string;
-}
-
+/** The endpoint's id, and its signing secret (`whsec_...`). */
 export const WebhookEndpointWithSecret = builder
   .objectRef<IssuedSecret>('WebhookEndpointWithSecret')
   .implement({
-    description: 'An endpoint and its signing secret, answered only once',
+    description:
+      'An endpoint and its signing secret, answered only once (and to a retry of the same request)',
     fields: (t) => ({
       secret: t.exposeString('secret', {
         description:
@@ -69,7 +66,7 @@ export const WebhookEndpointWithSecret = builder
       endpoint: t.prismaField({
         type: 'WebhookEndpoint',
         resolve: (query, parent) =>
-          prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: parent.endpointId } }),
+          prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: parent.id } }),
       }),
     }),
   });

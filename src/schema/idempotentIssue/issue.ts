@@ -1,0 +1,76 @@
+// Idempotency-Key on the mutations that issue a secret (createApiKey, rotateApiKey,
+// createWebhookEndpoint; the header on POST /graphql), with the rules of the REST routes
+// (src/idempotency.ts does the work): the same key and the same request within 24 h answer the
+// first answer again, the same secret included, and issue nothing; the same key with a different
+// request is a CONFLICT. Keys are scoped per dashboard user, across these mutations. The first
+// answer is remembered with its secret sealed (src/auth/replaySeal.ts); the record expires after
+// 24 h and is deleted then (by the next idempotent request).
+import type { GraphQLResolveInfo } from 'graphql';
+import { openSecret, sealSecret } from '../../auth/replaySeal';
+import { BadRequestError, ConflictError } from '../../errors';
+import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey, runIdempotently } from '../../idempotency';
+import type { Context } from '../context';
+import { rootFieldCount, SECRET_ISSUING_FIELDS } from './rules';
+
+/** Said by each secret-issuing mutation's description. */
+export const IDEMPOTENCY_NOTE =
+  ' With an Idempotency-Key header, a retry of the same request within 24 h gets the first ' +
+  'answer again, the same secret included, and issues nothing; the same Idempotency-Key with ' +
+  'another request is a CONFLICT.';
+
+/** What a secret-issuing mutation answers: the id of what holds the secret, and the secret, once. */
+export interface IssuedSecret {
+  id: string;
+  secret: string;
+}
+
+/** What is stored for a replay: the id and the sealed secret, nothing in clear. */
+interface StoredIssue {
+  id: string;
+  sealedSecret: string;
+}
+
+function isStoredIssue(body: unknown): body is StoredIssue {
+  const candidate = body as Partial<StoredIssue> | null;
+  return typeof candidate?.id === 'string' && typeof candidate.sealedSecret === 'string';
+}
+
+/**
+ * Issues a secret once per Idempotency-Key: without the header, `issue` just runs. `fingerprint`
+ * is what the request asks (field and arguments); errors are not remembered, so a refused request
+ * leaves the key free.
+ */
+export async function issueIdempotently(
+  context: Context,
+  info: GraphQLResolveInfo,
+  userId: string,
+  fingerprint: { field: string } & Record<string, unknown>,
+  issue: () => Promise<IssuedSecret>,
+): Promise<IssuedSecret> {
+  const header = context.request.headers.get(IDEMPOTENCY_KEY_HEADER);
+  if (header === null) return issue();
+  const key = parseIdempotencyKey(header);
+  if (rootFieldCount(info.operation, info.fragments, SECRET_ISSUING_FIELDS) > 1) {
+    throw new BadRequestError(
+      `With ${IDEMPOTENCY_KEY_HEADER}, a request may issue one secret only (one of ${[...SECRET_ISSUING_FIELDS].join(', ')})`,
+    );
+  }
+  const scope = `dashboard-user:${userId}`;
+  const binding = `${scope}\n${key}`;
+  let issued: IssuedSecret | undefined;
+  const { answer, replayed } = await runIdempotently({ scope, key, fingerprint }, async () => {
+    issued = await issue();
+    const stored: StoredIssue = { id: issued.id, sealedSecret: sealSecret(issued.secret, binding) };
+    return { status: 200, body: stored };
+  });
+  if (!replayed && issued) return issued;
+
+  const secret = isStoredIssue(answer.body) ? openSecret(answer.body.sealedSecret, binding) : null;
+  if (secret === null || !isStoredIssue(answer.body)) {
+    // Sealed under another server secret (rotated since): the answer cannot be shown again.
+    throw new ConflictError(
+      `The answer to ${IDEMPOTENCY_KEY_HEADER} ${key} can no longer be replayed; use a new key`,
+    );
+  }
+  return { id: answer.body.id, secret };
+}

@@ -1,0 +1,52 @@
+// How many secret-issuing fields an operation selects at its root: one request with an
+// Idempotency-Key may issue one secret.
+import { parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { rootFieldCount, SECRET_ISSUING_FIELDS } from '../../src/schema/idempotentIssue/rules';
+
+describe('rootFieldCount', () => {
+  function count(document: string): number {
+    const parsed = parse(document);
+    const operation = parsed.definitions.find(
+      (definition): definition is OperationDefinitionNode =>
+        definition.kind === 'OperationDefinition',
+    )!;
+    const fragments = Object.fromEntries(
+      parsed.definitions
+        .filter(
+          (definition): definition is FragmentDefinitionNode =>
+            definition.kind === 'FragmentDefinition',
+        )
+        .map((fragment) => [fragment.name.value, fragment]),
+    );
+    return rootFieldCount(operation, fragments, SECRET_ISSUING_FIELDS);
+  }
+
+  test.each([
+    ['mutation { createApiKey(input: { name: "a" }) { apiKey } }', 1],
+    ['mutation { rotateApiKey(id: "x") { apiKey } revokeApiKey(id: "y") { id } }', 1],
+    [
+      'mutation { a: createApiKey(input: { name: "a" }) { apiKey } b: rotateApiKey(id: "x") { apiKey } }',
+      2,
+    ],
+    [
+      'mutation { ... on Mutation { createApiKey(input: { name: "a" }) { apiKey } } createApiKey(input: { name: "b" }) { apiKey } }',
+      2,
+    ],
+    [
+      'mutation { ...F ...F } fragment F on Mutation { createApiKey(input: { name: "a" }) { apiKey } }',
+      1,
+    ],
+    [
+      'mutation { ...F } fragment F on Mutation { ...G createApiKey(input: { name: "a" }) { apiKey } } fragment G on Mutation { rotateApiKey(id: "x") { apiKey } }',
+      2,
+    ],
+    [
+      'mutation { createApiKey(input: { name: "a" }) { apiKey } createWebhookEndpoint(input: { url: "https://h", events: [] }) { secret } }',
+      2,
+    ],
+    ['mutation { createWebhookEndpoint(input: { url: "https://h", events: [] }) { secret } }', 1],
+    ['mutation { revokeApiKey(id: "y") { id } }', 0],
+  ])('%s -> %p', (document, expected) => {
+    expect(count(document)).toBe(expected);
+  });
+});
