@@ -10,8 +10,9 @@ import { config } from '../config';
 const FORMAT = 'v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-// Domain separation: the derived keys are useless as (and reveal nothing of) the JWT secret.
-const SALT = 'affiliate-api/issued-secret-replay/v1';
+// Domain separation: the derived keys are useless as (and reveal nothing of) the JWT secret. Named
+// for API keys, the first secrets sealed; another name would leave stored answers unopenable.
+const SALT = 'affiliate-api/api-key-replay/v1';
 
 function sealingKey(serverSecret: string, binding: string): Buffer {
   return Buffer.from(hkdfSync('sha256', serverSecret, SALT, binding, 32));

@@ -1,7 +1,11 @@
 // How many secret-issuing fields an operation selects at its root: one request with an
 // Idempotency-Key may issue one secret.
 import { parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
-import { rootFieldCount, SECRET_ISSUING_FIELDS } from '../../src/schema/idempotentIssue/rules';
+import {
+  rootFieldCount,
+  SECRET_ISSUING_FIELDS,
+  storedIssueOf,
+} from '../../src/schema/idempotentIssue/rules';
 
 describe('rootFieldCount', () => {
   function count(document: string): number {
@@ -49,4 +53,27 @@ describe('rootFieldCount', () => {
   ])('%s -> %p', (document, expected) => {
     expect(count(document)).toBe(expected);
   });
+});
+
+describe('storedIssueOf', () => {
+  test('reads the id and the sealed secret of a stored answer', () => {
+    expect(storedIssueOf({ id: 'k1', sealedSecret: 'v1.s' })).toEqual({
+      id: 'k1',
+      sealedSecret: 'v1.s',
+    });
+  });
+
+  test('reads an API key answer stored by an earlier release (keyId, sealedApiKey)', () => {
+    expect(storedIssueOf({ keyId: 'k1', sealedApiKey: 'v1.s' })).toEqual({
+      id: 'k1',
+      sealedSecret: 'v1.s',
+    });
+  });
+
+  test.each([null, 'text', {}, { id: 'k1' }, { id: 1, sealedSecret: 'v1.s' }])(
+    'holds nothing to replay in %p',
+    (body) => {
+      expect(storedIssueOf(body)).toBeNull();
+    },
+  );
 });

@@ -10,7 +10,7 @@ import { openSecret, sealSecret } from '../../auth/replaySeal';
 import { BadRequestError, ConflictError } from '../../errors';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey, runIdempotently } from '../../idempotency';
 import type { Context } from '../context';
-import { rootFieldCount, SECRET_ISSUING_FIELDS } from './rules';
+import { rootFieldCount, SECRET_ISSUING_FIELDS, storedIssueOf, type StoredIssue } from './rules';
 
 /** Said by each secret-issuing mutation's description. */
 export const IDEMPOTENCY_NOTE =
@@ -22,17 +22,6 @@ export const IDEMPOTENCY_NOTE =
 export interface IssuedSecret {
   id: string;
   secret: string;
-}
-
-/** What is stored for a replay: the id and the sealed secret, nothing in clear. */
-interface StoredIssue {
-  id: string;
-  sealedSecret: string;
-}
-
-function isStoredIssue(body: unknown): body is StoredIssue {
-  const candidate = body as Partial<StoredIssue> | null;
-  return typeof candidate?.id === 'string' && typeof candidate.sealedSecret === 'string';
 }
 
 /**
@@ -60,17 +49,18 @@ export async function issueIdempotently(
   let issued: IssuedSecret | undefined;
   const { answer, replayed } = await runIdempotently({ scope, key, fingerprint }, async () => {
     issued = await issue();
-    const stored: StoredIssue = { id: issued.id, sealedSecret: sealSecret(issued.secret, binding) };
-    return { status: 200, body: stored };
+    const record: StoredIssue = { id: issued.id, sealedSecret: sealSecret(issued.secret, binding) };
+    return { status: 200, body: record };
   });
   if (!replayed && issued) return issued;
 
-  const secret = isStoredIssue(answer.body) ? openSecret(answer.body.sealedSecret, binding) : null;
-  if (secret === null || !isStoredIssue(answer.body)) {
+  const stored = storedIssueOf(answer.body);
+  const secret = stored && openSecret(stored.sealedSecret, binding);
+  if (!stored || secret === null) {
     // Sealed under another server secret (rotated since): the answer cannot be shown again.
     throw new ConflictError(
       `The answer to ${IDEMPOTENCY_KEY_HEADER} ${key} can no longer be replayed; use a new key`,
     );
   }
-  return { id: answer.body.id, secret };
+  return { id: stored.id, secret };
 }

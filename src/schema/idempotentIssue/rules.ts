@@ -1,5 +1,5 @@
-// Which mutations an Idempotency-Key covers on POST /graphql, and how many of them an operation
-// selects. Pure: no I/O here.
+// Which mutations an Idempotency-Key covers on POST /graphql, how many of them an operation
+// selects, and what a stored answer holds. Pure: no I/O here.
 import {
   Kind,
   type FragmentDefinitionNode,
@@ -34,4 +34,23 @@ export function rootFieldCount(
       return sum + count(fragment.selectionSet);
     }, 0);
   return count(operation.selectionSet);
+}
+
+/** What is stored for a replay: the id and the sealed secret, nothing in clear. */
+export interface StoredIssue {
+  id: string;
+  sealedSecret: string;
+}
+
+/**
+ * The id and sealed secret of a stored answer; null when it holds neither. API key records written
+ * by earlier releases (replayable for their 24 h across an upgrade) name them `keyId` and
+ * `sealedApiKey`.
+ */
+export function storedIssueOf(body: unknown): StoredIssue | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const record = body as Record<string, unknown>;
+  const id = record.id ?? record.keyId;
+  const sealedSecret = record.sealedSecret ?? record.sealedApiKey;
+  return typeof id === 'string' && typeof sealedSecret === 'string' ? { id, sealedSecret } : null;
 }
