@@ -2,7 +2,6 @@
 // legacy-host headers, access log) around the yoga instance with its plugins. The server
 // (src/server.ts) gives it a port; tests call `app.fetch()` directly.
 import { useRateLimiter } from '@envelop/rate-limiter';
-import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
 import { createServerAdapter } from '@whatwg-node/server';
 import {
   createYoga,
@@ -19,6 +18,7 @@ import { graphqlArmor, type GraphqlSettings } from './graphql/armor';
 import { graphiqlOptions } from './graphql/graphiql';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useJsonAnswers } from './graphql/jsonAnswers';
+import { isMutation } from './graphql/operationType';
 import { responseCache } from './graphql/responseCache';
 import { createEdge, type EdgeSettings } from './http/edge';
 import { createRedisClient, type RedisClient } from './redis';
@@ -124,14 +124,8 @@ function useManagementLimit() {
   return {
     ...limiter,
     onExecute: (payload: Parameters<typeof limitMutation>[0]) =>
-      isMutation(payload.args.document, payload.args.operationName)
-        ? limitMutation(payload)
-        : undefined,
+      isMutation(payload.args) ? limitMutation(payload) : undefined,
   };
-}
-
-function isMutation(document: DocumentNode, operationName?: string | null): boolean {
-  return getOperationAST(document, operationName)?.operation === OperationTypeNode.MUTATION;
 }
 
 /** Yoga's masking, except that a database outage is told as such (503 on REST, its code on GraphQL). */

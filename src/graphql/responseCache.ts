@@ -12,10 +12,11 @@ import {
   type BuildResponseCacheKeyFunction,
   type Cache,
 } from '@envelop/response-cache';
-import { getOperationAST, type ExecutionResult } from 'graphql';
+import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { logger } from '../logger';
 import { responseCacheLookups } from '../metrics';
+import { isMutation } from './operationType';
 import type { RedisClient } from '../redis';
 import type { Context } from '../schema/context';
 
@@ -127,7 +128,7 @@ function useWritesForgetAnswers(store: AnswerStore): Plugin<Context> {
     onExecute({ args, executeFn, setExecuteFn }) {
       const context = args.contextValue as Context;
       if (context.affiliateId === null) return;
-      if (getOperationAST(args.document, args.operationName)?.operation !== 'mutation') return;
+      if (!isMutation(args)) return;
       setExecuteFn(async (executionArgs) => {
         const result = (await executeFn(executionArgs)) as ExecutionResult;
         await store.forget(ownerOf(context)).catch((error: unknown) => {
