@@ -504,7 +504,19 @@ function checkAnswer(
     );
   };
   const preflight = sent.method === 'OPTIONS' && answer.status === 204;
-  if (!DOCUMENTED.has(answer.status) && !preflight) fail(`undocumented status ${answer.status}`);
+  // A GET route's conditional answer: the request named an entity tag (`*` names any).
+  const notModified =
+    answer.status === 304 &&
+    !graphql &&
+    (sent.method === 'GET' || sent.method === 'HEAD') &&
+    sent.headers.some(([name]) => name === 'if-none-match');
+  if (!DOCUMENTED.has(answer.status) && !preflight && !notModified) {
+    fail(`undocumented status ${answer.status}`);
+  }
+  if (notModified) {
+    if (answer.text !== '' || !answer.headers.get('etag')) fail('a 304 with a body or no ETag');
+    return;
+  }
   if (sent.method === 'HEAD' || preflight || answer.status === 302) return;
   const body = parseJson(answer.text);
   // The edge answers these before GraphQL is reached, in the contract's shape, on every path.
