@@ -5,9 +5,8 @@
 //   (a trace span, when tracing is on) request id -> CORS preflight -> /healthz, /readyz, /metrics
 //   -> deadline { /s/{code} redirect (public, no key, no body) | quota (one count per HTTP request,
 //   before any parsing) -> payload limit -> yoga } -> response headers (request id, quota,
-//   deprecation, CORS, no-store) -> reason phrase, HEAD without body -> metrics and access log.
+//   deprecation, CORS, no-store) -> HEAD without body -> metrics and access log.
 // The redirect is the hottest route and needs nothing of yoga, so it is answered here.
-import { STATUS_CODES } from 'node:http';
 import { presentedCredentials, rememberClientIp, verifiedIdentityOf } from '../auth/requestAuth';
 import { routeTemplateOf } from '../rest/routes';
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
@@ -38,6 +37,7 @@ import { METRICS_PATH, metricsResponse, type MetricsSettings } from './metricsEn
 import { httpRequestDuration, httpRequests, quotaRefusals } from '../metrics';
 import { deprecationHeaders, isLegacyHost, type LegacyHostSettings } from './legacyHost';
 import { requestIdOf, runWithRequestId } from '../requestId';
+import { Response } from './fetchApi';
 
 export interface EdgeSettings
   extends QuotaSettings, LegacyHostSettings, CorsSettings, MetricsSettings {
@@ -167,14 +167,9 @@ export function createEdge(yoga: YogaHandler, settings: EdgeSettings, redis: Red
       ...(carriesCredentials(request) &&
         !response.headers.has('cache-control') && { 'Cache-Control': 'no-store' }),
     });
-    // HEAD is answered as GET, without the body (RFC 9110). Every status line has its reason
-    // phrase: Node writes none for a Response without a statusText (`HTTP/1.1 401 `).
-    if (request.method === 'HEAD' || !response.statusText) {
-      response = new Response(request.method === 'HEAD' ? null : response.body, {
-        status: response.status,
-        statusText: response.statusText || STATUS_CODES[response.status],
-        headers: response.headers,
-      });
+    // HEAD is answered as GET, without the body (RFC 9110).
+    if (request.method === 'HEAD') {
+      response = new Response(null, { status: response.status, headers: response.headers });
     }
     const route = routeOf(request.method, url.pathname);
     // nginx's 499: the client closed the connection before the answer.
