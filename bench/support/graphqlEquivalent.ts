@@ -26,6 +26,32 @@ function routedSchema(): GraphQLSchema {
   return restSchema;
 }
 
+/**
+ * The arguments a route cannot be asked without (required in the schema), with the values the
+ * bench asks with: query parameters of the REST request, variables of the GraphQL one.
+ */
+const REQUIRED_ARGUMENTS: Readonly<Record<string, Record<string, string>>> = {
+  '/affiliate/reports/performance': { groupBy: 'day' },
+};
+
+export function requiredArgumentsOf(route: Pick<RestRoute, 'path'>): Record<string, string> {
+  return REQUIRED_ARGUMENTS[route.path] ?? {};
+}
+
+/** The route's path with its required arguments and `query` as its query string. */
+export function pathWithQuery(
+  route: Pick<RestRoute, 'path'>,
+  query: Record<string, string | number> = {},
+): string {
+  const search = new URLSearchParams(
+    Object.entries({ ...requiredArgumentsOf(route), ...query }).map(([name, value]) => [
+      name,
+      String(value),
+    ]),
+  ).toString();
+  return search ? `${route.path}?${search}` : route.path;
+}
+
 /** The root field a route runs, e.g. `affiliateOrders`. */
 export function rootFieldOf(route: RestRoute): string {
   return route.field.split('.')[1]!;
@@ -54,11 +80,11 @@ export async function differenceFromRest(
   apiKey: string,
 ): Promise<string | null> {
   const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
-  const rest = await fetch(`${baseUrl}${route.path}`, { headers });
+  const rest = await fetch(`${baseUrl}${pathWithQuery(route)}`, { headers });
   const graphql = await fetch(`${baseUrl}/graphql`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ query: graphqlQueryOf(route) }),
+    body: JSON.stringify({ query: graphqlQueryOf(route), variables: requiredArgumentsOf(route) }),
   });
   if (rest.status !== 200 || graphql.status !== 200) {
     return `REST ${rest.status}, GraphQL ${graphql.status}`;

@@ -6,7 +6,12 @@ import { ROUTES, routeField, surfaceOf, type RestRoute } from '../../src/rest/ro
 import { schema } from '../../src/schema';
 import { pageRuleOf, type PaginatedRule } from '../../src/schema/pagination';
 import type { Fixtures } from './fixtures';
-import { graphqlQueryOf, rootFieldOf } from './graphqlEquivalent';
+import {
+  graphqlQueryOf,
+  pathWithQuery,
+  requiredArgumentsOf,
+  rootFieldOf,
+} from './graphqlEquivalent';
 import type { LoadRequest, LoadSpec } from './load';
 
 export type ScenarioKind =
@@ -67,13 +72,6 @@ function get(path: string, expected = [200], key: string | null = keyFor(path)):
   return { requests: [{ method: 'GET', path, headers }], expected };
 }
 
-function withQuery(path: string, query: Record<string, string | number>): string {
-  const search = new URLSearchParams(
-    Object.entries(query).map(([name, value]) => [name, String(value)]),
-  ).toString();
-  return search ? `${path}?${search}` : path;
-}
-
 /** Each filter family of a list route, with a value that matches something in the data. */
 function filterFamilies(path: string, f: Fixtures): Record<string, Record<string, string>> {
   const createdRange = { startAt: f.startAt, endAt: f.endAt };
@@ -121,6 +119,13 @@ function filterFamilies(path: string, f: Fixtures): Record<string, Record<string
         organizationId: { organizationId: f.productBrandId },
         search: { search: f.productSearch },
       };
+    case '/affiliate/reports/performance':
+      return {
+        'by brand': { groupBy: 'brand' },
+        'by campaign': { groupBy: 'campaign' },
+        'by link': { groupBy: 'link' },
+        timezone: { timezone: 'America/Sao_Paulo' },
+      };
     case '/affiliate/shortener/urls':
       return {
         active: { active: 'false' },
@@ -138,18 +143,18 @@ function listScenarios(route: RestRoute, f: Fixtures): Scenario[] {
   const { path } = route;
   const rule = pageRuleOfRoute(route);
   const scenarios: Scenario[] = [
-    { name: `GET ${path}`, kind: 'list', route: path, spec: get(path) },
+    { name: `GET ${path}`, kind: 'list', route: path, spec: get(pathWithQuery(route)) },
   ];
   if (rule) {
-    const max = withQuery(path, { limit: rule.maxLimit });
-    const deep = withQuery(path, { page: DEEP_PAGE });
+    const max = pathWithQuery(route, { limit: rule.maxLimit });
+    const deep = pathWithQuery(route, { page: DEEP_PAGE });
     scenarios.push(
       { name: `GET ${max}`, kind: 'list-max', route: path, spec: get(max) },
       { name: `GET ${deep}`, kind: 'page-500', route: path, spec: get(deep) },
     );
   }
   for (const [family, query] of Object.entries(filterFamilies(path, f))) {
-    const filtered = withQuery(path, query);
+    const filtered = pathWithQuery(route, query);
     scenarios.push({
       name: `GET ${path} [${family}]`,
       kind: 'filter',
@@ -166,7 +171,7 @@ export function graphqlRequest(route: RestRoute): LoadRequest {
     method: 'POST',
     path: '/graphql',
     headers: { 'x-api-key': keyFor(route.path) },
-    body: JSON.stringify({ query: graphqlQueryOf(route), variables: {} }),
+    body: JSON.stringify({ query: graphqlQueryOf(route), variables: requiredArgumentsOf(route) }),
   };
 }
 
@@ -288,7 +293,7 @@ export function soakMix(f: Fixtures): LoadSpec {
     .map(graphqlRequest);
   const posts = shortenerScenario(f).spec.requests.slice(0, 2);
   const requests = interleave([
-    lists.map((route) => get(route.path).requests[0]!),
+    lists.map((route) => get(pathWithQuery(route)).requests[0]!),
     [redirect, redirect, redirect, redirect],
     singles,
     graphql,
