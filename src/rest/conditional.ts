@@ -34,7 +34,6 @@ export async function conditionalAnswer(request: Request, response: Response): P
     }
     return new Response(null, { status: 304, headers });
   }
-  const headers = new Headers(response.headers);
-  headers.set('ETag', tag);
-  return new Response(body, { status: 200, headers });
+  response.headers.set('ETag', tag);
+  return new Response(body, { status: 200, headers: response.headers });
 }
