@@ -326,7 +326,9 @@ async function measureCachedMix(
   schema: string,
   options: Options,
 ): Promise<Pick<TargetRun, 'sideBySide' | 'referenceChecks'>> {
-  if (!selected('cached mix', options.only)) return { sideBySide: [], referenceChecks: [] };
+  if (target !== TARGETS.references.target || !selected('cached mix', options.only)) {
+    return { sideBySide: [], referenceChecks: [] };
+  }
   const workload = await cachedMixWorkload(schema);
   const [service, limit] = await Promise.all([
     startService({ schema, responseCacheTtlSeconds: TARGETS.cachedMix.ttlSeconds }),
@@ -363,7 +365,9 @@ async function measureBesideReferences(
   const routes = TARGETS.references.routes.filter((route) =>
     selected(`GET ${route}`, options.only),
   );
-  if (!routes.length) return { sideBySide: [], referenceChecks: [] };
+  if (target !== TARGETS.references.target || !routes.length) {
+    return { sideBySide: [], referenceChecks: [] };
+  }
   const [peer, limit] = await Promise.all([startPeerServer(schema), startLimitServer(schema)]);
   const contenders: Contender[] = [
     { name: 'service', server: service },

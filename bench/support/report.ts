@@ -9,7 +9,7 @@ import { machineLines, type Commit, type Machine } from './machine';
 import type { ProfileSummary } from './profile';
 import type { Scenario } from './scenarios';
 import { summaryOf, type SideBySide } from './sideBySide';
-import { TARGETS, type TargetCheck, type Verdict } from './targets';
+import { REFERENCES_ON_DEMO_ONLY, TARGETS, type TargetCheck, type Verdict } from './targets';
 
 export type TargetName = 'demo' | 'scale';
 
@@ -136,6 +136,14 @@ function checkCell(met: boolean | null): string {
 }
 
 function referencesSection(run: TargetRun, settings: RunReport['settings']): string[] {
+  if (run.target !== TARGETS.references.target) {
+    return [
+      `### The service beside the reference servers (${run.target})`,
+      '',
+      REFERENCES_ON_DEMO_ONLY,
+      '',
+    ];
+  }
   if (!run.sideBySide.length) return [];
   const t = TARGETS.references;
   const rows = run.sideBySide.flatMap(({ route, outcomes }) =>

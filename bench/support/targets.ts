@@ -14,6 +14,8 @@ export const TARGETS = {
   /** GET /affiliate/campaigns and GET /affiliate/orders, beside the reference servers. */
   references: {
     routes: ['/affiliate/campaigns', '/affiliate/orders'],
+    /** The data the references are loaded on (REFERENCES_ON_DEMO_ONLY says why). */
+    target: 'demo',
     /** The service's req/s over the peer's (Fastify + Prisma). */
     minPeerRatio: 1.0,
     /** The service's req/s over the limit's (node:http + pg). */
@@ -35,6 +37,17 @@ export const TARGETS = {
     limits: [5, 10],
   },
 } as const;
+
+/**
+ * Why the reference servers (and the cached mix beside the limit) are loaded on the demo data
+ * only: said in the report of a scale run.
+ */
+export const REFERENCES_ON_DEMO_ONLY =
+  'At scale every request of the peer and the limit counts its whole list (1,000,000 campaigns; ' +
+  "the big account's 500,000 orders): under 50 connections they answer a few requests a second, " +
+  'time out, and leave PostgreSQL busy for minutes with the counts they started, which every ' +
+  "later turn pays for. So they are loaded on the demo data only; the service's growth at scale " +
+  'is its own (below).';
 
 export interface Verdict {
   met: boolean;
@@ -89,8 +102,11 @@ export function referenceChecks(
   limit: ContenderSummary | null,
 ): TargetCheck[] {
   const t = TARGETS.references;
+  // A reference that answered nothing was not measured.
   const toService = (reference: ContenderSummary | null) =>
-    service && reference ? service.requestsPerSecond / reference.requestsPerSecond : null;
+    service && reference?.requestsPerSecond
+      ? service.requestsPerSecond / reference.requestsPerSecond
+      : null;
   const rates = (reference: ContenderSummary | null) =>
     `(${Math.round(service?.requestsPerSecond ?? 0)} / ${Math.round(reference?.requestsPerSecond ?? 0)} req/s)`;
   const ms = (value: number) => `${value.toFixed(2)} ms`;
@@ -139,7 +155,10 @@ export function cachedMixCheck(
   service: ContenderSummary | null,
   limit: ContenderSummary | null,
 ): TargetCheck {
-  const ratio = service && limit ? service.requestsPerSecond / limit.requestsPerSecond : null;
+  const ratio =
+    service && limit?.requestsPerSecond
+      ? service.requestsPerSecond / limit.requestsPerSecond
+      : null;
   const { minLimitRatio } = TARGETS.cachedMix;
   return check(
     route,
