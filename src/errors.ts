@@ -7,7 +7,7 @@ import { GraphQLError } from 'graphql';
 import { isDatabaseOutage } from './databaseOutage';
 import { logger } from './logger';
 import { currentRequestId } from './requestId';
-import { Response } from './http/fetchApi';
+import { Response } from './fetchApi';
 
 export const HTTP_STATUS_BY_CODE = {
   BAD_REQUEST: 400,

@@ -30,14 +30,14 @@ import {
   type QuotaSettings,
 } from '../limits/rateLimit';
 import type { RedisClient } from '../redis';
-import { raceDeadline, withDeadline } from '../limits/timeout';
+import { raceDeadline, withDeadline } from '../deadline';
 import { corsHeaders, preflightResponse, type CorsSettings } from './cors';
 import { healthResponse } from './health';
 import { METRICS_PATH, metricsResponse, type MetricsSettings } from './metricsEndpoint';
 import { httpRequestDuration, httpRequests, quotaRefusals } from '../metrics';
 import { deprecationHeaders, isLegacyHost, type LegacyHostSettings } from './legacyHost';
 import { requestIdOf, runWithRequestId } from '../requestId';
-import { Response } from './fetchApi';
+import { Response } from '../fetchApi';
 
 export interface EdgeSettings
   extends QuotaSettings, LegacyHostSettings, CorsSettings, MetricsSettings {

@@ -5,17 +5,7 @@ import { prisma } from '../db';
 import { jsonResponse } from '../errors';
 import { logger } from '../logger';
 import type { RedisClient } from '../redis';
-
-export const CHECK_TIMEOUT_MS = 2_000;
-
-/** `work`, or a rejection when it has not settled within `ms`. */
-export function within<T>(ms: number, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
-}
+import { CHECK_TIMEOUT_MS, within } from '../deadline';
 
 async function check(name: string, work: () => Promise<unknown>): Promise<string> {
   try {

@@ -7,7 +7,7 @@ import { errorResponse, UnauthorizedError } from '../errors';
 import { registry } from '../metrics';
 import type { RedisClient } from '../redis';
 import { readiness } from './health';
-import { Response } from './fetchApi';
+import { Response } from '../fetchApi';
 
 export const METRICS_PATH = '/metrics';
 

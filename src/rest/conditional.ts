@@ -2,7 +2,7 @@
 // `ETag` derived from its body, and `If-None-Match` naming it is answered 304 without the body.
 // A client that keeps its last copy (a sync job, a dashboard) revalidates for a few bytes.
 import { createHash } from 'node:crypto';
-import { Headers, Response } from '../http/fetchApi';
+import { Headers, Response } from '../fetchApi';
 
 /** The body's entity tag: a digest of its bytes, so equal bodies have equal tags. */
 export function entityTag(body: Uint8Array): string {

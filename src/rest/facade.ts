@@ -39,7 +39,7 @@ import {
   TOTAL_COUNT_HEADER,
 } from './csv';
 import { textRefusal } from '../schema/inputLimits';
-import { Headers, Request, Response } from '../http/fetchApi';
+import { Headers, Request, Response } from '../fetchApi';
 
 type GetEnveloped = Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
 type Enveloped = ReturnType<GetEnveloped>;

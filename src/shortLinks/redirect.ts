@@ -9,7 +9,7 @@ import { prisma } from '../db';
 import { errorResponse, MethodNotAllowedError, NotFoundError } from '../errors';
 import { isUrlCode } from './links';
 import { clickClientOf, countClick, type ClickClient } from './clicks';
-import { Response } from '../http/fetchApi';
+import { Response } from '../fetchApi';
 
 export const REDIRECT_PREFIX = '/s/';
 

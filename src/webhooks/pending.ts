@@ -3,7 +3,7 @@
 // nextAttemptAt) index, so the cost follows the backlog, not the history of delivered rows.
 import type { Gauge } from 'prom-client';
 import { prisma } from '../db';
-import { CHECK_TIMEOUT_MS, within } from '../http/health';
+import { CHECK_TIMEOUT_MS, within } from '../deadline';
 import { logger } from '../logger';
 
 export function countPendingDeliveries(): Promise<number> {

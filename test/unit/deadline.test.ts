@@ -1,6 +1,6 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { raceDeadline, withDeadline } from '../../src/limits/timeout';
+import { raceDeadline, withDeadline } from '../../src/deadline';
 
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc') as () => void;
