@@ -1,33 +1,26 @@
-// createApp(): the HTTP edge (src/http/edge.ts: request id, health, quota, payload limit, deadline,
-// legacy-host headers, access log) around the yoga instance with its plugins. The server
-// (src/server.ts) gives it a port; tests call `app.fetch()` directly.
-import { useRateLimiter } from '@envelop/rate-limiter';
+// createApp(): the HTTP edge (src/http/edge.ts: the request record, health, quota, payload limit,
+// deadline, legacy-host headers, access log) in front of the REST facade and the yoga instance
+// with its plugins. The server (src/server.ts) gives it a port; tests call `app.fetch()` directly.
 import { createServerAdapter } from '@whatwg-node/server';
-import {
-  createYoga,
-  maskError,
-  useExecutionCancellation,
-  type MaskError,
-  type Plugin,
-} from 'graphql-yoga';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import { hearKeyChanges } from './auth/keyChanges';
-import { apiKeyOf, dashboardTokenOf } from './auth/requestAuth';
 import { config } from './config';
-import { isDatabaseOutage } from './databaseOutage';
 import { graphqlArmor, type GraphqlSettings } from './graphql/armor';
+import { maskErrors } from './graphql/errorMasking';
 import { graphiqlOptions } from './graphql/graphiql';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useJsonAnswers } from './graphql/jsonAnswers';
-import { isMutation } from './graphql/operationType';
+import { useManagementLimit } from './graphql/managementLimit';
 import { responseCache } from './graphql/responseCache';
 import { createEdge, type EdgeSettings } from './http/edge';
 import { createRedisClient, type RedisClient } from './redis';
 import { logger } from './logger';
-import { databaseUnavailable, TooManyRequestsError } from './errors';
-import { useRestFacade } from './rest/facade';
+import { Counters } from './limits/counters';
+import { createRestFacade, type RestFacade } from './rest/facade';
 import { useApiReference } from './rest/openapi';
 import { useUnknownPathAnswer } from './rest/unknownPaths';
-import type { Context, RestExecution } from './schema/context';
+import type { RequestRecord } from './requestRecord';
+import { contextFor, type Context } from './schema/context';
 import { schema } from './schema';
 import { graphqlTracing } from './tracing';
 
@@ -77,63 +70,39 @@ export function createApp(options: AppOptions = {}) {
         ? createRedisClient(config.redisUrl)
         : null;
   hearKeyChanges();
+  const counters = new Counters(redis);
+  const rest = createRestFacade();
   const yoga = createYogaServer(
     { ...graphqlSettingsFromConfig(), ...options.graphql },
+    rest,
+    counters,
     responseCache(options.responseCacheTtlSeconds ?? config.responseCacheTtlSeconds, redis),
   );
-  const edge = createEdge(yoga, { ...edgeSettingsFromConfig(), ...options.settings }, redis);
+  const edge = createEdge(
+    { rest, yoga },
+    { ...edgeSettingsFromConfig(), ...options.settings },
+    { counters, redis },
+  );
   return createServerAdapter<Record<string, unknown>>(edge);
 }
 
-/**
- * Key and webhook management per dashboard user: each of these mutations at most 10 times a minute
- * (sendTestWebhook and redeliverWebhook send requests to the user's receiver).
- */
-const MANAGEMENT_LIMIT = { max: 10, window: '1m' };
-const MANAGEMENT_LIMIT_WINDOW_S = 60;
-const LIMITED_MANAGEMENT_MUTATIONS = [
-  'createApiKey',
-  'rotateApiKey',
-  'revokeApiKey',
-  'createWebhookEndpoint',
-  'updateWebhookEndpoint',
-  'deleteWebhookEndpoint',
-  'rotateWebhookSecret',
-  'redeliverWebhook',
-  'sendTestWebhook',
-];
-
-function useManagementLimit() {
-  const limiter = useRateLimiter({
-    // Unauthenticated calls share one bucket; scope-auth refuses them anyway.
-    identifyFn: (context) => (context as Context).dashboardUserId ?? 'anonymous',
-    configByField: LIMITED_MANAGEMENT_MUTATIONS.map((field) => ({
-      type: 'Mutation',
-      field,
-      ...MANAGEMENT_LIMIT,
-    })),
-    transformError: () =>
-      new TooManyRequestsError(
-        MANAGEMENT_LIMIT_WINDOW_S,
-        `At most ${MANAGEMENT_LIMIT.max} calls of each key or webhook management mutation a minute: retry later`,
-      ),
-  });
-  // The limiter walks the whole document with type information on every execution; only a
-  // mutation can hold a limited field, so queries (every REST read) skip the walk.
-  const limitMutation = limiter.onExecute!;
+/** Execution stops at the request's deadline: no further resolvers start once its signal fires. */
+function useDeadlineCancellation(): Plugin<Context> {
   return {
-    ...limiter,
-    onExecute: (payload: Parameters<typeof limitMutation>[0]) =>
-      isMutation(payload.args) ? limitMutation(payload) : undefined,
+    onExecute({ args }) {
+      const signal = args.contextValue.http?.signal;
+      // graphql-tools' executor reads the signal from the execution arguments.
+      if (signal) (args as { signal?: AbortSignal }).signal = signal;
+    },
   };
 }
 
-/** Yoga's masking, except that a database outage is told as such (503 on REST, its code on GraphQL). */
-const maskUnlessOutage: MaskError = (error, message, isDev) =>
-  isDatabaseOutage(error) ? databaseUnavailable(error) : maskError(error, message, isDev);
-
-function createYogaServer(graphqlSettings: GraphqlSettings, answerCache: Plugin<Context>[]) {
-  const restFacade = useRestFacade();
+function createYogaServer(
+  graphqlSettings: GraphqlSettings,
+  rest: RestFacade,
+  counters: Counters,
+  answerCache: Plugin<Context>[],
+) {
   const tracing = graphqlTracing();
   return createYoga<Record<string, unknown>, Context>({
     schema,
@@ -141,7 +110,7 @@ function createYogaServer(graphqlSettings: GraphqlSettings, answerCache: Plugin<
     landingPage: false,
     // The edge answers CORS for every route (src/http/cors.ts).
     cors: false,
-    maskedErrors: { maskError: maskUnlessOutage },
+    maskedErrors: { maskError: maskErrors },
     graphiql: graphqlSettings.graphiql ? graphiqlOptions() : false,
     // GraphiQL's code inlined from the package: the page loads nothing from a CDN.
     renderGraphiQL,
@@ -154,32 +123,26 @@ function createYogaServer(graphqlSettings: GraphqlSettings, answerCache: Plugin<
       warn: (...args) => logger.warn(args.map(String).join(' ')),
       error: (...args) => logger.error(args.map(String).join(' ')),
     },
-    // A REST execution brings the request as its client sent it (src/rest/facade.ts).
+    // /graphql's context, from the edge's record of the request (the REST facade makes its own
+    // the same way).
     context: async (initialContext) => {
-      const rest = initialContext.rest as RestExecution | undefined;
-      const request = rest?.request ?? initialContext.request;
-      const dashboardToken = await dashboardTokenOf(request);
-      const apiKey = await apiKeyOf(request);
-      return {
-        request,
-        apiKey,
-        affiliateId: apiKey?.affiliateId ?? null,
-        dashboardUserId: 'userId' in dashboardToken ? dashboardToken.userId : null,
-        dashboardToken,
-        ...(rest && { rest }),
-      };
+      const record = initialContext.record as RequestRecord;
+      const [apiKey, dashboardToken] = await Promise.all([
+        record.apiKey(),
+        record.dashboardToken(),
+      ]);
+      return contextFor({ apiKey, dashboardToken }, record);
     },
     // The edge enforces the payload limit for every route before yoga reads a byte.
     maxRequestBodySize: false,
-    // At the deadline the request's signal fires: no further resolvers start.
     plugins: [
       // Parse and validation limits first: a refused operation costs no context, key check or
       // resolver. The REST facade answers in onRequest, before any of them (see src/graphql/armor.ts).
-      ...graphqlArmor(graphqlSettings, GRAPHQL_ENDPOINT),
-      useExecutionCancellation(),
-      useManagementLimit(),
-      restFacade.plugin,
-      useApiReference(restFacade.openApiDocument),
+      ...graphqlArmor(graphqlSettings),
+      useDeadlineCancellation(),
+      useManagementLimit(counters),
+      rest.plugin,
+      useApiReference(rest.openApiDocument),
       useUnknownPathAnswer(GRAPHQL_ENDPOINT),
       useJsonAnswers(),
       ...answerCache,

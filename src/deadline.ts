@@ -4,10 +4,10 @@
 // interrupted by this (Prisma has no per-query cancellation); it finishes and its result is
 // dropped.
 //
-// The work's signal also fires when the client goes away. It is one plain AbortController wired
-// to the client's signal by a listener removed at the end, not `AbortSignal.any`: on Node 20 a
-// composite signal that is never aborted stays reachable for as long as anyone listens on it, and
-// GraphQL execution leaves its listener behind, so every request's execution state was kept.
+// The work's signal also fires when the client goes away. It is one plain AbortController (the
+// request record's) wired to the client's signal by a listener removed at the end, not
+// `AbortSignal.any`: on Node 20 a composite signal that is never aborted stays reachable for as
+// long as anyone listens on it, and GraphQL execution leaves its listener behind.
 
 export type Deadline<T> = { kind: 'done'; value: T } | { kind: 'timed-out' };
 
@@ -39,19 +39,22 @@ export async function within<T>(ms: number, work: Promise<T>): Promise<T> {
   return outcome.value;
 }
 
-/** The deadline for work that can stop: its signal fires at the deadline or when the client goes. */
+/**
+ * The deadline for work that can stop: `stop` is called at the deadline, or as soon as the client
+ * goes away, with the reason.
+ */
 export async function withDeadline<T>(
   ms: number,
   clientSignal: AbortSignal,
-  work: (signal: AbortSignal) => Promise<T>,
+  stop: (reason: unknown) => void,
+  work: () => Promise<T>,
 ): Promise<Deadline<T>> {
-  const controller = new AbortController();
-  const clientGone = () => controller.abort(clientSignal.reason);
+  const clientGone = () => stop(clientSignal.reason);
   if (clientSignal.aborted) clientGone();
   else clientSignal.addEventListener('abort', clientGone, { once: true });
   try {
-    const outcome = await raceDeadline(ms, work(controller.signal));
-    if (outcome.kind === 'timed-out') controller.abort(new Error('request timed out'));
+    const outcome = await raceDeadline(ms, work());
+    if (outcome.kind === 'timed-out') stop(new Error('request timed out'));
     return outcome;
   } finally {
     clientSignal.removeEventListener('abort', clientGone);

@@ -4,9 +4,9 @@
 // `{ success: false, message, code }`, 404s also with `error` and `statusCode` (both documented
 // shapes), and `requestId` (also in the X-Request-Id header). A 500 never shows its cause.
 import { GraphQLError } from 'graphql';
+import type { Logger } from 'pino';
 import { isDatabaseOutage } from './databaseOutage';
 import { logger } from './logger';
-import { currentRequestId } from './requestId';
 import { Response } from './fetchApi';
 
 export const HTTP_STATUS_BY_CODE = {
@@ -31,6 +31,11 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && value in HTTP_STATUS_BY_CODE;
 }
 
+/**
+ * An error with the HTTP answer it stands for. `extensions.http` is how yoga and envelop read an
+ * error's status and headers; /graphql keeps execution errors at 200 (src/app.ts) and tells their
+ * code in `extensions.code`.
+ */
 export class HttpError extends GraphQLError {
   constructor(
     readonly code: ErrorCode,
@@ -38,7 +43,9 @@ export class HttpError extends GraphQLError {
     /** Response headers that belong to this answer (Allow, Retry-After). */
     readonly headers: Record<string, string> = {},
   ) {
-    super(message, { extensions: { code } });
+    super(message, {
+      extensions: { code, http: { status: HTTP_STATUS_BY_CODE[code], headers } },
+    });
   }
 
   get status(): number {
@@ -147,8 +154,8 @@ export function notFound(what: string, id: string): NotFoundError {
   return new NotFoundError(`${what} ${shown(id)} not found`);
 }
 
-/** The contract's body of an error. */
-export function errorBody(error: HttpError, requestId = currentRequestId()) {
+/** The contract's body of an error; `requestId` is the request's (src/requestRecord.ts). */
+export function errorBody(error: HttpError, requestId?: string) {
   return {
     success: false,
     message: error.message,
@@ -169,23 +176,15 @@ export function jsonResponse(
   });
 }
 
-/** Adds headers, copying the response when its headers are immutable. */
-export function withHeaders(response: Response, headers: Record<string, string>): Response {
-  try {
-    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-    return response;
-  } catch {
-    const copy = new Response(response.body, response);
-    for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value);
-    return copy;
-  }
-}
-
-/** The contract's answer to an error, with the headers that belong to it. */
-export function errorResponse(error: HttpError, requestId = currentRequestId()): Response {
+/** The contract's answer to an error, with the request's headers and the error's own. */
+export function errorResponse(
+  error: HttpError,
+  requestId?: string,
+  headers: Record<string, string> = {},
+): Response {
   return jsonResponse(errorBody(error, requestId), {
     status: error.status,
-    headers: error.headers,
+    headers: { ...headers, ...error.headers },
   });
 }
 
@@ -200,16 +199,16 @@ const causeOf = (error: unknown) =>
   error instanceof GraphQLError ? (error.originalError ?? error) : error;
 
 /** A database outage: the request may succeed on retry, so 503 rather than 500. */
-export function databaseUnavailable(error: unknown): HttpError {
-  logger.warn({ err: causeOf(error) }, 'database unavailable');
+export function databaseUnavailable(error: unknown, log: Logger = logger): HttpError {
+  log.warn({ err: causeOf(error) }, 'database unavailable');
   return new ServiceUnavailableError();
 }
 
 /**
  * The HttpError anything that failed a request stands for. What is not the client's doing or an
- * outage is a 500, logged with its cause.
+ * outage is a 500, logged with its cause (on the request's log, when there is one).
  */
-export function toHttpError(error: unknown): HttpError {
+export function toHttpError(error: unknown, log: Logger = logger): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof GraphQLError) {
     if (error.originalError instanceof HttpError) return error.originalError;
@@ -219,9 +218,9 @@ export function toHttpError(error: unknown): HttpError {
     // A GraphQL error of its own (argument coercion, validation) is the request's fault.
     if (!error.originalError) return new BadRequestError(error.message);
   }
-  if (isDatabaseOutage(error)) return databaseUnavailable(error);
+  if (isDatabaseOutage(error)) return databaseUnavailable(error, log);
   // The client closed the connection mid-request (the edge logs the request as abandoned).
   if (isClientGone(error)) return new BadRequestError('The client closed the request');
-  logger.error({ err: causeOf(error) }, 'unexpected error');
+  log.error({ err: causeOf(error) }, 'unexpected error');
   return new HttpError('INTERNAL_SERVER_ERROR', 'Internal server error');
 }

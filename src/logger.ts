@@ -1,16 +1,11 @@
-// Structured JSON logs. Credentials are redacted wherever they might appear; every line written
-// while a request is answered carries its request id.
+// Structured JSON logs. Credentials are redacted wherever they might appear. A request's lines go
+// through its record's child logger (src/requestRecord.ts), which puts its request id on each.
 import pino from 'pino';
 import { config } from './config';
-import { currentRequestId } from './requestId';
 
 export const logger = pino(
   {
     level: config.logLevel,
-    mixin: () => {
-      const requestId = currentRequestId();
-      return requestId === undefined ? {} : { requestId };
-    },
     redact: {
       paths: [
         'headers["x-api-key"]',

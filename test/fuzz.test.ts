@@ -519,8 +519,10 @@ function checkAnswer(
   }
   if (sent.method === 'HEAD' || preflight || answer.status === 302) return;
   const body = parseJson(answer.text);
-  // The edge answers these before GraphQL is reached, in the contract's shape, on every path.
-  const edgeAnswer = answer.status === 413 || answer.status === 429;
+  // The edge answers these before GraphQL is reached, in the contract's shape, on every path; a
+  // management mutation over its limit is GraphQL's own 429 (a body with errors).
+  const edgeAnswer =
+    answer.status === 413 || (answer.status === 429 && isObject(body) && body.success === false);
   if (graphql && !edgeAnswer) {
     if (!isObject(body) || !(Array.isArray(body.errors) || 'data' in body)) {
       fail('a /graphql answer that is not a JSON body with errors or data');

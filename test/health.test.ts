@@ -98,7 +98,9 @@ describe('X-Request-Id', () => {
 });
 
 test('one access log line per request: route, status, duration, who and from where; no key', async () => {
-  const info = jest.spyOn(logger, 'info');
+  const level = logger.level;
+  logger.level = 'info';
+  const info = jest.spyOn(logger, 'info').mockImplementation(() => undefined);
   const { apiKey, row: key } = await createApiKey('partner');
   await app.fetch('http://api.test/api/partner/brands/not-a-brand?search=secret-term', {
     headers: { 'x-api-key': apiKey, 'x-request-id': 'log-1', 'user-agent': 'curl/8.5.0' },
@@ -122,4 +124,5 @@ test('one access log line per request: route, status, duration, who and from whe
   });
   expect(JSON.stringify(info.mock.calls)).not.toContain(apiKey);
   info.mockRestore();
+  logger.level = level;
 });

@@ -108,10 +108,20 @@ describe('request quota headers', () => {
     answers.forEach((answer, index) => expectQuotaHeaders(answer.headers, 59 - index));
   });
 
-  test('a request without a key is not counted and carries none', async () => {
-    const { status, headers } = await hit(app, ORGANIZATIONS, { ip: '198.51.100.2' });
-    expect(status).toBe(401);
-    for (const name of QUOTA_HEADERS) expect(headers.get(name)).toBeNull();
+  test('a key that fails verification carries the failed-authentication budget of its address', async () => {
+    const ip = '198.51.100.2';
+    const unknownKeys = [generateApiKey('test').apiKey, generateApiKey('test').apiKey];
+    for (const [n, key] of unknownKeys.entries()) {
+      const { status, headers } = await hit(app, ORGANIZATIONS, { key, ip });
+      expect(status).toBe(401);
+      expect(headers.get('x-ratelimit-limit')).toBe('30');
+      expect(headers.get('ratelimit-policy')).toBe('"failed-auth";q=30;w=60');
+      expect(headers.get('x-ratelimit-remaining')).toBe(String(29 - n));
+    }
+    // A malformed key is refused before any lookup, and says so in the same fields.
+    const malformed = await hit(app, ORGANIZATIONS, { key: 'not-a-key', ip });
+    expect(malformed.status).toBe(401);
+    expect(malformed.headers.get('ratelimit-policy')).toBe('"failed-auth";q=30;w=60');
   });
 
   test('the 61st request in a window is a 429 with Retry-After in 1..60', async () => {
@@ -136,6 +146,80 @@ describe('request quota headers', () => {
       expect(retryAfter).toBeLessThanOrEqual(60);
       expectQuotaHeaders(answer.headers, 0);
     }
+  });
+});
+
+describe('callers without a key', () => {
+  test('requests without a credential count against their client address, REST and GraphQL alike', async () => {
+    const app = appWith({ max: 3 });
+    const ip = '198.51.100.20';
+    const answers = [
+      await hit(app, ORGANIZATIONS, { ip }),
+      await gql(app, '{ __typename }', { ip }),
+      await hit(app, '/api/partner/nowhere', { ip }),
+      await gql(app, '{ __typename }', { ip }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([401, 200, 404, 429]);
+    expect(answers[0]!.headers.get('ratelimit-policy')).toBe('"anonymous";q=3;w=60');
+    expect(answers[2]!.headers.get('x-ratelimit-remaining')).toBe('0');
+    expectError(answers[3]!, 'TOO_MANY_REQUESTS');
+    expect(Number(answers[3]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Another address has its own budget.
+    expect((await gql(app, '{ __typename }', { ip: '198.51.100.21' })).status).toBe(200);
+  });
+
+  test('the probes, the API reference and the redirect are public: not counted, no quota headers', async () => {
+    const app = appWith({ max: 1 });
+    const ip = '198.51.100.25';
+    for (const path of [
+      '/healthz',
+      '/readyz',
+      '/openapi.json',
+      '/docs',
+      '/s/Nope0000',
+      '/healthz',
+    ]) {
+      const { headers } = await app.fetch(`http://api.test${path}`, {
+        headers: { 'x-forwarded-for': ip },
+      });
+      for (const name of QUOTA_HEADERS) expect(headers.get(name)).toBeNull();
+    }
+    expect((await gql(app, '{ __typename }', { ip })).status).toBe(200);
+  });
+
+  test('a dashboard user counts per user (the token subject), from any address', async () => {
+    const app = appWith({ max: 3 });
+    const [ana, ben] = [await createUser(), await createUser()];
+    const listKeys = async (userId: string, ip: string) =>
+      gql(app, '{ listApiKeys { id } }', {
+        ip,
+        headers: { 'x-api-token': await signDashboardToken(userId) },
+      });
+    const statuses = [];
+    for (const ip of ['198.51.100.30', '198.51.100.31', '198.51.100.32', '198.51.100.33']) {
+      statuses.push((await listKeys(ana.id, ip)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const other = await listKeys(ben.id, '198.51.100.30');
+    expect(other.status).toBe(200);
+    expect(other.headers.get('ratelimit-policy')).toBe('"dashboard";q=3;w=60');
+    expect(other.headers.get('x-ratelimit-remaining')).toBe('2');
+  });
+
+  test('100 anonymous and 100 dashboard requests meet their 429s', async () => {
+    const app = appWith();
+    const user = await createUser();
+    const token = await signDashboardToken(user.id);
+    const anonymous = [];
+    const dashboard = [];
+    for (let n = 0; n < 100; n += 1) {
+      anonymous.push((await gql(app, '{ __typename }', { ip: '198.51.100.40' })).status);
+      dashboard.push(
+        (await gql(app, '{ listApiKeys { id } }', { headers: { 'x-api-token': token } })).status,
+      );
+    }
+    expect(anonymous.filter((status) => status === 429)).toHaveLength(40);
+    expect(dashboard.filter((status) => status === 429)).toHaveLength(40);
   });
 });
 
@@ -307,6 +391,43 @@ withRedis('two replicas sharing Redis', () => {
       answers.map((answer) => Number(answer.headers.get('x-ratelimit-reset'))),
     );
     expect(Math.max(...resets) - Math.min(...resets)).toBeLessThanOrEqual(1);
+  });
+
+  test('a dashboard user and an anonymous address have one budget across replicas', async () => {
+    const [a, b] = [await replica({ max: 4 }), await replica({ max: 4 })];
+    const token = await signDashboardToken((await createUser()).id);
+    const ip = `10.${Math.floor(Math.random() * 250)}.0.3`;
+    const dashboard = [];
+    const anonymous = [];
+    for (let n = 0; n < 6; n += 1) {
+      const app = n % 2 ? a : b;
+      dashboard.push(
+        (await gql(app, '{ listApiKeys { id } }', { headers: { 'x-api-token': token } })).status,
+      );
+      anonymous.push((await gql(app, '{ __typename }', { ip })).status);
+    }
+    expect(dashboard).toEqual([200, 200, 200, 200, 429, 429]);
+    expect(anonymous).toEqual([200, 200, 200, 200, 429, 429]);
+  });
+
+  test('a key-management mutation runs at most 10 times a minute per user across replicas', async () => {
+    const [a, b] = [await replica(), await replica()];
+    const token = await signDashboardToken((await createUser('PARTNER')).id);
+    const create = (app: App) =>
+      gql(app, 'mutation { revokeApiKey(id: "00000000-0000-4000-8000-000000000000") { id } }', {
+        headers: { 'x-api-token': token },
+      });
+    const codes = [];
+    for (let n = 0; n < 12; n += 1) {
+      const { body } = await create(n % 2 ? a : b);
+      codes.push(body.errors?.[0]?.extensions?.code);
+    }
+    // Ten calls reach the mutation (an unknown key: NOT_FOUND); the eleventh and twelfth do not.
+    expect(codes).toEqual([
+      ...Array(10).fill('NOT_FOUND'),
+      'TOO_MANY_REQUESTS',
+      'TOO_MANY_REQUESTS',
+    ]);
   });
 });
 
@@ -560,7 +681,7 @@ describe('key management per dashboard user', () => {
       headers: { 'content-type': 'application/json', 'x-api-token': token },
       body: JSON.stringify({ query: CREATE, variables: { input: { name: 'CI' } } }),
     });
-    return response.json();
+    return { status: response.status, headers: response.headers, body: await response.json() };
   }
 
   test('each key-management mutation runs at most 10 times a minute per user', async () => {
@@ -568,15 +689,17 @@ describe('key management per dashboard user', () => {
     const [first, second] = [await createUser('PARTNER'), await createUser('PARTNER')];
     const token = await signDashboardToken(first.id);
     for (let n = 0; n < 10; n += 1) {
-      expect((await create(app, token)).data.createApiKey.apiKey).toEqual(expect.any(String));
+      expect((await create(app, token)).body.data.createApiKey.apiKey).toEqual(expect.any(String));
     }
     const refused = await create(app, token);
-    expect(refused.data?.createApiKey ?? null).toBeNull();
-    expect(refused.errors).toEqual([
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBe(60);
+    expect(refused.body.data?.createApiKey ?? null).toBeNull();
+    expect(refused.body.errors).toEqual([
       expect.objectContaining({ extensions: { code: 'TOO_MANY_REQUESTS' } }),
     ]);
     // Another user has their own allowance.
     const other = await create(app, await signDashboardToken(second.id));
-    expect(other.data.createApiKey.apiKey).toEqual(expect.any(String));
+    expect(other.body.data.createApiKey.apiKey).toEqual(expect.any(String));
   });
 });

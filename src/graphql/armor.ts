@@ -22,6 +22,7 @@ import {
   type ValidationContext,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { BadRequestError, HttpError } from '../errors';
 import { logger } from '../logger';
 import type { Context } from '../schema/context';
 
@@ -50,16 +51,9 @@ export interface GraphqlSettings {
   graphiql: boolean;
 }
 
-// The errors of refused operations, so that useLimitStatus can find them in the result.
-const refusals = new WeakSet<GraphQLError>();
-
 /** A refused operation: HTTP 400 with the contract's 400 code. */
-function limitError(error: GraphQLError): GraphQLError {
-  const refusal = new GraphQLError(error.message.replace(/^Syntax Error: /, ''), {
-    extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-  });
-  refusals.add(refusal);
-  return refusal;
+function limitError(error: GraphQLError): BadRequestError {
+  return new BadRequestError(error.message.replace(/^Syntax Error: /, ''));
 }
 
 /**
@@ -73,7 +67,7 @@ function useLimitStatus(): Plugin {
     onResultProcess({ result }) {
       const errors = Array.isArray(result) ? [] : ((result as ExecutionResult).errors ?? []);
       for (const error of errors) {
-        if (!refusals.has(error)) continue;
+        if (!(error instanceof HttpError)) continue;
         const http = error.extensions.http as { spec?: boolean } | undefined;
         if (http) http.spec = false;
       }
@@ -146,10 +140,10 @@ function useHideRemainingSuggestions(): Plugin {
  * validation phase: the cost depends on the variables, and validation results are cached per
  * document. REST executions (Sofa's own operations) are bounded by their page rules instead.
  */
-function useOperationCost(graphqlEndpoint: string): Plugin<Context> {
+function useOperationCost(): Plugin<Context> {
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      if (new URL(args.contextValue.request.url).pathname !== graphqlEndpoint) return;
+      if (args.contextValue.rest) return;
       let cost = 0;
       // Variables that do not fit the operation are execution's to report, as ever.
       validate(args.schema, args.document, [
@@ -178,7 +172,7 @@ function useDisableIntrospection(): Plugin {
 }
 
 /** The yoga plugins that protect /graphql, in the order they must run. */
-export function graphqlArmor(settings: GraphqlSettings, graphqlEndpoint: string): Plugin[] {
+export function graphqlArmor(settings: GraphqlSettings): Plugin[] {
   const plugins: Plugin[] = [
     useLimitStatus(),
     // Parse phase: stops reading a huge document at the first token over the limit.
@@ -199,7 +193,7 @@ export function graphqlArmor(settings: GraphqlSettings, graphqlEndpoint: string)
       ...refuse('maxAliases'),
     }),
     maxDirectivesPlugin({ n: GRAPHQL_LIMITS.maxDirectives, ...refuse('maxDirectives') }),
-    useOperationCost(graphqlEndpoint) as Plugin,
+    useOperationCost() as Plugin,
   ];
   if (!settings.introspection) {
     plugins.push(

@@ -3,18 +3,11 @@
 // body to a Content-Type it cannot read, and 500 to GET parameters `variables` or `extensions`
 // that are not JSON. The schema has no subscriptions or incremental delivery, so those formats
 // serve nothing; an empty body tells a client nothing; and bad input is a 400.
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import type { ExecutionResult } from 'graphql';
 import { processRegularResult, type Plugin } from 'graphql-yoga';
+import { BadRequestError } from '../errors';
 
 const GRAPHQL_RESPONSE_JSON = 'application/graphql-response+json';
-
-/** A GraphQL-over-HTTP error answer: `{ errors: [{ message, extensions: { code } }] }`. */
-function graphqlError(Response: typeof globalThis.Response, status: number, message: string) {
-  return new Response(
-    JSON.stringify({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] }),
-    { status, headers: { 'content-type': 'application/json; charset=utf-8' } },
-  );
-}
 
 /** No data, and every error an UNAUTHORIZED refusal. */
 function isUnauthenticated(result: unknown): boolean {
@@ -30,29 +23,25 @@ function isUnauthenticated(result: unknown): boolean {
 
 export function useJsonAnswers(): Plugin {
   return {
-    onRequestParse({ requestParser, setRequestParser, endResponse, fetchAPI }) {
-      if (requestParser) {
-        // Yoga's GET and form parsers JSON.parse `variables` and `extensions` unguarded.
-        setRequestParser(async (request) => {
-          try {
-            return await requestParser(request);
-          } catch (error) {
-            if (!(error instanceof SyntaxError)) throw error;
-            throw new GraphQLError('The variables and extensions parameters must be JSON', {
-              extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-            });
-          }
+    onRequestParse({ requestParser, setRequestParser }) {
+      // Yoga's own parsers ran first: none of them reads this Content-Type.
+      if (!requestParser) {
+        setRequestParser(() => {
+          throw new BadRequestError(
+            'Unsupported Content-Type: send application/json (or application/graphql, or GET)',
+          );
         });
         return;
       }
-      // Yoga's own parsers ran first: none of them reads this Content-Type.
-      endResponse(
-        graphqlError(
-          fetchAPI.Response,
-          400,
-          'Unsupported Content-Type: send application/json (or application/graphql, or GET)',
-        ),
-      );
+      // Yoga's GET and form parsers JSON.parse `variables` and `extensions` unguarded.
+      setRequestParser(async (request) => {
+        try {
+          return await requestParser(request);
+        } catch (error) {
+          if (!(error instanceof SyntaxError)) throw error;
+          throw new BadRequestError('The variables and extensions parameters must be JSON');
+        }
+      });
     },
     onResultProcess({ request, result, setResult, setResultProcessor }) {
       // GraphQL over HTTP: a server that cannot meet Accept may disregard it and answer

@@ -94,8 +94,7 @@ function sessionOf(context: Context): string {
 
 /** A REST GET (or HEAD), admitted by the facade: the only executions the cache answers. */
 function isCachedRead(context: Context): boolean {
-  const method = context.rest?.request.method;
-  return (method === 'GET' || method === 'HEAD') && context.apiKey !== null;
+  return context.rest?.method === 'GET' && context.apiKey !== null;
 }
 
 /**

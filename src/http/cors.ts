@@ -3,6 +3,7 @@
 // when CORS_ORIGINS allows every origin (`*`, the default) or names it. Preflights (OPTIONS) are
 // answered here, before the quota and before any route.
 import { Response } from '../fetchApi';
+import type { RequestRecord } from '../requestRecord';
 
 export interface CorsSettings {
   /** `['*']` for every origin, else the exact origins allowed (scheme, host and port). */
@@ -56,15 +57,22 @@ export function corsHeaders(
   };
 }
 
-/** The answer to a preflight: 204, and what the origin may do if it may do anything. */
-export function preflightResponse(request: Request, settings: CorsSettings): Response {
-  const headers = corsHeaders(request, settings);
-  if (headers['Access-Control-Allow-Origin']) {
-    Object.assign(headers, {
-      'Access-Control-Allow-Methods': 'GET, HEAD, POST',
-      'Access-Control-Allow-Headers': ALLOWED_HEADERS.join(', '),
-      'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_S),
-    });
-  }
-  return new Response(null, { status: 204, headers: { ...headers, 'Content-Length': '0' } });
+/**
+ * The answer to a preflight: 204, and what the origin may do if it may do anything. The record's
+ * headers already hold the request's CORS fields (corsHeaders): each is written once.
+ */
+export function preflightResponse(record: RequestRecord): Response {
+  const allowed = record.answerHeaders['Access-Control-Allow-Origin'] !== undefined;
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...record.answerHeaders,
+      ...(allowed && {
+        'Access-Control-Allow-Methods': 'GET, HEAD, POST',
+        'Access-Control-Allow-Headers': ALLOWED_HEADERS.join(', '),
+        'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_S),
+      }),
+      'Content-Length': '0',
+    },
+  });
 }

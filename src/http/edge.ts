@@ -1,43 +1,49 @@
-// The HTTP edge: what every request goes through before and after the GraphQL server (yoga with
-// the REST facade). It is a handler around yoga rather than yoga plugins because the deadline has
-// to wrap the whole request, and the REST facade answers inside its own `onRequest` hook, which no
-// earlier yoga hook can wrap. Order, for every route, REST and GraphQL alike:
-//   (a trace span, when tracing is on) request id -> CORS preflight -> /healthz, /readyz, /metrics
+// The HTTP edge: every request comes in here. It makes the request's record once (id, client
+// address, route, credentials verified at most once, the answer's headers) and hands it down.
+// Order, for every route:
+//   (a trace span, when tracing is on) record -> CORS preflight -> /healthz, /readyz, /metrics
 //   -> deadline { /s/{code} redirect (public, no key, no body) | quota (one count per HTTP request,
-//   before any parsing) -> payload limit -> yoga } -> response headers (request id, quota,
-//   deprecation, CORS, no-store) -> HEAD without body -> metrics and access log.
-// The redirect is the hottest route and needs nothing of yoga, so it is answered here.
-import { presentedCredentials, rememberClientIp, verifiedIdentityOf } from '../auth/requestAuth';
-import { routeTemplateOf } from '../rest/routes';
+//   before any parsing) -> payload limit -> the REST facade (paths under a surface) or yoga
+//   (/graphql, the reference, anything else) } -> HEAD without body -> metrics and access log.
+// The edge is a handler around yoga rather than yoga plugins because the deadline wraps the whole
+// request. Every answer the service builds carries the record's headers from the start; yoga's
+// answers get them here.
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import { requestTracer } from '../tracing';
-import { REDIRECT_PREFIX, redirectResponse } from '../shortLinks/redirect';
+import { parseApiKey } from '../auth/keyFormat';
+import { isRememberedKey } from '../auth/verifyApiKey';
+import { raceDeadline, withDeadline } from '../deadline';
 import {
   errorResponse,
   PayloadTooLargeError,
   RequestTimeoutError,
   toHttpError,
   TooManyRequestsError,
-  withHeaders,
 } from '../errors';
-import { logger } from '../logger';
-import { checkBody } from '../limits/bodyLimit';
-import { clientIpOf } from './clientIp';
+import { Headers, Response } from '../fetchApi';
+import { checkBody, type BodyCheck } from '../limits/bodyLimit';
+import type { Counters } from '../limits/counters';
 import {
   rateLimitHeaders,
   RequestQuota,
   retryAfterSeconds,
+  type PresentedCredentials,
   type QuotaSettings,
 } from '../limits/rateLimit';
-import type { RedisClient } from '../redis';
-import { raceDeadline, withDeadline } from '../deadline';
-import { corsHeaders, preflightResponse, type CorsSettings } from './cors';
-import { healthResponse } from './health';
-import { METRICS_PATH, metricsResponse, type MetricsSettings } from './metricsEndpoint';
+import { logger } from '../logger';
 import { httpRequestDuration, httpRequests, quotaRefusals } from '../metrics';
+import type { RedisClient } from '../redis';
+import { RequestRecord } from '../requestRecord';
+import { requestIdOf } from '../requestId';
+import type { RestFacade } from '../rest/facade';
+import { isReferencePath } from '../rest/openapi';
+import { lookupRoute, routeTemplate, surfaceOf, type RouteLookup } from '../rest/routes';
+import { REDIRECT_PREFIX, redirectResponse } from '../shortLinks/redirect';
+import { requestTracer } from '../tracing';
+import { clientIpOf } from './clientIp';
+import { corsHeaders, preflightResponse, type CorsSettings } from './cors';
+import { healthResponse, HEALTH_PATHS } from './health';
 import { deprecationHeaders, isLegacyHost, type LegacyHostSettings } from './legacyHost';
-import { requestIdOf, runWithRequestId } from '../requestId';
-import { Response } from '../fetchApi';
+import { METRICS_PATH, metricsResponse, type MetricsSettings } from './metricsEndpoint';
 
 export interface EdgeSettings
   extends QuotaSettings, LegacyHostSettings, CorsSettings, MetricsSettings {
@@ -55,6 +61,14 @@ export interface YogaHandler {
   fetchAPI: { Request: typeof Request; TransformStream: typeof TransformStream };
 }
 
+/** Who answers what the edge lets through. */
+export interface EdgeHandlers {
+  /** Every path under a REST surface. */
+  rest: Pick<RestFacade, 'answer'>;
+  /** /graphql, the API reference and paths nobody serves. */
+  yoga: YogaHandler;
+}
+
 export type EdgeHandler = (
   request: Request,
   serverContext: Record<string, unknown>,
@@ -62,181 +76,8 @@ export type EdgeHandler = (
 
 const CLIENT_CLOSED_REQUEST = 499;
 
-/**
- * 413 before the body was read to its end: the connection closes with the answer (RFC 9110 15.5.14),
- * so a client does not send its next request after bytes nobody will read.
- */
-function bodyRefused(maxBytes: number): Response {
-  const response = errorResponse(new PayloadTooLargeError(maxBytes));
-  response.headers.set('Connection', 'close');
-  return response;
-}
-
-export function createEdge(yoga: YogaHandler, settings: EdgeSettings, redis: RedisClient | null) {
-  const quota = new RequestQuota(settings, redis);
-  const { Request: YogaRequest, TransformStream: YogaTransformStream } = yoga.fetchAPI;
-
-  /**
-   * Everything within the deadline; `answerHeaders` collects the quota fields as they are known,
-   * and `served.request` is the request yoga got (authenticated on it, so the log finds who it was).
-   */
-  async function admitAndHandle(
-    request: Request,
-    serverContext: Record<string, unknown>,
-    clientIp: string,
-    signal: AbortSignal,
-    answerHeaders: Record<string, string>,
-    served: { request?: Request },
-  ): Promise<Response> {
-    const body = checkBody(request, settings.maxBodyBytes, YogaTransformStream);
-    // yoga gets a request whose body is counted and whose signal fires at the deadline or when the
-    // client goes away; the quota authenticates this same request, so the facade finds the key
-    // already verified.
-    const forwarded = new YogaRequest(request.url, {
-      method: request.method,
-      headers: request.headers,
-      body: body.kind === 'ok' ? body.body : null,
-      signal,
-      duplex: 'half',
-    } as RequestInit);
-    served.request = forwarded;
-
-    // Key usage (lastUsedIp) and the key audit trail record the address the quota counts against.
-    rememberClientIp(forwarded, clientIp);
-    const admission = await quota.admit(presentedCredentials(forwarded), clientIp);
-    if (admission.kind === 'counted') {
-      Object.assign(answerHeaders, rateLimitHeaders(admission.decision));
-      if (!admission.decision.allowed) {
-        quotaRefusals.inc({ limit: admission.decision.policy.name });
-        return errorResponse(new TooManyRequestsError(retryAfterSeconds(admission.decision)));
-      }
-    }
-    if (body.kind === 'too-large') return bodyRefused(settings.maxBodyBytes);
-
-    try {
-      const response = await yoga.handleRequest(forwarded, serverContext);
-      if (!body.exceeded()) return response;
-      await response.body?.cancel().catch(() => undefined);
-    } catch (error) {
-      if (!body.exceeded()) throw error;
-    }
-    // Whoever read the body saw it cut off; the answer is the limit, whatever they made of it.
-    return bodyRefused(settings.maxBodyBytes);
-  }
-
-  const handle: EdgeHandler = async (request, serverContext) => {
-    const started = performance.now();
-    const url = new URL(request.url);
-    const requestId = requestIdOf(request);
-    const clientIp = clientIpOf(request, serverContext, settings.trustProxy);
-    const answerHeaders: Record<string, string> = { 'X-Request-Id': requestId };
-    const served: { request?: Request } = {};
-    if (isLegacyHost(url, settings.legacyHosts)) {
-      Object.assign(answerHeaders, deprecationHeaders(settings));
-    }
-
-    let response: Response;
-    try {
-      response = await runWithRequestId(requestId, async () => {
-        if (request.method === 'OPTIONS') return preflightResponse(request, settings);
-        const probe =
-          (await healthResponse(url, redis)) ??
-          (await metricsResponse(request, url, settings, redis));
-        if (probe) return probe;
-        const outcome = url.pathname.startsWith(REDIRECT_PREFIX)
-          ? await raceDeadline(
-              settings.requestTimeoutMs,
-              redirectResponse(request, url.pathname, clientIp),
-            )
-          : await withDeadline(settings.requestTimeoutMs, request.signal, (signal) =>
-              admitAndHandle(request, serverContext, clientIp, signal, answerHeaders, served),
-            );
-        if (outcome.kind === 'done') return outcome.value;
-        logger.warn({ timeoutMs: settings.requestTimeoutMs }, 'request timed out');
-        return errorResponse(new RequestTimeoutError(settings.requestTimeoutMs));
-      });
-    } catch (error) {
-      // A database outage met by the quota's key check is a 503; anything else a logged 500.
-      response = runWithRequestId(requestId, () => errorResponse(toHttpError(error)));
-    }
-    // Nobody reads the answer to a request its client abandoned: logged as what it is.
-    const clientClosed = request.signal.aborted;
-    response = withHeaders(response, {
-      ...answerHeaders,
-      ...corsHeaders(request, settings),
-      ...(carriesCredentials(request) &&
-        !response.headers.has('cache-control') && { 'Cache-Control': 'no-store' }),
-    });
-    // HEAD is answered as GET, without the body (RFC 9110).
-    if (request.method === 'HEAD') {
-      response = new Response(null, { status: response.status, headers: response.headers });
-    }
-    const route = routeOf(request.method, url.pathname);
-    // nginx's 499: the client closed the connection before the answer.
-    const status = clientClosed ? CLIENT_CLOSED_REQUEST : response.status;
-    const seconds = (performance.now() - started) / 1000;
-    const labels = {
-      method: LABELLED_METHODS.has(request.method) ? request.method : 'OTHER',
-      route: route ?? 'unmatched',
-    };
-    httpRequests.inc({ ...labels, status });
-    httpRequestDuration.observe(labels, seconds);
-    logger.info(
-      {
-        requestId,
-        method: request.method,
-        path: url.pathname,
-        route,
-        status,
-        durationMs: Math.round(seconds * 10_000) / 10,
-        ...(served.request && (await verifiedIdentityOf(served.request))),
-        clientIp,
-        userAgent: request.headers.get('user-agent')?.slice(0, USER_AGENT_LOGGED) ?? null,
-      },
-      clientClosed ? 'request abandoned by the client' : 'request',
-    );
-    return response;
-  };
-  const tracer = requestTracer();
-  return tracer ? traced(tracer, handle) : handle;
-}
-
-/** `handle` inside a server span named by the request's route template. */
-function traced(tracer: Tracer, handle: EdgeHandler): EdgeHandler {
-  return (request, serverContext) => {
-    const { pathname } = new URL(request.url);
-    const route = routeOf(request.method, pathname) ?? 'unmatched';
-    const attributes = {
-      'http.request.method': request.method,
-      'http.route': route,
-      'url.path': pathname,
-    };
-    return tracer.startActiveSpan(
-      `${request.method} ${route}`,
-      { kind: SpanKind.SERVER, attributes },
-      async (span) => {
-        try {
-          const response = await handle(request, serverContext);
-          span.setAttribute('http.response.status_code', response.status);
-          if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-          return response;
-        } finally {
-          span.end();
-        }
-      },
-    );
-  };
-}
-
 /** Paths answered outside the route table, logged as they are. */
-const FIXED_PATHS = new Set([
-  '/graphql',
-  '/healthz',
-  '/readyz',
-  METRICS_PATH,
-  '/openapi.json',
-  '/docs',
-]);
+const FIXED_PATHS = new Set(['/graphql', ...HEALTH_PATHS, METRICS_PATH, '/openapi.json', '/docs']);
 
 /** Methods that are metric labels as they are; any other is `OTHER` (labels must stay few). */
 const LABELLED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -244,11 +85,18 @@ const LABELLED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE
 /** How much of a user agent the access log keeps. */
 const USER_AGENT_LOGGED = 256;
 
-/** The route a request took, as a template (ids out, so lines group by route); null when none. */
-function routeOf(method: string, pathname: string): string | null {
-  if (pathname.startsWith(REDIRECT_PREFIX)) return `${REDIRECT_PREFIX}{code}`;
-  if (FIXED_PATHS.has(pathname)) return pathname;
-  return routeTemplateOf(method, pathname);
+/** A request's route: the REST route table's lookup under a surface, else its fixed path. */
+function routeOf(
+  method: string,
+  pathname: string,
+): { lookup: RouteLookup | null; template: string | null } {
+  if (surfaceOf(pathname)) {
+    const lookup = lookupRoute(method, pathname);
+    return { lookup, template: routeTemplate(lookup) };
+  }
+  if (pathname.startsWith(REDIRECT_PREFIX))
+    return { lookup: null, template: `${REDIRECT_PREFIX}{code}` };
+  return { lookup: null, template: FIXED_PATHS.has(pathname) ? pathname : null };
 }
 
 /**
@@ -257,4 +105,243 @@ function routeOf(method: string, pathname: string): string | null {
  */
 function carriesCredentials(request: Request): boolean {
   return request.headers.has('x-api-key') || request.headers.has('x-api-token');
+}
+
+/** What the request presents to the quota: its key (how far it is trusted before a lookup). */
+function presentedCredentials(record: RequestRecord): PresentedCredentials {
+  const key = record.request.headers.get('x-api-key');
+  return {
+    key:
+      key === null
+        ? null
+        : {
+            wellFormed: parseApiKey(key) !== null,
+            remembered: isRememberedKey(key),
+            verify: async () => (await record.apiKey())?.id ?? null,
+          },
+    token: record.request.headers.has('x-api-token')
+      ? {
+          verify: async () => {
+            const token = await record.dashboardToken();
+            return 'userId' in token ? token.userId : null;
+          },
+        }
+      : null,
+  };
+}
+
+/**
+ * 413 before the body was read to its end: the connection closes with the answer (RFC 9110 15.5.14),
+ * so a client does not send its next request after bytes nobody will read.
+ */
+function bodyRefused(record: RequestRecord, maxBytes: number): Response {
+  return errorResponse(new PayloadTooLargeError(maxBytes), record.id, {
+    ...record.answerHeaders,
+    Connection: 'close',
+  });
+}
+
+/** yoga's answer with the record's headers: copied into headers of the edge's own. */
+function withRecordHeaders(record: RequestRecord, response: Response): Response {
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(record.answerHeaders)) {
+    if (name !== 'Cache-Control' || !headers.has(name)) headers.set(name, value);
+  }
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
+
+/** What the edge shares with the rest of the app: the limits' counters, and Redis for readiness. */
+export interface EdgeShared {
+  counters: Counters;
+  redis: RedisClient | null;
+}
+
+export function createEdge(
+  handlers: EdgeHandlers,
+  settings: EdgeSettings,
+  { counters, redis }: EdgeShared,
+): EdgeHandler {
+  const quota = new RequestQuota(settings, counters);
+  const { Request: YogaRequest, TransformStream: YogaTransformStream } = handlers.yoga.fetchAPI;
+
+  /** The request for yoga: the client's own, or, with a body, one whose body is counted. */
+  function yogaRequest(request: Request, body: ReadableStream<Uint8Array> | null): Request {
+    if (!body) return request;
+    return new YogaRequest(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body,
+      duplex: 'half',
+    } as RequestInit);
+  }
+
+  /**
+   * The quota (the API reference is public like the probes), the payload limit and the request's
+   * handler: everything within the deadline.
+   */
+  async function admitAndHandle(
+    record: RequestRecord,
+    lookup: RouteLookup | null,
+    serverContext: Record<string, unknown>,
+  ): Promise<Response> {
+    if (!isReferencePath(record.url.pathname)) {
+      const decision = await quota.admit(presentedCredentials(record), record.clientIp);
+      Object.assign(record.answerHeaders, rateLimitHeaders(decision));
+      if (!decision.allowed) {
+        quotaRefusals.inc({ limit: decision.policy.name });
+        const refusal = new TooManyRequestsError(retryAfterSeconds(decision));
+        return errorResponse(refusal, record.id, record.answerHeaders);
+      }
+    }
+    const body: BodyCheck = checkBody(record.request, settings.maxBodyBytes, YogaTransformStream);
+    if (body.kind === 'too-large') return bodyRefused(record, settings.maxBodyBytes);
+
+    try {
+      const response = lookup
+        ? await handlers.rest.answer(record, lookup, body.body)
+        : withRecordHeaders(
+            record,
+            await handlers.yoga.handleRequest(yogaRequest(record.request, body.body), {
+              ...serverContext,
+              record,
+            }),
+          );
+      if (!body.exceeded()) return response;
+      await response.body?.cancel().catch(() => undefined);
+    } catch (error) {
+      if (!body.exceeded()) throw error;
+    }
+    // Whoever read the body saw it cut off; the answer is the limit, whatever they made of it.
+    return bodyRefused(record, settings.maxBodyBytes);
+  }
+
+  /** The answer, within the deadline where the route has one. */
+  async function answer(
+    record: RequestRecord,
+    lookup: RouteLookup | null,
+    serverContext: Record<string, unknown>,
+  ): Promise<Response> {
+    const { request, url } = record;
+    if (request.method === 'OPTIONS') return preflightResponse(record);
+    const probe =
+      (await healthResponse(record, redis)) ?? (await metricsResponse(record, settings, redis));
+    if (probe) return probe;
+    const outcome = url.pathname.startsWith(REDIRECT_PREFIX)
+      ? await raceDeadline(settings.requestTimeoutMs, redirectResponse(record))
+      : await withDeadline(
+          settings.requestTimeoutMs,
+          request.signal,
+          (reason) => record.stop(reason),
+          () => admitAndHandle(record, lookup, serverContext),
+        );
+    if (outcome.kind === 'done') return outcome.value;
+    record.log.warn({ timeoutMs: settings.requestTimeoutMs }, 'request timed out');
+    const timeout = new RequestTimeoutError(settings.requestTimeoutMs);
+    return errorResponse(timeout, record.id, record.answerHeaders);
+  }
+
+  /** The answer to a request, its record made: headers, then the answer, then metrics and log. */
+  async function serve(
+    record: RequestRecord,
+    lookup: RouteLookup | null,
+    serverContext: Record<string, unknown>,
+    started: number,
+  ): Promise<Response> {
+    const { request, url } = record;
+    Object.assign(
+      record.answerHeaders,
+      isLegacyHost(url, settings.legacyHosts) && deprecationHeaders(settings),
+      corsHeaders(request, settings),
+      carriesCredentials(request) && { 'Cache-Control': 'no-store' },
+    );
+    let response: Response;
+    try {
+      response = await answer(record, lookup, serverContext);
+    } catch (error) {
+      // A database outage met by the quota's key check is a 503; anything else a logged 500.
+      const failure = toHttpError(error, record.log);
+      response = errorResponse(failure, record.id, record.answerHeaders);
+    }
+    // Nobody reads the answer to a request its client abandoned: logged as what it is.
+    const clientClosed = request.signal.aborted;
+    // HEAD is answered as GET, without the body (RFC 9110).
+    if (request.method === 'HEAD') {
+      response = new Response(null, { status: response.status, headers: response.headers });
+    }
+    // nginx's 499: the client closed the connection before the answer.
+    const status = clientClosed ? CLIENT_CLOSED_REQUEST : response.status;
+    const seconds = (performance.now() - started) / 1000;
+    const labels = {
+      method: LABELLED_METHODS.has(request.method) ? request.method : 'OTHER',
+      route: record.route ?? 'unmatched',
+    };
+    httpRequests.inc({ ...labels, status });
+    httpRequestDuration.observe(labels, seconds);
+    if (logger.isLevelEnabled('info')) {
+      logger.info(
+        {
+          requestId: record.id,
+          method: request.method,
+          path: url.pathname,
+          route: record.route,
+          status,
+          durationMs: Math.round(seconds * 10_000) / 10,
+          ...(await record.verifiedIdentity()),
+          clientIp: record.clientIp,
+          userAgent: request.headers.get('user-agent')?.slice(0, USER_AGENT_LOGGED) ?? null,
+        },
+        clientClosed ? 'request abandoned by the client' : 'request',
+      );
+    }
+    return response;
+  }
+
+  const tracer = requestTracer();
+  return async (request, serverContext) => {
+    const started = performance.now();
+    const url = new URL(request.url);
+    const { lookup, template } = routeOf(request.method, url.pathname);
+    const record = new RequestRecord({
+      request,
+      url,
+      id: requestIdOf(request),
+      clientIp: clientIpOf(request, serverContext, settings.trustProxy),
+      route: template,
+      rawHeaders: (serverContext.req as { headers?: Record<string, unknown> } | undefined)?.headers,
+    });
+    const work = () => serve(record, lookup, serverContext, started);
+    return tracer ? inSpan(tracer, record, work) : work();
+  };
+}
+
+/** `work` inside a server span named by the request's route template. */
+function inSpan(
+  tracer: Tracer,
+  record: RequestRecord,
+  work: () => Promise<Response>,
+): Promise<Response> {
+  const route = record.route ?? 'unmatched';
+  const attributes = {
+    'http.request.method': record.request.method,
+    'http.route': route,
+    'url.path': record.url.pathname,
+  };
+  return tracer.startActiveSpan(
+    `${record.request.method} ${route}`,
+    { kind: SpanKind.SERVER, attributes },
+    async (span) => {
+      try {
+        const response = await work();
+        span.setAttribute('http.response.status_code', response.status);
+        if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        return response;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }

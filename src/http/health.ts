@@ -6,6 +6,7 @@ import { jsonResponse } from '../errors';
 import { logger } from '../logger';
 import type { RedisClient } from '../redis';
 import { CHECK_TIMEOUT_MS, within } from '../deadline';
+import type { RequestRecord } from '../requestRecord';
 
 async function check(name: string, work: () => Promise<unknown>): Promise<string> {
   try {
@@ -27,16 +28,21 @@ export async function readiness(redis: RedisClient | null): Promise<Record<strin
   return checks;
 }
 
+export const HEALTH_PATHS = ['/healthz', '/readyz'];
+
+/** The answer to a probe, or null for other paths. */
 export async function healthResponse(
-  url: URL,
+  record: RequestRecord,
   redis: RedisClient | null,
 ): Promise<Response | null> {
-  if (url.pathname === '/healthz') return jsonResponse({ status: 'ok' });
-  if (url.pathname !== '/readyz') return null;
+  const { pathname } = record.url;
+  const headers = record.answerHeaders;
+  if (pathname === '/healthz') return jsonResponse({ status: 'ok' }, { headers });
+  if (pathname !== '/readyz') return null;
   const checks = await readiness(redis);
   const ready = Object.values(checks).every((result) => result === 'ok');
   return jsonResponse(
     { status: ready ? 'ok' : 'unavailable', checks },
-    { status: ready ? 200 : 503 },
+    { status: ready ? 200 : 503, headers },
   );
 }

@@ -6,6 +6,7 @@ import { Gauge } from 'prom-client';
 import { errorResponse, UnauthorizedError } from '../errors';
 import { registry } from '../metrics';
 import type { RedisClient } from '../redis';
+import type { RequestRecord } from '../requestRecord';
 import { readiness } from './health';
 import { Response } from '../fetchApi';
 
@@ -34,21 +35,27 @@ function presentsToken(request: Request, token: string): boolean {
 
 /** The answer to GET /metrics, or null for other paths (and when metrics are off). */
 export async function metricsResponse(
-  request: Request,
-  url: URL,
+  record: RequestRecord,
   settings: MetricsSettings,
   redis: RedisClient | null,
 ): Promise<Response | null> {
-  if (url.pathname !== METRICS_PATH || !settings.metricsEnabled) return null;
-  if (settings.metricsToken !== undefined && !presentsToken(request, settings.metricsToken)) {
+  if (record.url.pathname !== METRICS_PATH || !settings.metricsEnabled) return null;
+  const { metricsToken } = settings;
+  if (metricsToken !== undefined && !presentsToken(record.request, metricsToken)) {
     return errorResponse(
       new UnauthorizedError('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>'),
+      record.id,
+      record.answerHeaders,
     );
   }
   for (const [dependency, state] of Object.entries(await readiness(redis))) {
     up.set({ dependency }, state === 'ok' ? 1 : 0);
   }
   return new Response(await registry.metrics(), {
-    headers: { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' },
+    headers: {
+      ...record.answerHeaders,
+      'Content-Type': registry.contentType,
+      'Cache-Control': 'no-store',
+    },
   });
 }

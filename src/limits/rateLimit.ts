@@ -1,17 +1,19 @@
-// The request quota (docs/decisions.md, "Limits"): N requests per window per (API key, client IP),
-// counted once per HTTP request before any GraphQL parsing or database work beyond the key check.
-// With Redis, each request is one atomic INCR-with-expiry script in Redis (rate-limiter-flexible),
-// so replicas share one count and a burst cannot slip through a read-then-write gap; the window is
-// fixed and starts at the first request. When Redis fails, each replica limits in its own memory
-// until Redis answers again, and says so once per outage.
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { logger } from '../logger';
+// The request quota (docs/decisions.md, "Limits"): every request that reaches the service's work
+// (all but the probes, /metrics, the redirect and preflights) is counted once, before any GraphQL
+// parsing or database work beyond the key check, against one budget of its caller:
+//   - a verified API key, per client address (`requests`);
+//   - a verified dashboard user, per user (`dashboard`);
+//   - no credential at all, per client address (`anonymous`).
+// A key or token that fails verification counts against its client address instead
+// (`failed-auth`), and an address out of failures is refused whatever it presents, so guessing
+// keys gets no answers. Every decision is answered in the same headers. Counted in Redis when
+// there is one (src/limits/counters.ts: one round trip per request), shared by the replicas.
 import { addressBucket } from './addressBucket';
-import type { RedisClient } from '../redis';
+import { Counters, type Window } from './counters';
 
 export interface Policy {
   /** Named in the IETF RateLimit fields. */
-  name: string;
+  name: 'requests' | 'dashboard' | 'anonymous' | 'failed-auth' | 'management';
   max: number;
   windowSeconds: number;
 }
@@ -23,91 +25,8 @@ export interface Decision {
   msBeforeReset: number;
 }
 
-/** A fixed-window counter in Redis with a per-replica memory fallback. */
-class FixedWindowLimiter {
-  private readonly shared: RateLimiterRedis | null;
-  private readonly local: RateLimiterMemory;
-  private inOutage = false;
-
-  constructor(
-    readonly policy: Policy,
-    redis: RedisClient | null,
-  ) {
-    const options = {
-      keyPrefix: `rl:${policy.name}`,
-      points: policy.max,
-      duration: policy.windowSeconds,
-    };
-    this.shared = redis ? new RateLimiterRedis({ ...options, storeClient: redis }) : null;
-    this.local = new RateLimiterMemory(options);
-  }
-
-  /** Counts one hit for `key`. */
-  async consume(key: string): Promise<Decision> {
-    return this.inStore((limiter) => limiter.consume(key));
-  }
-
-  /** Takes back one hit counted for `key` (a request refused for another reason). */
-  async refund(key: string): Promise<void> {
-    await this.inStore((limiter) => limiter.reward(key, 1));
-  }
-
-  /** Reads the count for `key` without counting. */
-  async peek(key: string): Promise<Decision> {
-    return this.inStore(async (limiter) => {
-      const res = await limiter.get(key);
-      // Nothing counted yet: a fresh window.
-      return res ?? new RateLimiterRes(this.policy.max, 0, 0);
-    });
-  }
-
-  /** Runs `run` on the shared store (Redis), or on this replica's memory while Redis is unreachable. */
-  private async inStore(
-    run: (limiter: RateLimiterRedis | RateLimiterMemory) => Promise<RateLimiterRes>,
-  ): Promise<Decision> {
-    if (this.shared) {
-      try {
-        const decision = await this.decide(() => run(this.shared!));
-        if (this.inOutage) {
-          this.inOutage = false;
-          logger.info({ limiter: this.policy.name }, 'Redis is back: limits are shared again');
-        }
-        return decision;
-      } catch (error) {
-        if (!this.inOutage) {
-          this.inOutage = true;
-          logger.warn(
-            { limiter: this.policy.name, err: error },
-            'Redis unreachable: limiting per replica in memory until it returns',
-          );
-        }
-      }
-    }
-    return this.decide(() => run(this.local));
-  }
-
-  /** A RateLimiterRes rejection is a refusal; any other rejection is a store failure. */
-  private async decide(attempt: () => Promise<RateLimiterRes>): Promise<Decision> {
-    try {
-      const res = await attempt();
-      return this.decision(true, res);
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return this.decision(false, rejection);
-      throw rejection;
-    }
-  }
-
-  private decision(allowed: boolean, res: RateLimiterRes): Decision {
-    return {
-      allowed: allowed && res.consumedPoints <= this.policy.max,
-      policy: this.policy,
-      remaining: Math.max(0, res.remainingPoints),
-      msBeforeReset: Math.max(0, res.msBeforeNext),
-    };
-  }
-}
-
 export interface QuotaSettings {
+  /** Requests per window of each caller: a key per client address, a dashboard user, an address. */
   max: number;
   windowSeconds: number;
   failedAuthMax: number;
@@ -115,8 +34,8 @@ export interface QuotaSettings {
 }
 
 /**
- * What a request presents to the quota, told by the auth layer: its API key (how far it can be
- * trusted before a lookup, and the lookup itself) and its dashboard token.
+ * What a request presents to the quota, told by the edge: its API key (how far it can be trusted
+ * before a lookup, and the lookup itself) and its dashboard token.
  */
 export interface PresentedCredentials {
   key: {
@@ -127,108 +46,106 @@ export interface PresentedCredentials {
     /** The verified key's id, or null. */
     verify(): Promise<string | null>;
   } | null;
-  /** Whether the dashboard token verifies; null when none is presented. */
-  token: { verify(): Promise<boolean> } | null;
+  /** The dashboard user the token verifies as, or null; null when no token is presented. */
+  token: { verify(): Promise<string | null> } | null;
 }
 
-export type Admission =
-  /** No API key presented: nothing to count (public routes, dashboard JWT, 401 by the surface). */
-  | { kind: 'unkeyed' }
-  /** A key that does not verify, within the per-IP allowance for failures. */
-  | { kind: 'failed-auth' }
-  | { kind: 'counted'; decision: Decision };
+function decisionOf(policy: Policy, window: Window, counted = true): Decision {
+  return {
+    allowed: counted && window.count <= policy.max,
+    policy,
+    remaining: Math.max(0, policy.max - window.count),
+    msBeforeReset: Math.max(0, window.msLeft),
+  };
+}
+
+const isExhausted = (policy: Policy, window: Window) =>
+  window.count >= policy.max && window.msLeft > 0;
 
 export class RequestQuota {
-  readonly requests: FixedWindowLimiter;
-  readonly failedAuth: FixedWindowLimiter;
-  /** Malformed keys can never verify, so they are counted without Redis (or the database). */
-  readonly malformedKeys: FixedWindowLimiter;
+  private readonly policies: Record<'requests' | 'dashboard' | 'anonymous', Policy>;
+  private readonly failedAuth: Policy;
+  /** Malformed keys can never verify, so their failures are counted without Redis. */
+  private readonly malformedKeys = new Counters(null);
 
-  constructor(settings: QuotaSettings, redis: RedisClient | null) {
-    this.requests = new FixedWindowLimiter(
-      { name: 'requests', max: settings.max, windowSeconds: settings.windowSeconds },
-      redis,
-    );
-    this.failedAuth = new FixedWindowLimiter(
-      {
-        name: 'failed-auth',
-        max: settings.failedAuthMax,
-        windowSeconds: settings.failedAuthWindowSeconds,
-      },
-      redis,
-    );
-    this.malformedKeys = new FixedWindowLimiter(
-      {
-        name: 'failed-auth',
-        max: settings.failedAuthMax,
-        windowSeconds: settings.failedAuthWindowSeconds,
-      },
-      null,
-    );
+  constructor(
+    settings: QuotaSettings,
+    private readonly counters: Counters,
+  ) {
+    const budget = { max: settings.max, windowSeconds: settings.windowSeconds };
+    this.policies = {
+      requests: { name: 'requests', ...budget },
+      dashboard: { name: 'dashboard', ...budget },
+      anonymous: { name: 'anonymous', ...budget },
+    };
+    this.failedAuth = {
+      name: 'failed-auth',
+      max: settings.failedAuthMax,
+      windowSeconds: settings.failedAuthWindowSeconds,
+    };
   }
 
   /**
-   * Counts the request. An IP that used up its failed authentications is refused, and a valid key
-   * from that IP waits too, so guessing keys gets no answers. A key that must be looked up in the
-   * database is looked up only once the IP is known not to be exhausted; a key remembered from a
-   * moment ago costs no lookup, so its IP's failures are read in the same Redis round trip that
-   * counts the request (the hot path: one round trip instead of two), and the count is given back
-   * if the IP turns out to be exhausted.
+   * Counts the request against its caller's budget. A key that must be looked up in the database
+   * is looked up only once its address is known not to be out of failures; a key remembered from
+   * a moment ago costs no lookup, so the request is counted and its address's failures read in one
+   * round trip.
    */
-  async admit(credentials: PresentedCredentials, clientIp: string): Promise<Admission> {
+  async admit(credentials: PresentedCredentials, clientIp: string): Promise<Decision> {
     const client = addressBucket(clientIp);
-    const { key } = credentials;
-    if (key === null) return this.admitDashboardToken(credentials.token, client);
-    if (!key.wellFormed) return this.failure(this.malformedKeys, client);
-    const exhaustedByMalformed = await exhaustedFor(this.malformedKeys, client);
-    if (exhaustedByMalformed) return refused(exhaustedByMalformed);
-    const exhaustedByFailures = exhaustedFor(this.failedAuth, client);
-    if (!key.remembered) {
-      const exhausted = await exhaustedByFailures;
-      if (exhausted) return refused(exhausted);
+    const { key, token } = credentials;
+    if (key) {
+      if (!key.wellFormed) return this.failure(this.malformedKeys, client);
+      const malformed = await this.malformedKeys.read(this.failuresKey(client));
+      if (isExhausted(this.failedAuth, malformed))
+        return decisionOf(this.failedAuth, malformed, false);
+      const refusal = key.remembered ? null : await this.outOfFailures(client);
+      if (refusal) return refusal;
+      const keyId = await key.verify();
+      if (keyId === null) return this.failure(this.counters, client);
+      return this.count(this.policies.requests, `${keyId}:${client}`, client);
     }
-    const keyId = await key.verify();
-    if (keyId === null) return this.failure(this.failedAuth, client);
-    const quotaKey = `${keyId}:${client}`;
-    const [exhausted, decision] = await Promise.all([
-      exhaustedByFailures,
-      this.requests.consume(quotaKey),
-    ]);
-    if (exhausted) {
-      await this.requests.refund(quotaKey);
-      return refused(exhausted);
+    if (token) {
+      const refusal = await this.outOfFailures(client);
+      if (refusal) return refusal;
+      const userId = await token.verify();
+      if (userId === null) return this.failure(this.counters, client);
+      return this.count(this.policies.dashboard, userId, client);
     }
-    return { kind: 'counted', decision };
+    return this.count(this.policies.anonymous, client);
   }
 
-  /**
-   * Dashboard requests are not counted against a key's quota, but a token that fails verification
-   * counts against the client IP like a bad key: guessing or replaying tokens is throttled too.
-   */
-  private async admitDashboardToken(
-    token: PresentedCredentials['token'],
-    client: string,
-  ): Promise<Admission> {
-    if (token === null) return { kind: 'unkeyed' };
-    const exhausted = await exhaustedFor(this.failedAuth, client);
-    if (exhausted) return refused(exhausted);
-    return (await token.verify()) ? { kind: 'unkeyed' } : this.failure(this.failedAuth, client);
+  private failuresKey(client: string): string {
+    return `rl:${this.failedAuth.name}:${client}`;
   }
 
-  private async failure(limiter: FixedWindowLimiter, client: string): Promise<Admission> {
-    const failure = await limiter.consume(client);
-    return failure.allowed ? { kind: 'failed-auth' } : { kind: 'counted', decision: failure };
+  /** The refusal of an address out of failed authentications, else null. */
+  private async outOfFailures(client: string): Promise<Decision | null> {
+    const failures = await this.counters.read(this.failuresKey(client));
+    return isExhausted(this.failedAuth, failures)
+      ? decisionOf(this.failedAuth, failures, false)
+      : null;
   }
-}
 
-function refused(exhausted: Decision): Admission {
-  return { kind: 'counted', decision: { ...exhausted, allowed: false } };
-}
+  /** One more failed authentication of the address. */
+  private async failure(counters: Counters, client: string): Promise<Decision> {
+    const windowMs = this.failedAuth.windowSeconds * 1000;
+    const hit = await counters.hit(this.failuresKey(client), windowMs);
+    return decisionOf(this.failedAuth, hit.blocked ? hit.guard : hit.window);
+  }
 
-/** The limiter's decision when the client has no attempts left in this window, else null. */
-async function exhaustedFor(limiter: FixedWindowLimiter, key: string): Promise<Decision | null> {
-  const decision = await limiter.peek(key);
-  return decision.remaining === 0 && decision.msBeforeReset > 0 ? decision : null;
+  /** One more request of the caller, unless its address is out of failures (then not counted). */
+  private async count(policy: Policy, caller: string, client?: string): Promise<Decision> {
+    const guard = client && { key: this.failuresKey(client), max: this.failedAuth.max };
+    const hit = await this.counters.hit(
+      `rl:${policy.name}:${caller}`,
+      policy.windowSeconds * 1000,
+      guard || undefined,
+    );
+    return hit.blocked
+      ? decisionOf(this.failedAuth, hit.guard, false)
+      : decisionOf(policy, hit.window);
+  }
 }
 
 /** The quota fields every counted response carries. */

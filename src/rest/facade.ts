@@ -1,11 +1,23 @@
-// The REST facade: Sofa serves the route table's GraphQL fields at the contract's paths.
-// Before Sofa, the facade answers what Sofa would get wrong: unknown paths and methods (contract
-// error bodies instead of an empty 404), the key type of the surface (401 before any 400), the
-// partner surface's refusal of dashboard credentials, strict query-string and JSON-body parsing,
-// `Idempotency-Key` replays on POST routes. After Sofa, GET answers get their `ETag`.
-import type { ExecutionArgs, GraphQLSchema } from 'graphql';
-import type { Plugin, YogaInitialContext } from 'graphql-yoga';
-import { apiKeyOf, keyRefusal } from '../auth/requestAuth';
+// The REST facade: each contract path is answered by its route's GraphQL operation. Sofa turns a
+// route's root field into that operation (the one its router would run, src/rest/sofa.ts) and
+// documents the routes (src/rest/openapi); the facade runs the operation through the server's
+// GraphQL pipeline (envelop: the response cache, tracing, cancellation at the deadline) with the
+// context of the edge's request record. Sofa's own router is not asked per request: it would match
+// the path the edge already matched and parse the query string with `qs`, which bends what the
+// contract accepts (stack notes, "Sofa").
+//
+// Before execution the facade answers what the contract fixes: unknown paths and methods, the key
+// type of the surface (401 before any 400), the partner surface's refusal of dashboard
+// credentials, strict query-string and JSON-body parsing, and `Idempotency-Key` replays on POST
+// routes. After it: CSV where a route offers it, and `ETag`/304 on GET answers.
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLArgument,
+  type GraphQLSchema,
+} from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { keyRefusal } from '../auth/keyRefusal';
 import type { VerifiedKey } from '../auth/verifyApiKey';
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -13,23 +25,28 @@ import {
   parseIdempotencyKey,
   runIdempotently,
 } from '../idempotency';
-import type { Context, RestExecution } from '../schema/context';
+import type { RequestRecord } from '../requestRecord';
+import {
+  contextFor,
+  NO_DASHBOARD_TOKEN,
+  type Context,
+  type RestExecution,
+} from '../schema/context';
 import { buildOpenApiDocument, type OpenApiSettings } from './openapi';
-import { createSofa, type Sofa } from './sofa';
+import { sofaOf, type Sofa } from './sofa';
 import {
   BadRequestError,
+  errorBody,
   errorResponse,
-  jsonResponse,
   MethodNotAllowedError,
   NotFoundError,
   shown,
   toHttpError,
-  withHeaders,
 } from '../errors';
 import { parseJsonBody, variablesFromBody } from './body';
-import { conditionalAnswer } from './conditional';
+import { entityTag, ifNoneMatchHolds } from './conditional';
 import { IGNORED_PARAMETERS_HEADER, ignoredParameters, variablesFromQuery } from './queryParams';
-import { lookupRoute, routeField, surfaceOf, type RestRoute } from './routes';
+import { ROUTES, routeField, surfaceOf, type RestRoute, type RouteLookup } from './routes';
 import {
   CSV_CONTENT_TYPE,
   csvColumns,
@@ -39,10 +56,23 @@ import {
   TOTAL_COUNT_HEADER,
 } from './csv';
 import { textRefusal } from '../schema/inputLimits';
-import { Headers, Request, Response } from '../fetchApi';
+import { Response } from '../fetchApi';
 
 type GetEnveloped = Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
-type Enveloped = ReturnType<GetEnveloped>;
+
+/** A route made ready once per schema: its operation, and what its answers need to know. */
+interface PreparedRoute {
+  route: RestRoute;
+  /** The root field's name: the answer is `data[fieldName]`. */
+  fieldName: string;
+  document: DocumentNode;
+  /** Arguments read from the query string or the body (path parameters are bound from the path). */
+  args: readonly GraphQLArgument[];
+  /** CSV column paths, for routes that offer CSV. */
+  csvColumns?: string[][];
+}
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Path parameters decoded; one that cannot name anything (bad escape, control character, longer
@@ -63,207 +93,236 @@ function decodePathParams(params: Record<string, string>): Record<string, string
   return decoded;
 }
 
-/** Whether a header was sent at all, even empty (the fetch adapter drops empty ones). */
-function wasSent(request: Request, serverContext: Record<string, unknown>, name: string): boolean {
-  const nodeHeaders = (serverContext.req as { headers?: Record<string, unknown> } | undefined)
-    ?.headers;
-  return request.headers.has(name) || (nodeHeaders !== undefined && name in nodeHeaders);
-}
-
-/**
- * Checks a REST request up to the point Sofa takes over; returns the key, the variables and the
- * query parameters the route ignores.
- */
-async function admitRestRequest(
-  request: Request,
-  serverContext: Record<string, unknown>,
-  url: URL,
-  route: RestRoute,
-  rawParams: Record<string, string>,
-  schema: GraphQLSchema,
-): Promise<{ apiKey: VerifiedKey; variables: Record<string, unknown>; ignored: string[] }> {
-  const surface = surfaceOf(url.pathname)!;
-  const sent = (name: string) => wasSent(request, serverContext, name);
-  if (surface.keyType === 'partner' && (sent('x-api-token') || sent('x-auth-key'))) {
+/** The key of a request to a surface, of the surface's type; else the surface's 400 or 401. */
+async function surfaceKey(record: RequestRecord): Promise<VerifiedKey> {
+  const surface = surfaceOf(record.url.pathname)!;
+  if (
+    surface.keyType === 'partner' &&
+    (record.wasSent('x-api-token') || record.wasSent('x-auth-key'))
+  ) {
     throw new BadRequestError(
       'The partner surface takes only x-api-key; do not send x-api-token or x-auth-key',
     );
   }
-  const apiKey = await apiKeyOf(request);
+  const apiKey = await record.apiKey();
   if (!apiKey || apiKey.type !== surface.keyType) {
-    throw keyRefusal(request, apiKey, surface.keyType);
+    throw keyRefusal(record.request.headers, apiKey, surface.keyType);
   }
-  // Path parameters are bound from the path; the other arguments come from the query or body.
-  const args = routeField(schema, route).args.filter((arg) => !route.path.includes(`:${arg.name}`));
-  // A POST takes its arguments from the body only; its query string is ignored whole.
-  const fromQuery = route.method === 'POST' ? [] : args;
-  const variables =
-    route.method === 'POST'
-      ? variablesFromBody(args, parseJsonBody(await request.text()))
-      : variablesFromQuery(args, url.searchParams);
-  return {
-    apiKey,
-    variables: { ...variables, ...decodePathParams(rawParams) },
-    ignored: ignoredParameters(fromQuery, url.searchParams),
-  };
+  return apiKey;
 }
 
-/** Answers a POST carrying an Idempotency-Key: once per key and body, replayed after that. */
-async function idempotentResponse(
-  key: string,
-  apiKey: VerifiedKey,
-  route: RestRoute,
-  variables: Record<string, unknown>,
-  respond: () => Promise<Response>,
-): Promise<Response> {
-  const { answer, replayed } = await runIdempotently(
-    {
-      scope: `api-key:${apiKey.id}`,
-      key: parseIdempotencyKey(key),
-      fingerprint: { route: `${route.method} ${route.path}`, variables },
-    },
-    async () => {
-      const response = await respond();
-      return { status: response.status, body: await response.json() };
-    },
-  );
-  return jsonResponse(answer.body, {
-    status: answer.status,
-    headers: replayed ? { [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : {},
+/** The operation's variables: path parameters, and the query string (GET) or the body (POST). */
+async function variablesOf(
+  record: RequestRecord,
+  prepared: PreparedRoute,
+  pathParams: Record<string, string>,
+  body: ReadableStream<Uint8Array> | null,
+): Promise<Record<string, unknown>> {
+  const variables =
+    prepared.route.method === 'POST'
+      ? variablesFromBody(prepared.args, parseJsonBody(body ? await new Response(body).text() : ''))
+      : variablesFromQuery(prepared.args, record.url.searchParams);
+  return { ...variables, ...decodePathParams(pathParams) };
+}
+
+/** A JSON answer with the record's headers and the route's own. */
+function jsonAnswer(
+  record: RequestRecord,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(body, {
+    status,
+    headers: { 'Content-Type': JSON_CONTENT_TYPE, ...record.answerHeaders, ...headers },
   });
 }
 
 /**
- * A CSV route's answer as the client negotiated it: a successful JSON list becomes its rows in CSV
- * (the same rows; the total in a header). `Vary: Accept` either way, so a cache keeps both apart.
+ * A GET answer's body as negotiated (JSON, or CSV where the route offers it), tagged with its
+ * `ETag`; 304 when the client already holds it.
  */
-async function negotiated(
-  request: Request,
-  route: RestRoute,
-  schema: GraphQLSchema,
-  response: Response,
-): Promise<Response> {
-  if (!route.csv) return response;
-  if (response.status !== 200 || !prefersCsv(request.headers.get('accept'))) {
-    return withHeaders(response, { Vary: 'Accept' });
+function readAnswer(
+  record: RequestRecord,
+  prepared: PreparedRoute,
+  data: unknown,
+  headers: Record<string, string>,
+): Response {
+  const csv = prepared.csvColumns && prefersCsv(record.request.headers.get('accept'));
+  const page = data as { data: unknown[]; meta?: { total: number } };
+  const body = csv ? csvOf(prepared.csvColumns!, page.data) : JSON.stringify(data);
+  const tag = entityTag(body);
+  const vary = prepared.csvColumns ? { Vary: 'Accept' } : undefined;
+  if (ifNoneMatchHolds(record.request.headers.get('if-none-match'), tag)) {
+    // What a 304 repeats of the 200 it stands for (RFC 9110 §15.4.5): Cache-Control, Vary, ETag.
+    return new Response(null, {
+      status: 304,
+      headers: { ...record.answerHeaders, ...vary, ETag: tag },
+    });
   }
-  const body = (await response.json()) as { data: unknown[]; meta?: { total: number } };
-  const headers = new Headers(response.headers);
-  headers.set('Content-Type', CSV_CONTENT_TYPE);
-  headers.set('Vary', 'Accept');
-  headers.delete('Content-Length');
-  if (body.meta) headers.set(TOTAL_COUNT_HEADER, String(body.meta.total));
-  const columns = csvColumns(rowTypeOf(routeField(schema, route)));
-  return new Response(csvOf(columns, body.data), { status: 200, headers });
+  return new Response(body, {
+    status: 200,
+    headers: {
+      'Content-Type': csv ? CSV_CONTENT_TYPE : JSON_CONTENT_TYPE,
+      ...record.answerHeaders,
+      ...headers,
+      ...vary,
+      ...(csv && page.meta && { [TOTAL_COUNT_HEADER]: String(page.meta.total) }),
+      ETag: tag,
+    },
+  });
 }
 
-/**
- * The REST facade's yoga plugin, wired as @graphql-yoga/plugin-sofa wires Sofa: one Sofa for the
- * schema, executing through yoga's envelop (the context factory and the plugins' execute hooks).
- * The facade's parsed variables and the found-existing answer travel on the execution's context
- * (`context.rest`). Sofa is handed the route's request without its query string and body: its own
- * parsing (qs, scalar serialization) would refuse or bend what the contract accepts.
- */
-export function useRestFacade() {
+export function createRestFacade() {
+  let schema: GraphQLSchema;
   let sofa: Sofa;
-  let fullSchema: GraphQLSchema;
   let getEnveloped: GetEnveloped;
-  const envelopedByContext = new WeakMap<object, Enveloped>();
+  const prepared = new Map<RestRoute, PreparedRoute>();
 
-  /** Sofa's answer to an admitted request; 200 when the resolver found what it would create. */
-  async function answerThroughSofa(
-    request: Request,
-    url: URL,
-    serverContext: Record<string, unknown>,
-    variables: Record<string, unknown>,
-  ): Promise<Response> {
-    const rest: RestExecution = { request, variables };
-    const routeRequest = new Request(`${url.origin}${url.pathname}`, {
-      // Sofa's router knows GET; a HEAD is answered as the GET (the edge drops the body).
-      method: request.method === 'HEAD' ? 'GET' : request.method,
-      headers: request.headers,
-    });
-    const response = await sofa.handleRequest(routeRequest, { ...serverContext, rest });
-    // The route table is Sofa's list of routes too; a miss here would be a bug.
-    if (!response) throw new Error(`Sofa has no route for ${request.method} ${url.pathname}`);
-    if (response.status === 201 && rest.foundExisting) {
-      return new Response(response.body, { status: 200, headers: response.headers });
+  /** Each route's operation, from Sofa, and what its answers need: once per schema. */
+  function prepare(fullSchema: GraphQLSchema): void {
+    sofa = sofaOf(fullSchema);
+    schema = sofa.schema;
+    prepared.clear();
+    for (const route of ROUTES) {
+      const field = routeField(schema, route);
+      prepared.set(route, {
+        route,
+        fieldName: field.name,
+        document: sofa.operationOf(route),
+        args: field.args.filter((arg) => !route.path.includes(`:${arg.name}`)),
+        ...(route.csv && { csvColumns: csvColumns(rowTypeOf(field)) }),
+      });
     }
-    return response;
+  }
+
+  /** The route's operation run for the record's key: the field's value, or its first error. */
+  async function execute(
+    record: RequestRecord,
+    route: PreparedRoute,
+    apiKey: VerifiedKey,
+    rest: RestExecution,
+  ): Promise<unknown> {
+    const contextValue: Context = contextFor(
+      { apiKey, dashboardToken: NO_DASHBOARD_TOKEN },
+      record,
+      rest,
+    );
+    const { execute: run } = getEnveloped({ request: record.request, record });
+    const result = (await run({
+      schema,
+      document: route.document,
+      variableValues: rest.variables,
+      contextValue,
+      signal: record.signal,
+    } as Parameters<typeof run>[0])) as ExecutionResult;
+    if (result.errors?.length) throw result.errors[0];
+    return result.data![route.fieldName];
+  }
+
+  /** A POST's answer: 201 for what it made, 200 for what it found. */
+  async function writeAnswer(
+    record: RequestRecord,
+    route: PreparedRoute,
+    apiKey: VerifiedKey,
+    rest: RestExecution,
+  ): Promise<{ status: number; body: string }> {
+    const data = await execute(record, route, apiKey, rest);
+    const status = rest.foundExisting ? 200 : (route.route.responseStatus ?? 200);
+    return { status, body: JSON.stringify(data) };
+  }
+
+  /**
+   * A POST's answer once per Idempotency-Key and request: a retry gets the recorded status and the
+   * very same bytes. The resolver's refusals (a 400) are answers too, and recorded.
+   */
+  async function idempotentAnswer(
+    record: RequestRecord,
+    route: PreparedRoute,
+    apiKey: VerifiedKey,
+    rest: RestExecution,
+    idempotencyKey: string,
+  ): Promise<{ status: number; body: string; replayed: boolean }> {
+    const { answer, replayed } = await runIdempotently(
+      {
+        scope: `api-key:${apiKey.id}`,
+        key: parseIdempotencyKey(idempotencyKey),
+        fingerprint: {
+          route: `${route.route.method} ${route.route.path}`,
+          variables: rest.variables,
+        },
+      },
+      async () => {
+        try {
+          return await writeAnswer(record, route, apiKey, rest);
+        } catch (error) {
+          const refusal = toHttpError(error, record.log);
+          return { status: refusal.status, body: JSON.stringify(errorBody(refusal, record.id)) };
+        }
+      },
+    );
+    // Answers recorded as JSON values rather than the bytes sent are written out again.
+    const body = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+    return { status: answer.status, body, replayed };
+  }
+
+  /** The answer to a request under a REST surface, its route as the edge looked it up. */
+  async function answer(
+    record: RequestRecord,
+    found: RouteLookup,
+    body: ReadableStream<Uint8Array> | null,
+  ): Promise<Response> {
+    const { method, url } = record.request;
+    try {
+      if (found.kind === 'not-found') {
+        throw new NotFoundError(`No route ${method} ${shown(record.url.pathname)}`);
+      }
+      if (found.kind === 'method-not-allowed') {
+        throw new MethodNotAllowedError(method, found.allow);
+      }
+      const route = prepared.get(found.route);
+      if (!route)
+        throw new Error(`No operation for ${found.route.method} ${found.route.path} (${url})`);
+      const apiKey = await surfaceKey(record);
+      const rest: RestExecution = {
+        method: route.route.method,
+        variables: await variablesOf(record, route, found.params, body),
+      };
+      const ignored =
+        route.route.method === 'GET' ? ignoredParameters(route.args, record.url.searchParams) : [];
+      const headers: Record<string, string> = ignored.length
+        ? { [IGNORED_PARAMETERS_HEADER]: ignored.join(', ') }
+        : {};
+      if (route.route.method === 'POST') {
+        const idempotencyKey = record.request.headers.get(IDEMPOTENCY_KEY_HEADER);
+        if (idempotencyKey === null) {
+          const { status, body } = await writeAnswer(record, route, apiKey, rest);
+          return jsonAnswer(record, status, body, headers);
+        }
+        const written = await idempotentAnswer(record, route, apiKey, rest, idempotencyKey);
+        return jsonAnswer(record, written.status, written.body, {
+          ...headers,
+          ...(written.replayed && { [IDEMPOTENT_REPLAYED_HEADER]: 'true' }),
+        });
+      }
+      return readAnswer(record, route, await execute(record, route, apiKey, rest), headers);
+    } catch (error) {
+      return errorResponse(toHttpError(error, record.log), record.id, record.answerHeaders);
+    }
   }
 
   const plugin: Plugin<Context> = {
     onYogaInit({ yoga }) {
       getEnveloped = yoga.getEnveloped;
     },
-    onSchemaChange({ schema }) {
-      fullSchema = schema;
-      sofa = createSofa(schema, {
-        async context(initialContext: YogaInitialContext) {
-          const enveloped = getEnveloped(initialContext);
-          const contextValue = await enveloped.contextFactory(initialContext);
-          envelopedByContext.set(contextValue, enveloped);
-          return contextValue;
-        },
-        execute: ((args: ExecutionArgs) => {
-          const context = args.contextValue as Context;
-          return envelopedByContext
-            .get(context)!
-            .execute({ ...args, variableValues: context.rest!.variables });
-        }) as never,
-        // The first error decides the answer. (Sofa types its answers as fets Responses.)
-        errorHandler: ((errors: readonly unknown[]) =>
-          errorResponse(toHttpError(errors[0]))) as never,
-      });
-    },
-    async onRequest({ request, url, serverContext, endResponse }) {
-      if (!surfaceOf(url.pathname)) return;
-      const found = lookupRoute(request.method, url.pathname);
-      if (found.kind === 'not-found') {
-        endResponse(
-          errorResponse(new NotFoundError(`No route ${request.method} ${shown(url.pathname)}`)),
-        );
-        return;
-      }
-      if (found.kind === 'method-not-allowed') {
-        endResponse(errorResponse(new MethodNotAllowedError(request.method, found.allow)));
-        return;
-      }
-      try {
-        const { apiKey, variables, ignored } = await admitRestRequest(
-          request,
-          serverContext,
-          url,
-          found.route,
-          found.params,
-          fullSchema,
-        );
-        const answer = async () =>
-          negotiated(
-            request,
-            found.route,
-            fullSchema,
-            await answerThroughSofa(request, url, serverContext, variables),
-          );
-        const idempotencyKey = request.headers.get(IDEMPOTENCY_KEY_HEADER);
-        const response =
-          found.route.method === 'GET'
-            ? await conditionalAnswer(request, await answer())
-            : idempotencyKey !== null
-              ? await idempotentResponse(idempotencyKey, apiKey, found.route, variables, answer)
-              : await answer();
-        endResponse(
-          ignored.length
-            ? withHeaders(response, { [IGNORED_PARAMETERS_HEADER]: ignored.join(', ') })
-            : response,
-        );
-      } catch (error) {
-        endResponse(errorResponse(toHttpError(error)));
-      }
+    onSchemaChange({ schema: fullSchema }) {
+      prepare(fullSchema);
     },
   };
-  /** The OpenAPI document of the routes, from the Sofa that mounts them. */
-  const openApiDocument = (settings: OpenApiSettings) =>
-    buildOpenApiDocument(fullSchema, settings, sofa);
-  return { plugin, openApiDocument };
+
+  /** The OpenAPI document of the routes, from the Sofa that made their operations. */
+  const openApiDocument = (settings: OpenApiSettings) => buildOpenApiDocument(sofa, settings);
+  return { plugin, answer, openApiDocument };
 }
+
+export type RestFacade = ReturnType<typeof createRestFacade>;

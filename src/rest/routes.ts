@@ -98,16 +98,15 @@ function compile(route: RestRoute): CompiledRoute {
 
 const COMPILED = ROUTES.map(compile);
 
+/** The route table's path of a lookup (`/affiliate/orders/{orderId}`), or null. */
+export function routeTemplate(found: RouteLookup): string | null {
+  return found.kind === 'found' ? found.route.path.replace(/:(\w+)/g, '{$1}') : null;
+}
+
 /**
  * The route for a method and path, with its path parameters still percent-encoded. HEAD takes the
  * GET route (the edge drops the body).
  */
-/** The route table's path of a request (`/affiliate/orders/{orderId}`), or null. */
-export function routeTemplateOf(method: string, pathname: string): string | null {
-  const found = lookupRoute(method, pathname);
-  return found.kind === 'found' ? found.route.path.replace(/:(\w+)/g, '{$1}') : null;
-}
-
 export function lookupRoute(method: string, pathname: string): RouteLookup {
   const matches = COMPILED.flatMap((compiled) => {
     const found = compiled.pattern.exec(pathname);

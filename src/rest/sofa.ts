@@ -1,19 +1,21 @@
-// The service's one Sofa: it mounts the route table's GraphQL fields at the contract's paths and
-// writes their OpenAPI document. It sees a schema filtered to the route table, so no other field
-// (and no `/webhook`) gets a route.
+// The service's one Sofa per schema: it turns each route of the route table into the GraphQL
+// operation that answers it (every field of the result, as Sofa's router builds it) and writes the
+// routes' OpenAPI document. It sees a schema filtered to the route table, so no other field (and
+// no `/webhook`) gets a route or an operation.
 import { buildOperationNodeForField, filterSchema, pruneSchema } from '@graphql-tools/utils';
 import { Kind, OperationTypeNode, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { createSofa as sofaSettings, useSofa } from 'sofa-api';
+import { createSofa as sofaSettings, createSofaRouter } from 'sofa-api';
 import { SCALARS } from './openapi/parameters';
-import { ROUTES } from './routes';
+import { ROUTES, type RestRoute } from './routes';
 
-export type Sofa = ReturnType<typeof useSofa>;
-
-/** How Sofa's executions run: through the server's GraphQL pipeline (the facade wires it). */
-export type SofaExecution = Pick<
-  Parameters<typeof useSofa>[0],
-  'context' | 'execute' | 'errorHandler'
->;
+export interface Sofa {
+  /** The schema Sofa sees: only the root fields of the route table. */
+  schema: GraphQLSchema;
+  /** Sofa's router over that schema; the facade asks it for its OpenAPI document only. */
+  router: ReturnType<typeof createSofaRouter>;
+  /** The operation that answers a route: the same document Sofa's router would run. */
+  operationOf(route: Pick<RestRoute, 'field'>): DocumentNode;
+}
 
 /** The schema Sofa sees: only the root fields of the route table. */
 export function restSchema(schema: GraphQLSchema): GraphQLSchema {
@@ -26,10 +28,10 @@ export function restSchema(schema: GraphQLSchema): GraphQLSchema {
   );
 }
 
-export function createSofa(schema: GraphQLSchema, execution: SofaExecution = {}): Sofa {
-  return useSofa({
+function createSofa(fullSchema: GraphQLSchema): Sofa {
+  const settings = sofaSettings({
     basePath: '',
-    schema: restSchema(schema),
+    schema: restSchema(fullSchema),
     routes: Object.fromEntries(
       ROUTES.map(({ field, method, path, responseStatus }) => [
         field,
@@ -38,23 +40,39 @@ export function createSofa(schema: GraphQLSchema, execution: SofaExecution = {})
     ),
     customScalars: { DateTime: SCALARS.DateTime, UUID: SCALARS.UUID },
     openAPI: { openapi: '3.1.0' },
-    ...execution,
   });
+  const operations = new Map<string, DocumentNode>();
+  return {
+    schema: settings.schema,
+    router: createSofaRouter(settings),
+    operationOf({ field }) {
+      let document = operations.get(field);
+      if (!document) {
+        const [type, name] = field.split('.') as ['Query' | 'Mutation', string];
+        const operation = buildOperationNodeForField({
+          kind: type === 'Query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION,
+          schema: settings.schema,
+          field: name,
+          models: settings.models,
+          ignore: settings.ignore,
+          circularReferenceDepth: settings.depthLimit,
+        });
+        document = { kind: Kind.DOCUMENT, definitions: [operation] };
+        operations.set(field, document);
+      }
+      return document;
+    },
+  };
 }
 
-/**
- * The GraphQL document Sofa runs for a query route (as its router builds it: the same models,
- * ignore list and depth), so another caller can answer exactly what the route answers.
- */
-export function routeDocument(schema: GraphQLSchema, queryField: string): DocumentNode {
-  const sofa = sofaSettings({ basePath: '', schema: restSchema(schema) });
-  const operation = buildOperationNodeForField({
-    kind: OperationTypeNode.QUERY,
-    schema: sofa.schema,
-    field: queryField,
-    models: sofa.models,
-    ignore: sofa.ignore,
-    circularReferenceDepth: sofa.depthLimit,
-  });
-  return { kind: Kind.DOCUMENT, definitions: [operation] };
+const sofas = new WeakMap<GraphQLSchema, Sofa>();
+
+/** The Sofa of a schema, made once. */
+export function sofaOf(fullSchema: GraphQLSchema): Sofa {
+  let sofa = sofas.get(fullSchema);
+  if (!sofa) {
+    sofa = createSofa(fullSchema);
+    sofas.set(fullSchema, sofa);
+  }
+  return sofa;
 }

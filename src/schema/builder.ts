@@ -4,7 +4,7 @@ import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
-import { keyRefusal } from '../auth/requestAuth';
+import { keyRefusal } from '../auth/keyRefusal';
 import type { AffiliateScope, ApiScope, KeyType, PartnerScope } from '../auth/scopes';
 import { config } from '../config';
 import { prisma } from '../db';
@@ -83,7 +83,11 @@ export const builder = new SchemaBuilder<{
         case 'dashboardUser':
           return dashboardTokenRefusal(context.dashboardToken);
         case 'apiKey':
-          return keyRefusal(context.request, context.apiKey, failed.parameter as KeyType);
+          return keyRefusal(
+            context.http?.request.headers,
+            context.apiKey,
+            failed.parameter as KeyType,
+          );
         case 'openAffiliate':
           return new NotFoundError('Affiliate not found');
         case 'keyScope':

@@ -1,28 +1,57 @@
 import type { DashboardToken } from '../auth/dashboardToken';
 import type { VerifiedKey } from '../auth/verifyApiKey';
+import type { RequestRecord } from '../requestRecord';
 
-/** What every resolver may know about the request. Prisma is imported from src/db.ts, not put here. */
-export interface Context {
-  request: Request;
+/** Who a GraphQL execution acts for: the verified API key and dashboard token. */
+export interface Identity {
   /** The verified `x-api-key`, or null when it is absent or invalid. */
   apiKey: VerifiedKey | null;
+  /** The dashboard JWT (`x-api-token`) as checked: its user, or why it opens nothing. */
+  dashboardToken: DashboardToken;
+}
+
+/** What every resolver may know. Prisma is imported from src/db.ts, not put here. */
+export interface Context extends Identity {
+  /** The HTTP request answered; null when the service runs an operation of its own (webhooks). */
+  http: RequestRecord | null;
   /** The key's affiliate: its owner, when an affiliate whose account is open; else null. */
   affiliateId: string | null;
   /** The user id of a valid dashboard JWT (`x-api-token`), or null. */
   dashboardUserId: string | null;
-  /** The dashboard JWT as checked: its user, or why it opens nothing. */
-  dashboardToken: DashboardToken;
   /** What the REST facade tells the execution, and learns from it; absent on /graphql. */
   rest?: RestExecution;
 }
 
 /** A REST request's execution: the facade's parsed variables, and what the resolver found. */
 export interface RestExecution {
-  /** The request as the client sent it (Sofa is handed the route's request without query or body). */
-  request: Request;
+  /** GET (HEAD is answered as GET) or POST. */
+  method: 'GET' | 'POST';
   variables: Record<string, unknown>;
   /** Set by a creation that found its resource already there: 200 instead of the route's 201. */
   foundExisting?: boolean;
+}
+
+/** No dashboard token: what the REST surfaces (keys only) and the service's own runs present. */
+export const NO_DASHBOARD_TOKEN: DashboardToken = {
+  refused: 'absent',
+  reason: 'no x-api-token header',
+};
+
+/** The one way a context is made, for /graphql, the REST facade and the service's own runs. */
+export function contextFor(
+  identity: Identity,
+  http: RequestRecord | null,
+  rest?: RestExecution,
+): Context {
+  const { apiKey, dashboardToken } = identity;
+  return {
+    http,
+    apiKey,
+    dashboardToken,
+    affiliateId: apiKey?.affiliateId ?? null,
+    dashboardUserId: 'userId' in dashboardToken ? dashboardToken.userId : null,
+    ...(rest && { rest }),
+  };
 }
 
 /** The context of a field whose `openAffiliate` scope held. */

@@ -3,13 +3,14 @@
 // clicks are written in batches, src/shortLinks/clicks.ts). Counted: one click per client and link
 // within a window; bots, crawlers and link-preview fetchers (isbot) and HEAD are redirected without
 // a click. Unknown, malformed or inactive codes: 404 in the contract's body.
-// Answered by the edge (src/http/edge.ts) before yoga.
+// Answered by the edge (src/http/edge.ts) before the quota: it takes no key.
 import { isbot } from 'isbot';
 import { prisma } from '../db';
 import { errorResponse, MethodNotAllowedError, NotFoundError } from '../errors';
 import { isUrlCode } from './links';
 import { clickClientOf, countClick, type ClickClient } from './clicks';
 import { Response } from '../fetchApi';
+import type { RequestRecord } from '../requestRecord';
 
 export const REDIRECT_PREFIX = '/s/';
 
@@ -31,16 +32,15 @@ async function targetOf(urlCode: string): Promise<string | null> {
   return link?.originalUrl ?? null;
 }
 
-export async function redirectResponse(
-  request: Request,
-  pathname: string,
-  clientIp: string,
-): Promise<Response> {
+export async function redirectResponse(record: RequestRecord): Promise<Response> {
+  const { request, clientIp, answerHeaders } = record;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return errorResponse(new MethodNotAllowedError(request.method, ['GET', 'HEAD']));
+    const refusal = new MethodNotAllowedError(request.method, ['GET', 'HEAD']);
+    return errorResponse(refusal, record.id, answerHeaders);
   }
-  const notFound = () => errorResponse(new NotFoundError('Short URL not found'));
-  const urlCode = pathname.slice(REDIRECT_PREFIX.length);
+  const notFound = () =>
+    errorResponse(new NotFoundError('Short URL not found'), record.id, answerHeaders);
+  const urlCode = record.url.pathname.slice(REDIRECT_PREFIX.length);
   // Malformed codes (wrong length, other characters, a further path) cannot exist: no query.
   if (!isUrlCode(urlCode)) return notFound();
   const target =
@@ -51,6 +51,6 @@ export async function redirectResponse(
   // no-store: a cached redirect would be a click nobody counts.
   return new Response(null, {
     status: 302,
-    headers: { Location: target, 'Cache-Control': 'no-store' },
+    headers: { ...answerHeaders, Location: target, 'Cache-Control': 'no-store' },
   });
 }

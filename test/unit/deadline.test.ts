@@ -1,6 +1,6 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { raceDeadline, withDeadline } from '../../src/deadline';
+import { raceDeadline, within, withDeadline } from '../../src/deadline';
 
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc') as () => void;
@@ -12,10 +12,25 @@ async function fullGc(): Promise<void> {
   }
 }
 
+/** The deadline as the edge uses it: the work listens to a controller that the deadline stops. */
+function deadlineFor<T>(
+  ms: number,
+  client: AbortSignal,
+  work: (signal: AbortSignal) => Promise<T>,
+) {
+  const controller = new AbortController();
+  return withDeadline(
+    ms,
+    client,
+    (reason) => controller.abort(reason),
+    () => work(controller.signal),
+  );
+}
+
 describe('the request deadline', () => {
   it('answers with the work when it finishes in time', async () => {
     const client = new AbortController();
-    await expect(withDeadline(1_000, client.signal, async () => 'answer')).resolves.toEqual({
+    await expect(deadlineFor(1_000, client.signal, async () => 'answer')).resolves.toEqual({
       kind: 'done',
       value: 'answer',
     });
@@ -23,7 +38,7 @@ describe('the request deadline', () => {
 
   it('times out and aborts the work at the deadline', async () => {
     let workSignal: AbortSignal | undefined;
-    const outcome = await withDeadline(20, new AbortController().signal, (signal) => {
+    const outcome = await deadlineFor(20, new AbortController().signal, (signal) => {
       workSignal = signal;
       return new Promise(() => undefined);
     });
@@ -34,7 +49,7 @@ describe('the request deadline', () => {
   it('aborts the work when the client goes away', async () => {
     const client = new AbortController();
     let workSignal: AbortSignal | undefined;
-    const pending = withDeadline(1_000, client.signal, async (signal) => {
+    const pending = deadlineFor(1_000, client.signal, async (signal) => {
       workSignal = signal;
       await new Promise((resolve) => signal.addEventListener('abort', resolve));
       return 'abandoned';
@@ -47,7 +62,7 @@ describe('the request deadline', () => {
   it('aborts the work at once when the client has already gone', async () => {
     const client = new AbortController();
     client.abort();
-    await withDeadline(1_000, client.signal, async (signal) => {
+    await deadlineFor(1_000, client.signal, async (signal) => {
       expect(signal.aborted).toBe(true);
     });
   });
@@ -60,7 +75,7 @@ describe('the request deadline', () => {
     for (let request = 0; request < 20; request++) {
       const state = { rows: new Array(1_000).fill(request) };
       requestStates.push(new WeakRef(state));
-      await withDeadline(1_000, client.signal, async (signal) => {
+      await deadlineFor(1_000, client.signal, async (signal) => {
         signal.addEventListener('abort', () => state.rows.length);
         return state.rows.length;
       });
@@ -89,5 +104,17 @@ describe('the deadline of work nothing can stop (the redirect)', () => {
     await expect(raceDeadline(20, new Promise(() => undefined))).resolves.toEqual({
       kind: 'timed-out',
     });
+  });
+});
+
+describe('a check that must answer in time (readiness, metrics)', () => {
+  it('answers with the work when it finishes in time', async () => {
+    await expect(within(1_000, Promise.resolve('ok'))).resolves.toBe('ok');
+  });
+
+  it('rejects when the work outlasts its time', async () => {
+    await expect(within(20, new Promise(() => undefined))).rejects.toThrow(
+      'no answer within 20 ms',
+    );
   });
 });

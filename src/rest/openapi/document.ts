@@ -1,8 +1,7 @@
 // The OpenAPI 3.1 document of the route table.
-import type { GraphQLSchema } from 'graphql';
 import { config } from '../../config';
 import { IDEMPOTENCY_KEY_HEADER } from '../../idempotency';
-import { createSofa, restSchema, type Sofa } from '../sofa';
+import type { Sofa } from '../sofa';
 import { routeField, ROUTES } from '../routes';
 import { completeSchemas } from './components';
 import { ERROR_RESPONSES, errorResponseComponents, errorSchemas, headerComponents } from './errors';
@@ -69,17 +68,10 @@ const REDIRECT_OPERATION: Json = {
   },
 };
 
-/**
- * The OpenAPI 3.1 document of the route table: Sofa's (from the Sofa that mounts the routes, or one
- * made for the document alone), completed from the full GraphQL schema.
- */
-export function buildOpenApiDocument(
-  fullSchema: GraphQLSchema,
-  settings: OpenApiSettings,
-  sofa: Sofa = createSofa(fullSchema),
-): Json {
-  const schema = restSchema(fullSchema);
-  const generated = sofa.openAPIDocument as unknown as {
+/** The OpenAPI 3.1 document of the route table: Sofa's, completed from the schema it sees. */
+export function buildOpenApiDocument(sofa: Sofa, settings: OpenApiSettings): Json {
+  const { schema } = sofa;
+  const generated = sofa.router.openAPIDocument as unknown as {
     paths: Record<string, Record<string, Json>>;
     components: { schemas: Record<string, Json> };
   };

@@ -10,4 +10,4 @@
 // are added. test/openapi.test.ts validates the document and checks it against the route table.
 export { buildOpenApiDocument, type OpenApiSettings } from './document';
 export { keyAuthOf, openApiPath } from './parameters';
-export { useApiReference } from './serving';
+export { isReferencePath, useApiReference } from './serving';

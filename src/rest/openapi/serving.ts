@@ -116,9 +116,16 @@ function assetResponse(name: string): Response | null {
   });
 }
 
+/** The reference's paths: public, and outside the quota like the probes (src/http/edge.ts). */
+export function isReferencePath(pathname: string): boolean {
+  return (
+    pathname === OPENAPI_PATH || pathname === DOCS_PATH || pathname.startsWith(`${DOCS_PATH}/`)
+  );
+}
+
 /**
  * Serves GET /openapi.json (the document, made once from the schema), GET /docs (the reference
- * page) and the page's assets. Public: no key, no quota count (the edge counts keyed requests).
+ * page) and the page's assets. Public: no key, no quota count.
  */
 export function useApiReference(
   openApiDocument: (settings: OpenApiSettings) => Json,

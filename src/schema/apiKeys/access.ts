@@ -1,5 +1,4 @@
 // Who is managing keys: the dashboard user of the request, and only their own keys.
-import { clientIpOfRequest } from '../../auth/requestAuth';
 import { prisma } from '../../db';
 import type { Context } from '../context';
 import { notFound, UnauthorizedError } from '../../errors';
@@ -33,5 +32,5 @@ export function actorOf(
   context: Context,
   userId: string,
 ): { actorUserId: string; ip: string | null } {
-  return { actorUserId: userId, ip: clientIpOfRequest(context.request) };
+  return { actorUserId: userId, ip: context.http?.storableClientIp ?? null };
 }

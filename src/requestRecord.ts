@@ -1,0 +1,103 @@
+// One HTTP request as the service knows it: made once by the edge (src/http/edge.ts) and handed
+// to every layer that needs it (the quota, the REST facade, GraphQL's context, the access log,
+// metrics and traces), so nothing is looked up, parsed or verified twice and nothing is found
+// again by the Request (no WeakMaps, no AsyncLocalStorage). What the answer carries is collected
+// on it as it becomes known.
+import type { Logger } from 'pino';
+import { verifyDashboardToken, type DashboardToken } from './auth/dashboardToken';
+import { storableIp } from './auth/keyUsage';
+import { verifyApiKey, type VerifiedKey } from './auth/verifyApiKey';
+import { logger } from './logger';
+
+export interface RequestRecordInit {
+  request: Request;
+  url: URL;
+  id: string;
+  clientIp: string;
+  /** The route as a template (`/affiliate/orders/{orderId}`), for logs, metrics and traces. */
+  route: string | null;
+  /** The headers as Node's HTTP server read them, when it did (the fetch adapter drops empty ones). */
+  rawHeaders?: Readonly<Record<string, unknown>>;
+}
+
+export class RequestRecord {
+  /** The request as its client sent it. */
+  readonly request: Request;
+  readonly url: URL;
+  /** The caller's X-Request-Id when sane, else a fresh one; echoed on the answer. */
+  readonly id: string;
+  /** The address the quota counts against (src/http/clientIp.ts). */
+  readonly clientIp: string;
+  readonly route: string | null;
+  /** Headers the answer carries, collected as they are known (request id, quota fields). */
+  readonly answerHeaders: Record<string, string>;
+  private readonly rawHeaders?: Readonly<Record<string, unknown>>;
+  private controller?: AbortController;
+  private verifiedKey?: Promise<VerifiedKey | null>;
+  private verifiedToken?: Promise<DashboardToken>;
+  private childLog?: Logger;
+
+  constructor(init: RequestRecordInit) {
+    this.request = init.request;
+    this.url = init.url;
+    this.id = init.id;
+    this.clientIp = init.clientIp;
+    this.route = init.route;
+    this.rawHeaders = init.rawHeaders;
+    this.answerHeaders = { 'X-Request-Id': init.id };
+  }
+
+  /**
+   * Fires at the request's deadline or when its client goes away (`stop`). Made on first use:
+   * work that nothing can stop (the redirect) never pays for one.
+   */
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    return this.controller.signal;
+  }
+
+  /** Stops whatever listens to `signal`. */
+  stop(reason: unknown): void {
+    this.controller?.abort(reason);
+  }
+
+  /** Whether a header was sent at all, even empty. */
+  wasSent(name: string): boolean {
+    return (
+      this.request.headers.has(name) || (this.rawHeaders !== undefined && name in this.rawHeaders)
+    );
+  }
+
+  /** The client address as stored (key usage, audit trails): an IP literal, else null. */
+  get storableClientIp(): string | null {
+    return storableIp(this.clientIp);
+  }
+
+  /** The verified `x-api-key`, or null when it is absent or invalid; verified once. */
+  apiKey(): Promise<VerifiedKey | null> {
+    this.verifiedKey ??= verifyApiKey(this.request.headers.get('x-api-key'), {
+      clientIp: this.storableClientIp,
+    });
+    return this.verifiedKey;
+  }
+
+  /** The dashboard JWT (`x-api-token`) as checked; checked once. */
+  dashboardToken(): Promise<DashboardToken> {
+    this.verifiedToken ??= verifyDashboardToken(this.request.headers.get('x-api-token'));
+    return this.verifiedToken;
+  }
+
+  /** Who the request was verified as, for the access log: ids only, nothing looked up for it. */
+  async verifiedIdentity(): Promise<{ keyId?: string; userId?: string }> {
+    const key = await this.verifiedKey?.catch(() => null);
+    if (key) return { keyId: key.id, userId: key.ownerId };
+    const token = await this.verifiedToken?.catch(() => undefined);
+    return token && 'userId' in token ? { userId: token.userId } : {};
+  }
+
+  /** The service's logger with this request's id on every line. */
+  get log(): Logger {
+    this.childLog ??= logger.child({ requestId: this.id });
+    return this.childLog;
+  }
+}
