@@ -18,6 +18,8 @@ export interface Config {
   pgliteDataDir: string;
   /** Connections each replica keeps to PostgreSQL. */
   databasePoolSize: number;
+  /** Whether statements sent often are prepared once per connection (off behind a pooler in transaction mode). */
+  databaseNamedStatements: boolean;
   redisUrl: string | undefined;
   /** Put before every Redis key, so deployments can share one Redis. */
   redisKeyPrefix: string;
@@ -246,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     pgliteDataDir: env.PGLITE_DATA_DIR || path.join(dataDir, 'pglite'),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10),
+    databaseNamedStatements: toggle(env, 'DATABASE_NAMED_STATEMENTS', true),
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix,
     dashboardJwtSecret: secret ?? installationSecret(dataDir),

@@ -128,6 +128,37 @@ function postgresListener(connectionString: string) {
   return { listen, close };
 }
 
+/** Distinct statements a replica prepares at most: each connection keeps every one it prepared. */
+const MAX_NAMED_STATEMENTS = 256;
+/** Distinct statements seen once that are remembered, waiting to be seen again. */
+const MAX_SEEN_ONCE = 10_000;
+
+/**
+ * Names for the statements a replica sends again and again, so each connection parses and plans
+ * them once and then only binds and executes them (`pg` prepares a named statement on its first
+ * use per connection). A statement is named the second time it is seen, so one-off SQL never takes
+ * a name, and at most MAX_NAMED_STATEMENTS are named: neither `pg` nor the server ever forgets one.
+ * The empty name is the protocol's unnamed statement, parsed anew each time.
+ */
+export function statementNamer(
+  maxNamed = MAX_NAMED_STATEMENTS,
+  maxSeenOnce = MAX_SEEN_ONCE,
+): (query: { sql: string }) => string {
+  const names = new Map<string, string | null>();
+  let named = 0;
+  return ({ sql }) => {
+    const known = names.get(sql);
+    if (known) return known;
+    if (known === null && named < maxNamed) {
+      const name = `s${named++}`;
+      names.set(sql, name);
+      return name;
+    }
+    if (known === undefined && names.size - named < maxSeenOnce) names.set(sql, null);
+    return '';
+  };
+}
+
 function postgresBackend(connectionString: string, schema: string): Backend {
   const pool = new pg.Pool({
     connectionString,
@@ -151,7 +182,12 @@ function postgresBackend(connectionString: string, schema: string): Backend {
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   return {
-    prisma: prismaClient(new PrismaPg(pool, { schema })),
+    prisma: prismaClient(
+      new PrismaPg(pool, {
+        schema,
+        ...(config.databaseNamedStatements && { statementNameGenerator: statementNamer() }),
+      }),
+    ),
     async withConnection(work) {
       const client = await pool.connect();
       try {

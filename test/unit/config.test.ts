@@ -43,6 +43,7 @@ describe('defaults', () => {
       dataDir,
       pgliteDataDir: path.join(dataDir, 'pglite'),
       databasePoolSize: 10,
+      databaseNamedStatements: true,
       redisUrl: undefined,
       redisKeyPrefix: '',
       dashboardJwtSecret: expect.any(String),
