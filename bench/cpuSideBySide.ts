@@ -118,7 +118,10 @@ async function main(): Promise<void> {
     }
   }
 
-  console.log(`\n${REQUESTS} sequential requests per batch, ${ROUNDS} rounds, schema ${SCHEMA}`);
+  console.log(
+    `\n${REQUESTS} sequential requests per batch, ${ROUNDS} rounds, schema ${SCHEMA}; PostgreSQL's` +
+      " CPU is the whole server's, other clients of it included",
+  );
   const describe = (values: number[]) =>
     `median ${fixed(median(values))} (${fixed(Math.min(...values))}-${fixed(Math.max(...values))})`;
   const service = (key: string) => samples.get(key)!.map((sample) => sample.service);
