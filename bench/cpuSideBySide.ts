@@ -1,8 +1,10 @@
 // Service CPU per request, this checkout against others (e.g. an older commit unpacked with
 // `git archive <commit> | tar -x -C <dir>` and installed with `npm ci`), side by side on one
-// database: all services run at once, each route is asked N times in sequence of one build, then
-// of the next (the order rotating each round), and each server's CPU time is read before and
-// after its batch. All answers must be identical.
+// database: each checkout is compiled by its own `npm run build` and started as production starts
+// it (`node dist/server.js`, on the production Node of this checkout: scripts/production-node.sh);
+// all services run at once, each route is asked N times in sequence of one build, then of the next
+// (the order rotating each round), and each server's CPU time, and PostgreSQL's, is read before
+// and after its batch. All answers must be identical.
 //
 //   npx tsx bench/cpuSideBySide.ts <other checkout>[,<another>...] [--requests 300] [--rounds 6]
 //
@@ -12,14 +14,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEMO } from '../prisma/seed/demo';
 import { positiveNumber } from './support/cli';
-import {
-  cpuMsOf,
-  REPO_ROOT,
-  runScript,
-  serviceEnv,
-  startService,
-  type Service,
-} from './support/processes';
+import { cpuMsOf, postgresCpuMs } from './support/cpuTime';
+import { postmasterPid } from './support/database';
+import { REPO_ROOT, runScript, serviceEnv, startService, type Service } from './support/processes';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -55,11 +52,22 @@ async function get(build: Build, route: string): Promise<string> {
   return body;
 }
 
+interface PerRequest {
+  /** The service's CPU milliseconds per request. */
+  service: number;
+  /** PostgreSQL's (every process of the server), over the same requests. */
+  postgres: number;
+}
+
 /** CPU milliseconds per request over `REQUESTS` sequential requests. */
-async function batch(build: Build, route: string): Promise<number> {
+async function batch(build: Build, route: string, postmaster: number): Promise<PerRequest> {
   const before = cpuMsOf(build.pid);
+  const postgresBefore = postgresCpuMs(postmaster);
   for (let i = 0; i < REQUESTS; i += 1) await get(build, route);
-  return (cpuMsOf(build.pid) - before) / REQUESTS;
+  return {
+    service: (cpuMsOf(build.pid) - before) / REQUESTS,
+    postgres: (postgresCpuMs(postmaster) - postgresBefore) / REQUESTS,
+  };
 }
 
 const median = (values: number[]) => {
@@ -91,33 +99,45 @@ async function main(): Promise<void> {
     for (const build of builds) for (let i = 0; i < WARM_UP; i += 1) await get(build, route);
   }
 
-  const samples = new Map<string, number[]>();
+  const postmaster = await postmasterPid();
+  const samples = new Map<string, PerRequest[]>();
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const route of ROUTES) {
       const shift = round % builds.length;
       const order = [...builds.slice(shift), ...builds.slice(0, shift)];
       const line: string[] = [];
       for (const build of order) {
-        const perRequest = await batch(build, route);
+        const perRequest = await batch(build, route, postmaster);
         const key = `${route} ${build.name}`;
         samples.set(key, [...(samples.get(key) ?? []), perRequest]);
-        line.push(`${build.name} ${fixed(perRequest)}`);
+        line.push(`${build.name} ${fixed(perRequest.service)} (${fixed(perRequest.postgres)})`);
       }
-      console.log(`round ${round + 1} ${route}: ${line.join(', ')} ms CPU per request`);
+      console.log(
+        `round ${round + 1} ${route}: ${line.join(', ')} ms CPU per request (PostgreSQL's)`,
+      );
     }
   }
 
-  console.log(`\n${REQUESTS} sequential requests per batch, ${ROUNDS} rounds, schema ${SCHEMA}`);
+  console.log(
+    `\n${REQUESTS} sequential requests per batch, ${ROUNDS} rounds, schema ${SCHEMA}; PostgreSQL's` +
+      " CPU is the whole server's, other clients of it included",
+  );
   const describe = (values: number[]) =>
     `median ${fixed(median(values))} (${fixed(Math.min(...values))}-${fixed(Math.max(...values))})`;
+  const service = (key: string) => samples.get(key)!.map((sample) => sample.service);
+  const postgres = (key: string) => samples.get(key)!.map((sample) => sample.postgres);
   for (const route of ROUTES) {
-    const self = samples.get(`${route} this checkout`)!;
-    console.log(`${route}: this checkout ${describe(self)} ms CPU per request`);
+    const self = `${route} this checkout`;
+    console.log(
+      `${route}: this checkout ${describe(service(self))} ms CPU per request;` +
+        ` PostgreSQL ${describe(postgres(self))} ms`,
+    );
     for (const build of builds.slice(0, -1)) {
-      const other = samples.get(`${route} ${build.name}`)!;
-      const ratios = self.map((value, i) => value / other[i]!);
+      const other = `${route} ${build.name}`;
+      const ratios = service(self).map((value, i) => value / service(other)[i]!);
       console.log(
-        `  ${build.name} ${describe(other)} ms; this checkout / ${build.name}, per round: ${describe(ratios)}`,
+        `  ${build.name} ${describe(service(other))} ms, PostgreSQL ${describe(postgres(other))} ms;` +
+          ` this checkout / ${build.name}, per round: ${describe(ratios)}`,
       );
     }
   }

@@ -1,16 +1,18 @@
 // The benchmark harness: the service on PostgreSQL + Redis, loaded by autocannon scenario by
-// scenario beside the machine's ceiling and the stack's floor (context), and on the two affiliate
-// lists side by side with the reference servers (bench/references: the peer, Fastify + Prisma;
-// the limit, node:http + pg), which hold the list-route targets. Writes bench/results/latest.md,
-// and under bench/results/local/ (not committed) a copy of it and the query plans. On demand.
+// scenario beside the machine's ceiling and the stack's floor (context), on the two affiliate
+// lists side by side with the reference servers (bench/references: the peer, Fastify + Prisma,
+// which holds the list-route targets; the limit, node:http + pg, context), and on a response-cache
+// hit. Every server is compiled and runs on the production Node, node alone (support/build.ts).
+// Writes bench/results/latest.md, and under bench/results/local/ (not committed) a copy of it, the
+// query plans and the servers' bundles. On demand.
 //
 //   npm run bench                                   # demo and scale (scale if bench_scale is seeded)
 //   npm run bench -- --target demo --duration 5 --only orders
 //
 // Options: --target demo|scale|both (default both), --duration S per scenario and per open-loop
 // probe (10), --warmup S (2), --connections N (50), --rounds N beside the references (3),
-// --only <substring of scenario names>, --no-explain (skip the query plans), --no-profile (skip
-// the CPU profile), --pg-log <file>.
+// --only <substring of scenario names; "cache hit" for the cache hits alone>, --no-explain (skip
+// the query plans), --no-profile (skip the CPU profile), --pg-log <file>.
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +30,13 @@ import { capturePlans, defaultLogFile, type ExplainRequest } from './support/exp
 import { positiveNumber } from './support/cli';
 import { resolveFixtures } from './support/fixtures';
 import { differenceFromRest } from './support/graphqlEquivalent';
-import { runLoad, type LoadResult, type LoadSettings, type LoadSpec } from './support/load';
+import {
+  runLoad,
+  type LoadRequest,
+  type LoadResult,
+  type LoadSettings,
+  type LoadSpec,
+} from './support/load';
 import { currentCommit, describeMachine } from './support/machine';
 import {
   REPO_ROOT,
@@ -59,10 +67,12 @@ import {
   type Contender,
   type ContenderName,
   type Round,
+  type SideBySide,
   type SideBySideSettings,
   type Workload,
 } from './support/sideBySide';
 import {
+  cacheHitCheck,
   cachedMixCheck,
   referenceChecks,
   TARGETS,
@@ -265,10 +275,11 @@ async function measureFixedBody(server: FixedBodyServer, options: Options): Prom
 }
 
 function roundProgress(target: string, route: string, name: ContenderName, round: Round): void {
-  const { load, cpuMsPerAnswer, probe } = round;
+  const { load, cpuMsPerAnswer, postgresCpuMsPerAnswer, probe } = round;
   console.log(
     `[${target}] GET ${route} ${name.padEnd(7)} ${Math.round(load.requestsPerSecond).toString().padStart(6)} req/s` +
-      `  p50 ${load.p50Ms.toFixed(2)}  p99 ${load.p99Ms.toFixed(2)} ms  CPU ${cpuMsPerAnswer.toFixed(2)} ms/answer` +
+      `  p50 ${load.p50Ms.toFixed(2)}  p99 ${load.p99Ms.toFixed(2)} ms` +
+      `  CPU ${cpuMsPerAnswer.toFixed(2)} ms/answer, PostgreSQL ${postgresCpuMsPerAnswer.toFixed(2)}` +
       `  at ${TARGETS.references.probeRatePerS}/s: p50 ${probe.p50Ms.toFixed(2)}  p99 ${probe.p99Ms.toFixed(2)} ms` +
       `  errors ${load.errors + probe.errors}`,
   );
@@ -320,20 +331,54 @@ async function cachedMixWorkload(schema: string): Promise<Workload> {
   };
 }
 
-/** The service with its response cache on, beside the limit, on a repeating mix. */
+type Measured = Pick<TargetRun, 'sideBySide' | 'referenceChecks'>;
+
+/** A reference route's default page, asked with the demo key of its surface. */
+function firstPageRequest(route: string): LoadRequest {
+  return { method: 'GET', path: route, headers: { 'x-api-key': keyFor(route) } };
+}
+
+const summaryIn = (measured: SideBySide, name: ContenderName) =>
+  summaryOf(measured.outcomes.find((outcome) => outcome.name === name));
+
+/** The cached service alone, one key asking one URL of each selected reference route. */
+async function measureCacheHits(
+  target: TargetName,
+  service: Service,
+  routes: string[],
+  options: Options,
+): Promise<Measured> {
+  const result: Measured = { sideBySide: [], referenceChecks: [] };
+  for (const route of routes) {
+    const request = firstPageRequest(route);
+    const workload = {
+      route: `${route}, one key and URL, cache on`,
+      load: [request],
+      compared: [],
+    };
+    const measured = await measureSideBySide(
+      [{ name: 'service', server: service }],
+      workload,
+      sideBySideSettings(options),
+      (name, round) => roundProgress(target, `${route} cache hit`, name, round),
+    );
+    const check = cacheHitCheck(route, summaryIn(measured, 'service'));
+    printCheck(target, check);
+    result.sideBySide.push(measured);
+    result.referenceChecks.push(check);
+  }
+  return result;
+}
+
+/** The cached service beside the limit, on a repeating mix. */
 async function measureCachedMix(
   target: TargetName,
   schema: string,
+  service: Service,
   options: Options,
-): Promise<Pick<TargetRun, 'sideBySide' | 'referenceChecks'>> {
-  if (target !== TARGETS.references.target || !selected('cached mix', options.only)) {
-    return { sideBySide: [], referenceChecks: [] };
-  }
+): Promise<Measured> {
   const workload = await cachedMixWorkload(schema);
-  const [service, limit] = await Promise.all([
-    startService({ schema, responseCacheTtlSeconds: TARGETS.cachedMix.ttlSeconds }),
-    startLimitServer(schema),
-  ]);
+  const limit = await startLimitServer(schema);
   try {
     const contenders: Contender[] = [
       { name: 'service', server: service },
@@ -345,13 +390,46 @@ async function measureCachedMix(
       sideBySideSettings(options),
       (name, round) => roundProgress(target, 'cached mix', name, round),
     );
-    const summary = (name: ContenderName) =>
-      summaryOf(measured.outcomes.find((outcome) => outcome.name === name));
-    const check = cachedMixCheck(workload.route, summary('service'), summary('limit'));
+    const check = cachedMixCheck(
+      workload.route,
+      summaryIn(measured, 'service'),
+      summaryIn(measured, 'limit'),
+    );
     printCheck(target, check);
     return { sideBySide: [measured], referenceChecks: [check] };
   } finally {
-    await Promise.all([service.stop(), limit.stop()]);
+    await limit.stop();
+  }
+}
+
+/** The service with its response cache on (the default TTL): cache hits, then the cached mix. */
+async function measureWithCacheOn(
+  target: TargetName,
+  schema: string,
+  options: Options,
+): Promise<Measured> {
+  const hitRoutes = TARGETS.references.routes.filter((route) =>
+    selected(`cache hit GET ${route}`, options.only),
+  );
+  const mix = selected('cached mix', options.only);
+  if (target !== TARGETS.references.target || (!hitRoutes.length && !mix)) {
+    return { sideBySide: [], referenceChecks: [] };
+  }
+  const service = await startService({
+    schema,
+    responseCacheTtlSeconds: TARGETS.cachedMix.ttlSeconds,
+  });
+  try {
+    const hits = await measureCacheHits(target, service, hitRoutes, options);
+    const mixed = mix
+      ? await measureCachedMix(target, schema, service, options)
+      : { sideBySide: [], referenceChecks: [] };
+    return {
+      sideBySide: [...hits.sideBySide, ...mixed.sideBySide],
+      referenceChecks: [...hits.referenceChecks, ...mixed.referenceChecks],
+    };
+  } finally {
+    await service.stop();
   }
 }
 
@@ -361,7 +439,7 @@ async function measureBesideReferences(
   schema: string,
   service: Service,
   options: Options,
-): Promise<Pick<TargetRun, 'sideBySide' | 'referenceChecks'>> {
+): Promise<Measured> {
   const routes = TARGETS.references.routes.filter((route) =>
     selected(`GET ${route}`, options.only),
   );
@@ -375,17 +453,10 @@ async function measureBesideReferences(
     { name: 'limit', server: limit },
   ];
   const settings = sideBySideSettings(options);
-  const result: Pick<TargetRun, 'sideBySide' | 'referenceChecks'> = {
-    sideBySide: [],
-    referenceChecks: [],
-  };
+  const result: Measured = { sideBySide: [], referenceChecks: [] };
   try {
     for (const route of routes) {
-      const request = {
-        method: 'GET' as const,
-        path: route,
-        headers: { 'x-api-key': keyFor(route) },
-      };
+      const request = firstPageRequest(route);
       const workload = {
         route,
         load: [request],
@@ -394,9 +465,11 @@ async function measureBesideReferences(
       const measured = await measureSideBySide(contenders, workload, settings, (name, round) =>
         roundProgress(target, route, name, round),
       );
-      const summary = (name: ContenderName) =>
-        summaryOf(measured.outcomes.find((outcome) => outcome.name === name));
-      const checks = referenceChecks(route, summary('service'), summary('peer'), summary('limit'));
+      const checks = referenceChecks(
+        route,
+        summaryIn(measured, 'service'),
+        summaryIn(measured, 'peer'),
+      );
       checks.forEach((check) => printCheck(target, check));
       result.sideBySide.push(measured);
       result.referenceChecks.push(...checks);
@@ -424,7 +497,7 @@ async function runTarget(
   let stackFloorResult: LoadResult;
   let authSingleConnection: AuthPairResult[] = [];
   let graphqlDifferences: TargetRun['graphqlDifferences'];
-  let besideReferences: Pick<TargetRun, 'sideBySide' | 'referenceChecks'>;
+  let besideReferences: Measured;
   try {
     const fixtures = await resolveFixtures(service.baseUrl);
     scenarios = buildScenarios(fixtures).filter((scenario) =>
@@ -464,7 +537,7 @@ async function runTarget(
   } finally {
     await service.stop();
   }
-  const cachedMix = await measureCachedMix(target, schema, options);
+  const cacheOn = await measureWithCacheOn(target, schema, options);
 
   const run: TargetRun = {
     target,
@@ -473,8 +546,8 @@ async function runTarget(
     ceiling: ceilingResult,
     stackFloor: stackFloorResult,
     outcomes,
-    sideBySide: [...besideReferences.sideBySide, ...cachedMix.sideBySide],
-    referenceChecks: [...besideReferences.referenceChecks, ...cachedMix.referenceChecks],
+    sideBySide: [...besideReferences.sideBySide, ...cacheOn.sideBySide],
+    referenceChecks: [...besideReferences.referenceChecks, ...cacheOn.referenceChecks],
     authSingleConnection,
     graphqlDifferences,
   };

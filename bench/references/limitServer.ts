@@ -1,8 +1,9 @@
 // The limit: GET /affiliate/campaigns and GET /affiliate/orders on bare node:http + pg with
 // hand-written SQL, three statements a request (the key with its owner, the count, the page with
 // its relations as JSON), the same bodies as the service. What this machine can do for these
-// routes with no framework and no ORM. Run as its own process with PORT, DATABASE_URL,
-// DATABASE_SCHEMA and SHORT_LINK_BASE_URL: `node --import tsx bench/references/limitServer.ts`.
+// routes with no framework and no ORM. Bundled as the service is built (bench/support/build.ts) and
+// run as its own process on the same Node, with PORT, DATABASE_URL, DATABASE_SCHEMA and
+// SHORT_LINK_BASE_URL.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';

@@ -1,8 +1,9 @@
 // The peer: GET /affiliate/campaigns and GET /affiliate/orders as a typical Node team writes them,
 // Fastify 5 + the service's own generated Prisma client on the same adapter as src/db.ts. Each
 // request looks its key up (Prisma, key with its owner), then counts and reads the page with
-// includes. Run as its own process with PORT, DATABASE_URL, DATABASE_SCHEMA and
-// SHORT_LINK_BASE_URL: `node --import tsx bench/references/peerServer.ts`, printing `listening <port>`.
+// includes. Bundled as the service is built (bench/support/build.ts) and run as its own process on
+// the same Node, with PORT, DATABASE_URL, DATABASE_SCHEMA and SHORT_LINK_BASE_URL; it prints
+// `listening <port>`.
 import { PrismaPg } from '@prisma/adapter-pg';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import pg from 'pg';

@@ -1,9 +1,9 @@
-// The stack's floor: yoga + Sofa + Pothos answering the ceiling's body (ceilingServer.ts) from
+// The stack's floor: yoga + Sofa + Pothos answering the ceiling's body (ceilingBody.ts) from
 // memory, with none of the service (no edge, key, quota, facade or database). It is what a list
 // route of this design costs before the service adds any work of its own, so the service's list
 // routes can reach its throughput at best. Sofa is wired into yoga as @graphql-yoga/plugin-sofa
-// wires it (execution through yoga's envelop); run as its own process like the ceiling:
-// `node --import tsx bench/references/stackFloorServer.ts`, printing `listening <port>`.
+// wires it (execution through yoga's envelop); bundled and run as its own process like the ceiling,
+// printing `listening <port>`.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import SchemaBuilder from '@pothos/core';
@@ -12,7 +12,7 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import { useSofa } from 'sofa-api';
 // Type-only, erased at run time: the service's page info shape, none of its builders or schema code.
 import type { PageInfo } from '../../src/schema/pagination';
-import { ceilingBody } from './ceilingServer';
+import { ceilingBody } from './ceilingBody';
 
 export const STACK_FLOOR_PATH = '/floor/brands';
 

@@ -1,8 +1,10 @@
 // What the harness asks of PostgreSQL directly (pg, superuser `postgres`): preparing the demo
-// schema, telling whether the scale schema is seeded, and reading click counts.
+// schema, telling whether the scale schema is seeded, reading click counts, and finding the
+// server's processes, whose CPU time is measured beside each server's.
 import pg from 'pg';
 import { generateApiKey, sha256Hex } from '../../src/auth/keyFormat';
 import { SCOPES_BY_KEY_TYPE } from '../../src/auth/scopes';
+import { parentPidOf } from './cpuTime';
 import { DATABASE_URL, REDIS_URL, runScript } from './processes';
 
 export const DEMO_SCHEMA = 'bench_demo';
@@ -107,6 +109,17 @@ export async function postgresVersion(): Promise<string> {
   return withClient(async (client) => {
     const result = await client.query<{ server_version: string }>('SHOW server_version');
     return result.rows[0]!.server_version;
+  });
+}
+
+/**
+ * The PostgreSQL server's main process (the postmaster): the parent of the backend serving this
+ * connection, so the server the harness loads, whatever else runs on the machine.
+ */
+export async function postmasterPid(): Promise<number> {
+  return withClient(async (client) => {
+    const result = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    return parentPidOf(result.rows[0]!.pid);
   });
 }
 

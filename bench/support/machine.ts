@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import Redis from 'ioredis';
+import { productionNodeVersion } from './build';
 import { postgresVersion } from './database';
 import { REDIS_URL, REPO_ROOT } from './processes';
 
@@ -10,7 +11,10 @@ export interface Machine {
   cores: number;
   memoryGiB: number;
   os: string;
+  /** The Node every server runs on (production's). */
   node: string;
+  /** The Node the harness itself (the load generator) runs on. */
+  harnessNode: string;
   postgres: string;
   redis: string;
 }
@@ -33,7 +37,8 @@ export async function describeMachine(): Promise<Machine> {
     cores: cpus.length,
     memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
     os: `${os.type()} ${os.release()}`,
-    node: process.version,
+    node: productionNodeVersion(),
+    harnessNode: process.version,
     postgres: await postgresVersion(),
     redis: await redisVersion(),
   };
@@ -62,6 +67,7 @@ export function currentCommit(): Commit {
 export function machineLines(machine: Machine): string[] {
   return [
     `- CPU: ${machine.cpu}, ${machine.cores} cores; memory ${machine.memoryGiB} GiB; ${machine.os}`,
-    `- Node ${machine.node}, PostgreSQL ${machine.postgres}, Redis ${machine.redis}`,
+    `- Node ${machine.node} for every server, compiled and run with node alone (the harness on` +
+      ` ${machine.harnessNode}), PostgreSQL ${machine.postgres}, Redis ${machine.redis}`,
   ];
 }

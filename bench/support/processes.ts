@@ -1,12 +1,13 @@
-// The processes the harness loads: the service (src/server.ts) and the reference servers
-// (bench/references/), each a node child run directly (`node --import tsx`, no tsx wrapper), so
-// the child's pid is the server's own (its /proc/<pid>/stat and status are the server's CPU time
-// and memory) and the probe it preloads runs in the server.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+// The processes the harness loads: the service and the reference servers (bench/references/), each
+// compiled as production compiles it and run as production runs it (build.ts): the production
+// Node, alone, on the compiled file. So the child's pid is the server's own (its /proc/<pid>/stat
+// and status are the server's CPU time and memory) and the probe it preloads runs in the server.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { STACK_FLOOR_PATH } from '../references/stackFloorServer';
+import { buildService, productionNode, referenceBundle, type ReferenceServer } from './build';
+import { cpuMsOf } from './cpuTime';
 
 export const REPO_ROOT = path.join(__dirname, '..', '..');
 export const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -43,8 +44,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => process.exit(130));
 }
 
-function spawnNode(nodeArgs: string[], env: NodeJS.ProcessEnv, cwd = REPO_ROOT): NodeChild {
-  const child = spawn(process.execPath, nodeArgs, {
+/** Runs `node` (a binary) with the arguments; the last one is the script, named in errors. */
+function spawnNode(
+  node: string,
+  nodeArgs: string[],
+  env: NodeJS.ProcessEnv,
+  cwd = REPO_ROOT,
+): NodeChild {
+  const child = spawn(node, nodeArgs, {
     cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -109,16 +116,16 @@ export interface FixedBodyServer extends Server {
   path: string;
 }
 
-/** Runs a server script of bench/references on a free port, ready once it answers HTTP at all. */
-async function startScript(
+/** Runs a server of bench/references, bundled, on a free port; ready once it answers HTTP at all. */
+async function startReference(
   what: string,
-  script: string,
+  server: ReferenceServer,
   env: NodeJS.ProcessEnv = {},
   readyPath = '/',
 ): Promise<Server> {
   const port = await freePort();
   // Production mode, as the service runs: graphql-js checks every instanceof more slowly outside it.
-  const node = spawnNode(['--import', 'tsx', script], {
+  const node = spawnNode(productionNode(), [referenceBundle(server)], {
     ...process.env,
     ...env,
     NODE_ENV: 'production',
@@ -131,14 +138,18 @@ async function startScript(
 
 /** The bare node:http server (ceilingServer.ts). */
 export async function startCeilingServer(): Promise<FixedBodyServer> {
-  const server = await startScript('the ceiling server', 'bench/references/ceilingServer.ts');
+  const server = await startReference('the ceiling server', 'ceilingServer');
   return { ...server, path: '/' };
 }
 
 /** yoga + Sofa + Pothos answering the ceiling's body (stackFloorServer.ts). */
 export async function startStackFloorServer(): Promise<FixedBodyServer> {
-  const script = 'bench/references/stackFloorServer.ts';
-  const server = await startScript('the stack floor server', script, {}, STACK_FLOOR_PATH);
+  const server = await startReference(
+    'the stack floor server',
+    'stackFloorServer',
+    {},
+    STACK_FLOOR_PATH,
+  );
   return { ...server, path: STACK_FLOOR_PATH };
 }
 
@@ -156,12 +167,12 @@ function databaseEnv(schema: string): NodeJS.ProcessEnv {
 
 /** Fastify + the service's Prisma client on the schema's data (peerServer.ts). */
 export function startPeerServer(schema: string): Promise<Server> {
-  return startScript('the peer server', 'bench/references/peerServer.ts', databaseEnv(schema));
+  return startReference('the peer server', 'peerServer', databaseEnv(schema));
 }
 
 /** node:http + pg with hand-written SQL on the schema's data (limitServer.ts). */
 export function startLimitServer(schema: string): Promise<Server> {
-  return startScript('the limit server', 'bench/references/limitServer.ts', databaseEnv(schema));
+  return startReference('the limit server', 'limitServer', databaseEnv(schema));
 }
 
 export interface ServiceSettings {
@@ -171,7 +182,7 @@ export interface ServiceSettings {
   databaseUrl?: string;
   /** Preload the probe (bench/support/serverProbe.cjs): event-loop samples, CPU profiles. */
   withProbe?: boolean;
-  /** The checkout to run (another build, for side-by-side comparisons). Default: this one. */
+  /** The checkout to build and run (another build, for side-by-side comparisons). Default: this one. */
   dir?: string;
   /** RESPONSE_CACHE_TTL; default 0: every scenario measures the work of an answer. */
   responseCacheTtlSeconds?: number;
@@ -181,12 +192,16 @@ export const PROBE_PATH = path.join(__dirname, 'serverProbe.cjs');
 
 export type Service = Server;
 
-/** The environment the service runs with: production, quota out of the way, warnings only. */
+/**
+ * The environment the service runs with: production, quota out of the way, warnings only; keys of
+ * the test environment, as the demo's keys are (production takes only keys of its own environment).
+ */
 export function serviceEnv(settings: ServiceSettings, port: number): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: 'production',
+    KEY_ENV: 'test',
     PORT: String(port),
     DASHBOARD_JWT_SECRET: 'bench-only-dashboard-secret-0123456789abcdef',
     LOG_LEVEL: 'warn',
@@ -198,24 +213,26 @@ export function serviceEnv(settings: ServiceSettings, port: number): NodeJS.Proc
   };
 }
 
-/** Starts src/server.ts and waits until /readyz answers 200 (database and Redis reachable). */
+/**
+ * Builds the checkout (`npm run build`, once), starts its dist/server.js on the production Node and
+ * waits until /readyz answers 200 (database and Redis reachable).
+ */
 export async function startService(settings: ServiceSettings): Promise<Service> {
+  const dir = settings.dir ?? REPO_ROOT;
   const port = await freePort();
-  const nodeArgs = [
-    ...(settings.withProbe ? ['--require', PROBE_PATH] : []),
-    '--import',
-    'tsx',
-    'src/server.ts',
-  ];
-  const node = spawnNode(nodeArgs, serviceEnv(settings, port), settings.dir);
+  const nodeArgs = [...(settings.withProbe ? ['--require', PROBE_PATH] : []), buildService(dir)];
+  const node = spawnNode(productionNode(), nodeArgs, serviceEnv(settings, port), dir);
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntil(node, 'the service', async () => (await fetch(`${baseUrl}/readyz`)).ok);
   return { ...node, baseUrl };
 }
 
-/** Runs a TypeScript script of the repository to completion (the demo seed). */
+/**
+ * Runs a TypeScript script of the repository to completion (the demo seed), as a developer does:
+ * through tsx, on the harness's own Node.
+ */
 export async function runScript(script: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const node = spawnNode(['--import', 'tsx', script], env);
+  const node = spawnNode(process.execPath, ['--import', 'tsx', script], env);
   const code = await new Promise<number | null>((resolve) => node.child.once('exit', resolve));
   if (code !== 0) throw new Error(`${script} exited with ${code}:\n${node.output()}`);
   return node.output();
@@ -243,17 +260,6 @@ export function askProbe<Reply>(
     service.child.on('message', onMessage);
     service.child.send({ type, ...payload });
   });
-}
-
-/** Clock ticks per second of /proc's CPU times. */
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
-
-/** The CPU time (user + system, all threads) a process has used so far, in ms (proc(5)). */
-export function cpuMsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // After the command name, which may hold spaces: field 3 (state) on; utime and stime are 14, 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
 /**

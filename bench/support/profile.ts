@@ -1,9 +1,13 @@
 // A CPU profile of the service under the load of one scenario, summed by self time per function and
 // per package. The probe in the server (serverProbe.cjs) starts V8's profiler after the warm-up
-// and stops it after the measured load, so start-up (module loading, migrations) stays out.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// and stops it after the measured load, so start-up (module loading, migrations) stays out. The
+// service runs compiled (dist/server.js): its frames are named by their source files again through
+// the build's source map.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { SourceMap } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runLoad, type LoadResult, type LoadSettings } from './load';
 import { askProbe, REPO_ROOT, startService } from './processes';
 import type { Scenario } from './scenarios';
@@ -11,7 +15,9 @@ import type { Scenario } from './scenarios';
 export interface CallFrame {
   functionName: string;
   url: string;
+  /** Zero-based, as V8 counts. */
   lineNumber: number;
+  columnNumber: number;
 }
 
 interface CpuProfile {
@@ -55,6 +61,39 @@ export function frameName({ functionName, url, lineNumber }: CallFrame): string 
   return `${functionName || '(anonymous)'}${where ? ` ${where}` : ''}`;
 }
 
+/** The source map beside a compiled file (`<file>.map`), read once; null when it has none. */
+type SourceMaps = (file: string) => SourceMap | null;
+
+function sourceMapsBesideFiles(): SourceMaps {
+  const maps = new Map<string, SourceMap | null>();
+  return (file) => {
+    if (!maps.has(file)) {
+      const mapFile = `${file}.map`;
+      maps.set(
+        file,
+        existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))) : null,
+      );
+    }
+    return maps.get(file)!;
+  };
+}
+
+/** The frame at its place in the source, when it ran from a bundle with a source map. */
+export function sourceFrame(frame: CallFrame, sourceMaps: SourceMaps): CallFrame {
+  if (!frame.url || frame.url.includes('node_modules') || !/^(file:\/\/)?\//.test(frame.url)) {
+    return frame;
+  }
+  const file = frame.url.startsWith('file:') ? fileURLToPath(frame.url) : frame.url;
+  const entry = sourceMaps(file)?.findEntry(frame.lineNumber, frame.columnNumber);
+  if (!entry || !('originalSource' in entry)) return frame;
+  return {
+    ...frame,
+    url: path.resolve(path.dirname(file), entry.originalSource),
+    lineNumber: entry.originalLine,
+    columnNumber: entry.originalColumn,
+  };
+}
+
 function top(totals: Map<string, number>, totalMs: number, count: number): SelfTime[] {
   return [...totals.entries()]
     .sort((a, b) => b[1] - a[1])
@@ -63,13 +102,22 @@ function top(totals: Map<string, number>, totalMs: number, count: number): SelfT
 }
 
 /** Self time per function and per package, as shares of busy time; GC keeps V8's name. */
-export function summarizeProfile(profile: CpuProfile, count = 20) {
-  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+export function summarizeProfile(
+  profile: CpuProfile,
+  count = 20,
+  sourceMaps: SourceMaps = sourceMapsBesideFiles(),
+) {
+  const frames = new Map(
+    profile.nodes.map((node) => [node.id, sourceFrame(node.callFrame, sourceMaps)]),
+  );
   const byFunction = new Map<string, number>();
   const byPackage = new Map<string, number>();
   let busyMs = 0;
   let idleMs = 0;
   profile.samples.forEach((nodeId, index) => {
+    // The first delta runs from the profiler's start, not from a sample (on Node 24, a few hundred
+    // ms charged to the inspector's `post` that started it).
+    if (index === 0) return;
     const ms = (profile.timeDeltas[index] ?? 0) / 1000;
     const frame = frames.get(nodeId);
     if (!frame) return;

@@ -6,7 +6,7 @@
 //   bench:heap-start     -> full GC, then V8's sampling heap profiler (allocations and their stacks)
 //   bench:heap-stop      -> full GC, then writes what sampled allocations are still alive to `file`
 // The two full GCs make heapUsed comparable: what stays after them is retained, not garbage.
-// Plain CommonJS, no dependencies: it runs before tsx and the service load.
+// Plain CommonJS, no dependencies: it runs before the compiled service (dist/server.js) loads.
 'use strict';
 const { monitorEventLoopDelay } = require('node:perf_hooks');
 const { Session } = require('node:inspector');

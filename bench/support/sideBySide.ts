@@ -1,11 +1,13 @@
 // The service beside the reference servers on one route: first the bodies (a reference whose body
 // differs from the service's is not measured), then alternating rounds (service, peer, limit,
-// service, ...), each turn a closed-loop load (req/s, latency, the server's CPU per answer) and an
-// open-loop probe at a fixed rate. Alternating spreads the machine's drift and the other
-// processes' load over all servers alike; each figure is the median of the rounds.
+// service, ...), each turn a closed-loop load (req/s, latency, the server's CPU per answer and
+// PostgreSQL's) and an open-loop probe at a fixed rate. Alternating spreads the machine's drift and
+// the other processes' load over all servers alike; each figure is the median of the rounds.
+import { cpuMsOf, postgresCpuMs } from './cpuTime';
+import { postmasterPid } from './database';
 import { runLoad, type LoadRequest, type LoadResult } from './load';
 import { probeAtFixedRate, type ProbeResult } from './openLoop';
-import { cpuMsOf, quiet, type Server } from './processes';
+import { quiet, type Server } from './processes';
 
 export type ContenderName = 'service' | 'peer' | 'limit';
 
@@ -18,6 +20,8 @@ export interface Round {
   load: LoadResult;
   /** The server process's CPU time over the measured load, per answer. */
   cpuMsPerAnswer: number;
+  /** The PostgreSQL server's CPU time (every process of it) over the same load, per answer. */
+  postgresCpuMsPerAnswer: number;
   probe: ProbeResult;
 }
 
@@ -100,6 +104,7 @@ async function measureRound(
   server: Server,
   requests: LoadRequest[],
   settings: SideBySideSettings,
+  postmaster: number,
 ): Promise<Round> {
   const spec = { requests, expected: [200] };
   const { connections, durationS } = settings;
@@ -110,18 +115,20 @@ async function measureRound(
   );
   await quiet(server.pid);
   const cpuBefore = cpuMsOf(server.pid);
+  const postgresBefore = postgresCpuMs(postmaster);
   const load = await runLoad(server.baseUrl, spec, {
     connections,
     durationS,
     requestsPerConnection,
   });
+  const postgresCpuMsPerAnswer = (postgresCpuMs(postmaster) - postgresBefore) / load.responses;
   const cpuMsPerAnswer = (cpuMsOf(server.pid) - cpuBefore) / load.responses;
   await quiet(server.pid);
   const probe = await probeAtFixedRate(server.baseUrl, requests[0]!, {
     ratePerS: settings.probeRatePerS,
     durationS,
   });
-  return { load, cpuMsPerAnswer, probe };
+  return { load, cpuMsPerAnswer, postgresCpuMsPerAnswer, probe };
 }
 
 /** What the contenders are loaded with, and which answers are compared before. */
@@ -133,7 +140,10 @@ export interface Workload {
   compared: LoadRequest[];
 }
 
-/** The service (first of `contenders`) and the references beside it on one workload. */
+/**
+ * The service (first of `contenders`) and the references beside it on one workload; the service
+ * alone when it is the only contender.
+ */
 export async function measureSideBySide(
   contenders: Contender[],
   workload: Workload,
@@ -142,6 +152,7 @@ export async function measureSideBySide(
 ): Promise<SideBySide> {
   const [service] = contenders;
   if (service?.name !== 'service') throw new Error('side by side: the service comes first');
+  const postmaster = await postmasterPid();
   const outcomes: ContenderOutcome[] = [];
   for (const { name, server } of contenders) {
     const refusal =
@@ -152,7 +163,7 @@ export async function measureSideBySide(
   for (let round = 0; round < settings.rounds; round++) {
     for (const [i, { name, server }] of contenders.entries()) {
       if (outcomes[i]!.refusal) continue;
-      const measured = await measureRound(server, workload.load, settings);
+      const measured = await measureRound(server, workload.load, settings, postmaster);
       outcomes[i]!.rounds.push(measured);
       onRound(name, measured);
       await quiet(server.pid);
@@ -169,6 +180,7 @@ export interface ContenderSummary {
   p50Ms: number;
   p99Ms: number;
   cpuMsPerAnswer: number;
+  postgresCpuMsPerAnswer: number;
   probeP50Ms: number;
   probeP99Ms: number;
   errors: number;
@@ -191,6 +203,7 @@ export function summaryOf(outcome: ContenderOutcome | undefined): ContenderSumma
     p50Ms: median(rounds.map((round) => round.load.p50Ms)),
     p99Ms: median(rounds.map((round) => round.load.p99Ms)),
     cpuMsPerAnswer: median(rounds.map((round) => round.cpuMsPerAnswer)),
+    postgresCpuMsPerAnswer: median(rounds.map((round) => round.postgresCpuMsPerAnswer)),
     probeP50Ms: median(rounds.map((round) => round.probe.p50Ms)),
     probeP99Ms: median(rounds.map((round) => round.probe.p99Ms)),
     errors: rounds.reduce((sum, round) => sum + round.load.errors + round.probe.errors, 0),
