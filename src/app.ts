@@ -11,11 +11,11 @@ import { graphiqlOptions } from './graphql/graphiql';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useJsonAnswers } from './graphql/jsonAnswers';
 import { useManagementLimit } from './graphql/managementLimit';
-import { responseCache } from './graphql/responseCache';
 import { createEdge, type EdgeSettings } from './http/edge';
 import { createRedisClient, type RedisClient } from './redis';
 import { logger } from './logger';
 import { Counters } from './limits/counters';
+import { answerCache } from './rest/answerCache';
 import { createRestFacade, type RestFacade } from './rest/facade';
 import { useApiReference } from './rest/openapi';
 import { useUnknownPathAnswer } from './rest/unknownPaths';
@@ -71,12 +71,16 @@ export function createApp(options: AppOptions = {}) {
         : null;
   hearKeyChanges();
   const counters = new Counters(redis);
-  const rest = createRestFacade();
+  const cache = answerCache(
+    options.responseCacheTtlSeconds ?? config.responseCacheTtlSeconds,
+    redis,
+  );
+  const rest = createRestFacade(cache);
   const yoga = createYogaServer(
     { ...graphqlSettingsFromConfig(), ...options.graphql },
     rest,
     counters,
-    responseCache(options.responseCacheTtlSeconds ?? config.responseCacheTtlSeconds, redis),
+    cache ? [cache.plugin] : [],
   );
   const edge = createEdge(
     { rest, yoga },
@@ -101,7 +105,7 @@ function createYogaServer(
   graphqlSettings: GraphqlSettings,
   rest: RestFacade,
   counters: Counters,
-  answerCache: Plugin<Context>[],
+  cachePlugins: Plugin<Context>[],
 ) {
   const tracing = graphqlTracing();
   return createYoga<Record<string, unknown>, Context>({
@@ -145,7 +149,7 @@ function createYogaServer(
       useApiReference(rest.openApiDocument),
       useUnknownPathAnswer(GRAPHQL_ENDPOINT),
       useJsonAnswers(),
-      ...answerCache,
+      ...cachePlugins,
       ...(tracing ? [tracing] : []),
     ],
   });

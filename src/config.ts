@@ -8,6 +8,11 @@ export interface Config {
   nodeEnv: string;
   isProduction: boolean;
   port: number;
+  /**
+   * The address to listen on; undefined listens on every interface. Outside production the
+   * default is the loopback: a development service has public demo keys, open metrics and GraphiQL.
+   */
+  host: string | undefined;
   /** A postgresql:// URL selects a PostgreSQL server; unset means embedded PGlite. */
   databaseUrl: string | undefined;
   /** PostgreSQL schema to use (tests isolate each file in its own schema). Default `public`. */
@@ -243,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv,
     isProduction,
     port,
+    host: env.HOST || (isProduction ? undefined : '127.0.0.1'),
     databaseUrl,
     databaseSchema,
     dataDir,

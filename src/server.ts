@@ -43,7 +43,7 @@ export async function startServer({ beforeListening }: StartOptions = {}): Promi
 
   const server = createServer(createApp());
   server.on('clientError', answerClientError);
-  await new Promise<void>((resolve) => server.listen(config.port, resolve));
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const webhooks = startWebhookDispatcher(orderAnswerOf(schema));
   const { port } = server.address() as AddressInfo;
   const base = `http://localhost:${port}`;

@@ -1,31 +1,15 @@
-// GET /docs in a real browser: headless Chromium (Debian's, driven by playwright-core) loads the
-// reference page from a real port and finds every route of the table on it, with nothing fetched
-// from anywhere but the server. Without Chromium (a laptop) the test is skipped with a message;
-// CI (.ci/run) installs Chromium, and with CI set a missing browser fails instead.
-import { existsSync } from 'node:fs';
+// GET /docs in a real browser: headless Chromium (test/support/browser.ts) loads the reference page
+// from a real port and finds every route of the table on it, with nothing fetched from anywhere
+// but the server.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { openApiPath } from '../src/rest/openapi';
 import { webhookDocumentation } from '../src/rest/openapi/webhooks';
 import { ROUTES } from '../src/rest/routes';
+import { describeInChromium, launchChromium } from './support/browser';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-
-if (!hasChromium) {
-  if (process.env.CI) {
-    it('has Chromium in CI', () => {
-      throw new Error(`No Chromium at ${CHROMIUM}: .ci/run installs it (apt-get install chromium)`);
-    });
-  } else {
-    console.warn(
-      `test/docs-page.test.ts skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
-    );
-  }
-}
-
-(hasChromium ? describe : describe.skip)('GET /docs in headless Chromium', () => {
+describeInChromium('test/docs-page.test.ts')('GET /docs in headless Chromium', () => {
   let server: Server;
   let origin: string;
   let browser: Browser;
@@ -36,18 +20,7 @@ if (!hasChromium) {
     server = createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -53,6 +53,35 @@ describe('Cache-Control', () => {
   });
 });
 
+describe('security headers', () => {
+  const answers = async (app = createIsolatedApp()) => [
+    await callApp(app, '/affiliate/channels', { key: affiliateKey }),
+    await callApp(app, '/api/partner/nope', { key: partnerKey }),
+    await callApp(app, '/affiliate/channels'),
+    await callApp(app, '/graphql', { body: { query: '{ __typename }' } }),
+    await callApp(app, '/healthz'),
+    await callApp(app, '/openapi.json'),
+    await callApp(app, '/s/Nope0000'),
+  ];
+
+  test('every answer forbids content sniffing', async () => {
+    for (const { headers } of await answers()) {
+      expect(headers.get('x-content-type-options')).toBe('nosniff');
+    }
+  });
+
+  test('HSTS on every answer where the service is published over https', async () => {
+    // The tests publish the service at https://api.test.
+    for (const { headers } of await answers()) {
+      expect(headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    }
+    const overHttp = createIsolatedApp({ settings: { publicBaseUrl: 'http://localhost:4000' } });
+    for (const { headers } of await answers(overHttp)) {
+      expect(headers.get('strict-transport-security')).toBeNull();
+    }
+  });
+});
+
 describe('CORS', () => {
   const fromPage = (origin: string) => ({ headers: { origin } });
 

@@ -103,6 +103,20 @@ function describeCache(store: string, appWithCache: (ttlSeconds: number) => Prom
       expect((await callApp(cached, BRANDS, { key: apiKey })).status).toBe(401);
     });
 
+    test("a closed account's key is refused at once, its answer still cached", async () => {
+      const { apiKey, affiliateId } = await createAffiliate();
+      expect((await callApp(cached, LINKS, { key: apiKey })).status).toBe(200);
+      // The back office closes the account in SQL; every replica hears of it within moments.
+      await prisma.$executeRaw`UPDATE "User" SET "deletedAt" = now() WHERE "id" = ${affiliateId}::uuid`;
+      await until(
+        async () => (await callApp(cached, LINKS, { key: apiKey })).status === 404,
+        'refused',
+      );
+      expect((await callApp(cached, LINKS, { key: apiKey })).body.message).toBe(
+        'Affiliate not found',
+      );
+    });
+
     test("an affiliate's answers are its own, and its own writes show at once", async () => {
       const brand = await createBrand({ websiteUrl: 'https://shop.example' });
       const campaign = await createCampaign(brand.id, { offerType: 'Spreadsheet' });

@@ -3,7 +3,7 @@
 // Idempotency-Key), GET /affiliate/shortener/urls (meta, limits, filters) and GET
 // /affiliate/shortener/urls/{urlCode}, with one affiliate never seeing another's links.
 import { prisma } from '../src/db';
-import { call, expectError, graphql, postRaw, useTestDatabase } from './support/app';
+import { app, call, expectError, graphql, postRaw, send, useTestDatabase } from './support/app';
 import {
   createAffiliate,
   createApiKey,
@@ -398,6 +398,56 @@ describe('POST /affiliate/shortener/url: Idempotency-Key', () => {
     expect(again.status).toBe(201); // without the key the repeat would be a 200
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  /** Polls until a fresh request of `key` (no Idempotency-Key) answers `status`. */
+  async function untilFreshAnswers(key: string, body: unknown, status: number): Promise<void> {
+    const started = Date.now();
+    while ((await createShortUrl(key, body)).status !== status) {
+      if (Date.now() - started > 20_000) throw new Error(`no ${status} after 20 s`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  test('a replay is refused with 403 once the key has lost shortener:write', async () => {
+    const { apiKey, row } = await createApiKey('affiliate');
+    const sheet = await createCampaign(brand.id, { offerType: 'Spreadsheet' });
+    const body = { featureId: sheet.id };
+    expect((await createShortUrl(apiKey, body, withKey('lost-scope'))).status).toBe(201);
+    // The back office narrows the key in SQL; replicas hear of the change within moments.
+    await prisma.$executeRaw`UPDATE "ApiKey" SET "scopes" = ARRAY['shortener:read'] WHERE "id" = ${row.id}::uuid`;
+    await untilFreshAnswers(apiKey, body, 403);
+    const replay = await createShortUrl(apiKey, body, withKey('lost-scope'));
+    expectError(replay, 'FORBIDDEN', 'This API key lacks the scope shortener:write');
+    expect(replay.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  test("a replay is refused with 404 once the key's affiliate account is closed", async () => {
+    const { apiKey, row } = await createApiKey('affiliate');
+    const sheet = await createCampaign(brand.id, { offerType: 'Spreadsheet' });
+    const body = { featureId: sheet.id };
+    expect((await createShortUrl(apiKey, body, withKey('closed'))).status).toBe(201);
+    await prisma.$executeRaw`UPDATE "User" SET "deletedAt" = now() WHERE "id" = ${row.ownerId}::uuid`;
+    await untilFreshAnswers(apiKey, body, 404);
+    expectError(
+      await createShortUrl(apiKey, body, withKey('closed')),
+      'NOT_FOUND',
+      'Affiliate not found',
+    );
+  });
+
+  test('a replay sends the very bytes of the first answer', async () => {
+    const sheet = await createCampaign(brand.id, { offerType: 'Spreadsheet' });
+    const post = async () =>
+      (
+        await send(app, SHORTENER_PATH, {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json', ...withKey('bytes') },
+          body: JSON.stringify({ featureId: sheet.id }),
+        })
+      ).text;
+    const [first, replay] = [await post(), await post()];
+    expect(replay).toBe(first);
   });
 
   // Found by the fuzz test (FUZZ_SEED=22553667): the 400 echoes the lone surrogate, which

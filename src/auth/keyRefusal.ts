@@ -1,6 +1,7 @@
-// The 401 of a key route, saying what the caller should do instead.
-import { UnauthorizedError } from '../errors';
-import { keyTypeInWords, type KeyType } from './scopes';
+// Why a key is refused by a route, saying what the caller should do instead: its type (401), its
+// scopes (403), its affiliate account (the contract's 404), in the order scope-auth checks them.
+import { ForbiddenError, NotFoundError, UnauthorizedError, type HttpError } from '../errors';
+import { keyTypeInWords, type ApiScope, type KeyType } from './scopes';
 import type { VerifiedKey } from './verifyApiKey';
 
 /** The 401 of a route that takes `wanted` keys, given what the request presented. */
@@ -23,4 +24,27 @@ export function keyRefusal(
   return new UnauthorizedError(
     `An API key is required: send ${keyTypeInWords(wanted)} in the x-api-key header`,
   );
+}
+
+/** The 403 of a key without the scope a route needs. */
+export function missingScope(scope: string): ForbiddenError {
+  return new ForbiddenError(`This API key lacks the scope ${scope}`);
+}
+
+/** The contract's 404 for a key whose affiliate account is closed. */
+export function closedAffiliate(): NotFoundError {
+  return new NotFoundError('Affiliate not found');
+}
+
+/**
+ * What scope-auth would refuse a key of the route's type for, checked where no resolver runs (an
+ * Idempotency-Key replay); null when the key may use the route.
+ */
+export function accessRefusal(
+  key: VerifiedKey,
+  route: { keyType: KeyType; scope: ApiScope },
+): HttpError | null {
+  if (!key.scopes.has(route.scope)) return missingScope(route.scope);
+  if (route.keyType === 'affiliate' && key.affiliateId === null) return closedAffiliate();
+  return null;
 }

@@ -100,6 +100,19 @@ function routeOf(
 }
 
 /**
+ * What every answer carries: no content sniffing (a JSON error echoing input is never HTML), and,
+ * when the service is published over https, HSTS, so a browser never tries it in clear again.
+ */
+export function securityHeaders(publicBaseUrl: string): Record<string, string> {
+  return {
+    'X-Content-Type-Options': 'nosniff',
+    ...(publicBaseUrl.startsWith('https://') && {
+      'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
+    }),
+  };
+}
+
+/**
  * An answer to a request carrying a key or a dashboard token is that caller's alone: no shared
  * cache may keep it (one affiliate's earnings served to another from a URL-keyed cache).
  */
@@ -166,6 +179,7 @@ export function createEdge(
   { counters, redis }: EdgeShared,
 ): EdgeHandler {
   const quota = new RequestQuota(settings, counters);
+  const security = securityHeaders(settings.publicBaseUrl);
   const { Request: YogaRequest, TransformStream: YogaTransformStream } = handlers.yoga.fetchAPI;
 
   /** The request for yoga: the client's own, or, with a body, one whose body is counted. */
@@ -254,6 +268,7 @@ export function createEdge(
     const { request, url } = record;
     Object.assign(
       record.answerHeaders,
+      security,
       isLegacyHost(url, settings.legacyHosts) && deprecationHeaders(settings),
       corsHeaders(request, settings),
       carriesCredentials(request) && { 'Cache-Control': 'no-store' },

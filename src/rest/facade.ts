@@ -17,7 +17,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { keyRefusal } from '../auth/keyRefusal';
+import { accessRefusal, keyRefusal } from '../auth/keyRefusal';
 import type { VerifiedKey } from '../auth/verifyApiKey';
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -32,7 +32,7 @@ import {
   type Context,
   type RestExecution,
 } from '../schema/context';
-import { buildOpenApiDocument, type OpenApiSettings } from './openapi';
+import { buildOpenApiDocument, keyAuthOf, type OpenApiSettings } from './openapi';
 import { sofaOf, type Sofa } from './sofa';
 import {
   BadRequestError,
@@ -57,6 +57,7 @@ import {
 } from './csv';
 import { textRefusal } from '../schema/inputLimits';
 import { Response } from '../fetchApi';
+import type { AnswerCache, CachedAnswer } from './answerCache';
 
 type GetEnveloped = Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
 
@@ -70,6 +71,8 @@ interface PreparedRoute {
   args: readonly GraphQLArgument[];
   /** CSV column paths, for routes that offer CSV. */
   csvColumns?: string[][];
+  /** The key type and scope the route's field declares. */
+  auth: ReturnType<typeof keyAuthOf>;
 }
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -138,42 +141,48 @@ function jsonAnswer(
   });
 }
 
-/**
- * A GET answer's body as negotiated (JSON, or CSV where the route offers it), tagged with its
- * `ETag`; 304 when the client already holds it.
- */
-function readAnswer(
+/** Whether a GET of the route is answered in CSV (the route offers it and the client prefers it). */
+function formOf(record: RequestRecord, prepared: PreparedRoute): 'csv' | 'json' {
+  return prepared.csvColumns && prefersCsv(record.request.headers.get('accept')) ? 'csv' : 'json';
+}
+
+/** A GET answer's bytes in the negotiated form, with its ETag and the headers that describe it. */
+function composeAnswer(prepared: PreparedRoute, form: 'csv' | 'json', data: unknown): CachedAnswer {
+  const page = data as { data: unknown[]; meta?: { total: number } };
+  const body = form === 'csv' ? csvOf(prepared.csvColumns!, page.data) : JSON.stringify(data);
+  return {
+    body,
+    etag: entityTag(body),
+    headers: {
+      'Content-Type': form === 'csv' ? CSV_CONTENT_TYPE : JSON_CONTENT_TYPE,
+      // Where a route answers two forms, a cache must keep them apart.
+      ...(prepared.csvColumns && { Vary: 'Accept' }),
+      ...(form === 'csv' && page.meta && { [TOTAL_COUNT_HEADER]: String(page.meta.total) }),
+    },
+  };
+}
+
+/** A GET's answer to this request: 304 when the client already holds the bytes. */
+function sendAnswer(
   record: RequestRecord,
-  prepared: PreparedRoute,
-  data: unknown,
+  answer: CachedAnswer,
   headers: Record<string, string>,
 ): Response {
-  const csv = prepared.csvColumns && prefersCsv(record.request.headers.get('accept'));
-  const page = data as { data: unknown[]; meta?: { total: number } };
-  const body = csv ? csvOf(prepared.csvColumns!, page.data) : JSON.stringify(data);
-  const tag = entityTag(body);
-  const vary = prepared.csvColumns ? { Vary: 'Accept' } : undefined;
-  if (ifNoneMatchHolds(record.request.headers.get('if-none-match'), tag)) {
+  if (ifNoneMatchHolds(record.request.headers.get('if-none-match'), answer.etag)) {
     // What a 304 repeats of the 200 it stands for (RFC 9110 §15.4.5): Cache-Control, Vary, ETag.
+    const vary = answer.headers.Vary;
     return new Response(null, {
       status: 304,
-      headers: { ...record.answerHeaders, ...vary, ETag: tag },
+      headers: { ...record.answerHeaders, ...(vary && { Vary: vary }), ETag: answer.etag },
     });
   }
-  return new Response(body, {
+  return new Response(answer.body, {
     status: 200,
-    headers: {
-      'Content-Type': csv ? CSV_CONTENT_TYPE : JSON_CONTENT_TYPE,
-      ...record.answerHeaders,
-      ...headers,
-      ...vary,
-      ...(csv && page.meta && { [TOTAL_COUNT_HEADER]: String(page.meta.total) }),
-      ETag: tag,
-    },
+    headers: { ...answer.headers, ...record.answerHeaders, ...headers, ETag: answer.etag },
   });
 }
 
-export function createRestFacade() {
+export function createRestFacade(cache: AnswerCache | null) {
   let schema: GraphQLSchema;
   let sofa: Sofa;
   let getEnveloped: GetEnveloped;
@@ -192,6 +201,7 @@ export function createRestFacade() {
         document: sofa.operationOf(route),
         args: field.args.filter((arg) => !route.path.includes(`:${arg.name}`)),
         ...(route.csv && { csvColumns: csvColumns(rowTypeOf(field)) }),
+        auth: keyAuthOf(field),
       });
     }
   }
@@ -220,6 +230,22 @@ export function createRestFacade() {
     return result.data![route.fieldName];
   }
 
+  /** A GET's answer: from the cache, or executed (and then kept in the cache). */
+  async function readAnswer(
+    record: RequestRecord,
+    route: PreparedRoute,
+    apiKey: VerifiedKey,
+    rest: RestExecution,
+  ): Promise<CachedAnswer> {
+    const form = formOf(record, route);
+    const question = { route: route.route.path, variables: rest.variables, form };
+    const cached = await cache?.get(question, apiKey);
+    if (cached) return cached;
+    const answer = composeAnswer(route, form, await execute(record, route, apiKey, rest));
+    await cache?.set(question, apiKey, answer);
+    return answer;
+  }
+
   /** A POST's answer: 201 for what it made, 200 for what it found. */
   async function writeAnswer(
     record: RequestRecord,
@@ -234,7 +260,9 @@ export function createRestFacade() {
 
   /**
    * A POST's answer once per Idempotency-Key and request: a retry gets the recorded status and the
-   * very same bytes. The resolver's refusals (a 400) are answers too, and recorded.
+   * very same bytes. The resolver's refusals (a 400) are answers too, and recorded. A replay runs no
+   * resolver, so the key is authorized first, as the route's scope check would: a key that has
+   * lost the scope, or whose account is closed, is refused as a fresh request would be.
    */
   async function idempotentAnswer(
     record: RequestRecord,
@@ -243,6 +271,8 @@ export function createRestFacade() {
     rest: RestExecution,
     idempotencyKey: string,
   ): Promise<{ status: number; body: string; replayed: boolean }> {
+    const refusal = accessRefusal(apiKey, route.auth);
+    if (refusal) throw refusal;
     const { answer, replayed } = await runIdempotently(
       {
         scope: `api-key:${apiKey.id}`,
@@ -305,7 +335,7 @@ export function createRestFacade() {
           ...(written.replayed && { [IDEMPOTENT_REPLAYED_HEADER]: 'true' }),
         });
       }
-      return readAnswer(record, route, await execute(record, route, apiKey, rest), headers);
+      return sendAnswer(record, await readAnswer(record, route, apiKey, rest), headers);
     } catch (error) {
       return errorResponse(toHttpError(error, record.log), record.id, record.answerHeaders);
     }

@@ -4,11 +4,11 @@ import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
-import { keyRefusal } from '../auth/keyRefusal';
+import { closedAffiliate, keyRefusal, missingScope } from '../auth/keyRefusal';
 import type { AffiliateScope, ApiScope, KeyType, PartnerScope } from '../auth/scopes';
 import { config } from '../config';
 import { prisma } from '../db';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors';
+import { ForbiddenError, UnauthorizedError } from '../errors';
 import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
 import { fieldComplexity } from './complexity';
@@ -89,9 +89,9 @@ export const builder = new SchemaBuilder<{
             failed.parameter as KeyType,
           );
         case 'openAffiliate':
-          return new NotFoundError('Affiliate not found');
+          return closedAffiliate();
         case 'keyScope':
-          return new ForbiddenError(`This API key lacks the scope ${String(failed.parameter)}`);
+          return missingScope(String(failed.parameter));
         default:
           return new ForbiddenError();
       }

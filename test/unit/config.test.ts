@@ -42,6 +42,7 @@ describe('defaults', () => {
       databaseSchema: 'public',
       dataDir,
       pgliteDataDir: path.join(dataDir, 'pglite'),
+      host: '127.0.0.1',
       databasePoolSize: 10,
       databaseNamedStatements: true,
       redisUrl: undefined,
@@ -114,6 +115,13 @@ describe('defaults', () => {
 });
 
 describe('addresses', () => {
+  test('outside production the service listens on the loopback only, unless HOST says otherwise', () => {
+    expect(configOf({}).host).toBe('127.0.0.1');
+    expect(configOf({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(configOf(PRODUCTION).host).toBeUndefined(); // every interface
+    expect(configOf({ ...PRODUCTION, HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
+  });
+
   test('the public base URL follows PORT', () => {
     const config = configOf({ PORT: '8080' });
     expect(config.port).toBe(8080);
