@@ -168,6 +168,27 @@ describe('managing endpoints (dashboard, x-api-token)', () => {
     }
   });
 
+  test.each([
+    ['https://[::127.0.0.1]/h', 'loopback'],
+    ['https://[::ffff:0:169.254.169.254]/h', 'metadata'],
+    ['https://[64:ff9b:1::a9fe:a9fe]/h', 'reserved'],
+    ['https://[2002:a00:1::1]/h', 'private'],
+    ['https://[fec0::1]/h', 'private'],
+    ['https://168.63.129.16/h', 'metadata'],
+  ])('without WEBHOOK_ALLOW_PRIVATE_URLS, %s is refused (%s)', async (url, kind) => {
+    const { token } = await affiliateDashboard();
+    allowPrivateUrls(false);
+    try {
+      const { body } = await graphql(CREATE, { input: { url, events: ORDER_EVENTS } }, { token });
+      expect(body.errors?.[0]).toMatchObject({
+        message: expect.stringContaining(`resolves to a ${kind} address`),
+        extensions: { code: 'BAD_REQUEST' },
+      });
+    } finally {
+      allowPrivateUrls(true);
+    }
+  });
+
   test('sendTestWebhook runs at most 10 times a minute per user', async () => {
     const { token } = await affiliateDashboard();
     const { endpoint } = await createEndpoint(token, {
