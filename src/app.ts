@@ -5,6 +5,7 @@ import { createServerAdapter } from '@whatwg-node/server';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { hearKeyChanges } from './auth/keyChanges';
 import { config } from './config';
+import { useAnswerSizeLimit } from './graphql/answerSize';
 import { graphqlArmor, type GraphqlSettings } from './graphql/armor';
 import { maskErrors } from './graphql/errorMasking';
 import { graphiqlOptions } from './graphql/graphiql';
@@ -145,6 +146,7 @@ function createYogaServer(
       useApiReference(rest.openApiDocument),
       useUnknownPathAnswer(GRAPHQL_ENDPOINT),
       useJsonAnswers(),
+      useAnswerSizeLimit(GRAPHQL_ENDPOINT),
       ...answerCache,
       ...(tracing ? [tracing] : []),
     ],

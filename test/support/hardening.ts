@@ -2,7 +2,9 @@
 // built from the schema, two affiliates with rows each, and row counts.
 import {
   getNamedType,
+  getNullableType,
   isInterfaceType,
+  isListType,
   isObjectType,
   type GraphQLField,
   type GraphQLOutputType,
@@ -42,6 +44,20 @@ export function fullSelection(type: GraphQLOutputType, seen: string[] = []): str
   const fields = Object.values(named.getFields()).map((field) =>
     `${field.name} ${fullSelection(field.type, [...seen, named.name])}`.trim(),
   );
+  return `{ ${fields.join(' ')} }`;
+}
+
+/** Every field of an output type but lists of objects (an envelope's `data` list is followed). */
+export function flatSelection(type: GraphQLOutputType): string {
+  const named = getNamedType(type);
+  if (!isObjectType(named) && !isInterfaceType(named)) return '';
+  const fields = Object.values(named.getFields()).flatMap((field) => {
+    const inner = getNamedType(field.type);
+    const isObjectList =
+      isListType(getNullableType(field.type)) && (isObjectType(inner) || isInterfaceType(inner));
+    if (isObjectList && field.name !== 'data') return [];
+    return [`${field.name} ${flatSelection(field.type)}`.trim()];
+  });
   return `{ ${fields.join(' ')} }`;
 }
 
