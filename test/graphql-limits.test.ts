@@ -4,10 +4,7 @@
 import {
   getIntrospectionQuery,
   getNamedType,
-  getNullableType,
   isEnumType,
-  isInterfaceType,
-  isListType,
   isObjectType,
   Lexer,
   Source,
@@ -19,7 +16,7 @@ import {
 import { prisma } from '../src/db';
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { GRAPHQL_LIMITS } from '../src/graphql/armor';
-import { fieldComplexity, SEARCH_COST } from '../src/schema/complexity';
+import { fieldComplexity, isListOfObjects, SEARCH_COST } from '../src/schema/complexity';
 import { MAX_ORDER_ITEMS } from '../src/schema/orders';
 import { pageRuleOf } from '../src/schema/pagination';
 import { MAX_LISTED_DELIVERIES } from '../src/schema/webhooks/queries';
@@ -313,14 +310,11 @@ describe('what an operation costs', () => {
       )
       .flatMap((type) =>
         Object.values(type.getFields())
-          .filter((field) => {
-            const named = getNamedType(field.type);
-            const listOfObjects =
-              isListType(getNullableType(field.type)) &&
-              (isObjectType(named) || isInterfaceType(named));
-            // Pothos gives a field without its own complexity the default, fieldComplexity.
-            return listOfObjects && field.extensions.complexity === fieldComplexity;
-          })
+          // Pothos gives a field without its own complexity the default, fieldComplexity.
+          .filter(
+            (field) =>
+              isListOfObjects(field.type) && field.extensions.complexity === fieldComplexity,
+          )
           .map((field) => `${type.name}.${field.name}`),
       );
     expect(undeclared).toEqual([]);

@@ -12,6 +12,7 @@ import {
   isListType,
   isObjectType,
   type GraphQLField,
+  type GraphQLOutputType,
 } from 'graphql';
 
 /**
@@ -20,15 +21,18 @@ import {
  */
 const UNDECLARED_LIST_ROWS = 1_000;
 
+/** Whether a field's type is a list of objects: the lists whose rows multiply a cost. */
+export function isListOfObjects(type: GraphQLOutputType): boolean {
+  const named = getNamedType(type);
+  return isListType(getNullableType(type)) && (isObjectType(named) || isInterfaceType(named));
+}
+
 export function fieldComplexity<Context>(
   _args: Record<string, unknown>,
   _context: Context,
   field: GraphQLField<unknown, Context>,
 ) {
-  const named = getNamedType(field.type);
-  const isObjectList =
-    isListType(getNullableType(field.type)) && (isObjectType(named) || isInterfaceType(named));
-  return isObjectList ? { field: 1, multiplier: UNDECLARED_LIST_ROWS } : 1;
+  return isListOfObjects(field.type) ? { field: 1, multiplier: UNDECLARED_LIST_ROWS } : 1;
 }
 
 /** The cost of a list that holds at most `rows` rows (its resolver answers no more). */

@@ -2,9 +2,7 @@
 // built from the schema, two affiliates with rows each, and row counts.
 import {
   getNamedType,
-  getNullableType,
   isInterfaceType,
-  isListType,
   isObjectType,
   type GraphQLField,
   type GraphQLOutputType,
@@ -12,6 +10,7 @@ import {
 import { prisma } from '../../src/db';
 import { Prisma } from '../../src/generated/prisma/client';
 import { schema } from '../../src/schema';
+import { isListOfObjects } from '../../src/schema/complexity';
 import {
   createBrand,
   createCampaign,
@@ -52,10 +51,7 @@ export function flatSelection(type: GraphQLOutputType): string {
   const named = getNamedType(type);
   if (!isObjectType(named) && !isInterfaceType(named)) return '';
   const fields = Object.values(named.getFields()).flatMap((field) => {
-    const inner = getNamedType(field.type);
-    const isObjectList =
-      isListType(getNullableType(field.type)) && (isObjectType(inner) || isInterfaceType(inner));
-    if (isObjectList && field.name !== 'data') return [];
+    if (isListOfObjects(field.type) && field.name !== 'data') return [];
     return [`${field.name} ${flatSelection(field.type)}`.trim()];
   });
   return `{ ${fields.join(' ')} }`;
