@@ -18,9 +18,10 @@ async function main(): Promise<void> {
   // Imported only now: with no DATABASE_URL, src/db.ts would open the embedded database.
   const { closeDatabase, prisma, withSqlConnection } = await import('../src/db');
   const { applyMigrations } = await import('../src/migrations');
-  const { seedDemoData } = await import('../prisma/seed/demo');
+  const { refuseDemoDataInProduction, seedDemoData } = await import('../prisma/seed/demo');
   const { SCALE_TABLES, seedScaleData } = await import('../prisma/seed/scale');
   try {
+    refuseDemoDataInProduction();
     console.log(`seed:scale into schema "${config.databaseSchema}"`);
     const applied = await timed('migrations', () => applyMigrations());
     if (applied.length) console.log(`  applied ${applied.join(', ')}`);

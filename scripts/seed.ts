@@ -1,11 +1,13 @@
 // Applies pending migrations, then writes the deterministic demo data (prisma/seed/demo.ts).
 // Safe to run again: both steps skip what is already there. Database from the environment
-// (PGlite by default, PostgreSQL with DATABASE_URL), as for the service.
+// (PGlite by default, PostgreSQL with DATABASE_URL), as for the service. Refused, before anything
+// is touched, with NODE_ENV=production.
 import { applyMigrations } from '../src/migrations';
 import { closeDatabase, prisma } from '../src/db';
-import { seedDemoData } from '../prisma/seed/demo';
+import { refuseDemoDataInProduction, seedDemoData } from '../prisma/seed/demo';
 
 async function seed(): Promise<string> {
+  refuseDemoDataInProduction();
   const applied = await applyMigrations();
   await seedDemoData(prisma);
   // Sequential: PGlite is a single connection anyway.

@@ -5,6 +5,7 @@ import { createServerAdapter } from '@whatwg-node/server';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { hearKeyChanges } from './auth/keyChanges';
 import { config } from './config';
+import { useAnswerSizeLimit } from './graphql/answerSize';
 import { graphqlArmor, type GraphqlSettings } from './graphql/armor';
 import { maskErrors } from './graphql/errorMasking';
 import { graphiqlOptions } from './graphql/graphiql';
@@ -141,7 +142,7 @@ function createYogaServer(
     maxRequestBodySize: false,
     plugins: [
       // Parse and validation limits first: a refused operation costs no context, key check or
-      // resolver. The REST facade answers in onRequest, before any of them (see src/graphql/armor.ts).
+      // resolver (see src/graphql/armor.ts). REST executions meet only the execution hooks.
       ...graphqlArmor(graphqlSettings),
       useDeadlineCancellation(),
       useManagementLimit(counters),
@@ -149,6 +150,7 @@ function createYogaServer(
       useApiReference(rest.openApiDocument),
       useUnknownPathAnswer(GRAPHQL_ENDPOINT),
       useJsonAnswers(),
+      useAnswerSizeLimit(GRAPHQL_ENDPOINT),
       ...cachePlugins,
       ...(tracing ? [tracing] : []),
     ],

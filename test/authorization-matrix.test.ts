@@ -177,6 +177,12 @@ const TABLE: Row[] = [
     args: (t) => ({ endpointId: t.keyIds.endpoint }),
   },
   {
+    field: 'Query.webhookDelivery',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: (t) => ({ id: t.keyIds.delivery }),
+  },
+  {
     field: 'Query.webhookEndpointEvents',
     auth: 'dashboard',
     affiliateUsersOnly: true,

@@ -5,20 +5,32 @@ import {
   getIntrospectionQuery,
   getNamedType,
   isEnumType,
+  isObjectType,
   Lexer,
   Source,
   TokenKind,
   type GraphQLArgument,
   type GraphQLField,
+  type GraphQLObjectType,
 } from 'graphql';
 import { prisma } from '../src/db';
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { GRAPHQL_LIMITS } from '../src/graphql/armor';
+import { fieldComplexity, isListOfObjects, SEARCH_COST } from '../src/schema/complexity';
+import { MAX_ORDER_ITEMS } from '../src/schema/orders';
 import { pageRuleOf } from '../src/schema/pagination';
+import { MAX_LISTED_DELIVERIES } from '../src/schema/webhooks/queries';
+import { MAX_LISTED_ATTEMPTS } from '../src/schema/webhooks/types';
 import { schema } from '../src/schema';
 import { createIsolatedApp, type App, send, useTestDatabase } from './support/app';
 import { createApiKey, createBrand } from './support/factories';
-import { fullSelection, operationFor, rootField, rootFields } from './support/hardening';
+import {
+  flatSelection,
+  fullSelection,
+  operationFor,
+  rootField,
+  rootFields,
+} from './support/hardening';
 
 useTestDatabase();
 
@@ -84,13 +96,13 @@ function withDirectives(count: number): string {
   return `{ partnerBrands { data { ${Array(count).fill('id @include(if: true)').join(' ')} } } }`;
 }
 
-/** The widest list at its largest: 100 products with every field (cost 11,101). */
-const PRODUCTS = `affiliateProducts(limit: $limit) ${fullSelection(rootField('Query.affiliateProducts').type)}`;
-
-/** That list `count` times, one of them without an alias; `limit` is a variable. */
-function products(count: number): string {
-  const selections = aliased(count - 1, PRODUCTS).replace(/^\{/, `{ ${PRODUCTS}`);
-  return `query ($limit: Int = 100) ${selections}`;
+/**
+ * The widest list with every field, `limit` products as a variable's default: each product is
+ * priced at every nested list's capacity (1,421 a product), so 14 fit the limit and 15 do not.
+ */
+function products(limit: number): string {
+  const selection = fullSelection(rootField('Query.affiliateProducts').type);
+  return `query ($limit: Int = ${limit}) { affiliateProducts(limit: $limit) ${selection} }`;
 }
 
 // Each limit, with an operation exactly at it (admitted) and one just over it (refused).
@@ -123,10 +135,10 @@ const LIMITS: {
   },
   {
     limit: 'maxCost',
-    // One full page of 100 products, and two: the rows a list may hold count, variables too.
-    at: products(1),
-    over: products(2),
-    message: /^Operation cost limit of 12000 exceeded, found 22202\.$/,
+    // The rows a list may hold count, its nested lists' too, variables included.
+    at: products(14),
+    over: products(15),
+    message: /^Operation cost limit of 20000 exceeded, found 21316\.$/,
     affiliate: true,
   },
   {
@@ -246,19 +258,28 @@ describe('legitimate operations fit under every limit', () => {
   });
 
   test.each(rootFields().filter((name) => rootField(name).args.some((a) => a.name === 'limit')))(
-    '%s: its largest page at full width costs less than the limit',
+    '%s: its largest page, every field of its rows but their nested lists, costs less than the limit',
     (name) => {
       const field = rootField(name);
       const rule = pageRuleOf(field.args.find((arg) => arg.name === 'limit')!)!;
       const args = Object.entries(requiredArgs(field)).map(
         ([arg, value]) => `, ${arg}: ${String(value)}`,
       );
-      const query = `{ ${field.name}(limit: ${rule.maxLimit}${args.join('')}) ${fullSelection(field.type)} }`;
+      const query = `{ ${field.name}(limit: ${rule.maxLimit}${args.join('')}) ${flatSelection(field.type)} }`;
       expect(complexityFromQuery(query, { schema }).complexity).toBeLessThanOrEqual(
         GRAPHQL_LIMITS.maxCost,
       );
     },
   );
+
+  test("a year's report by link at its largest page and full width", () => {
+    const field = rootField('Query.affiliatePerformanceReport');
+    const query = `{ affiliatePerformanceReport(groupBy: link, limit: 366,
+      startAt: "2025-01-01T00:00:00Z", endAt: "2026-01-01T00:00:00Z") ${fullSelection(field.type)} }`;
+    expect(complexityFromQuery(query, { schema }).complexity).toBeLessThanOrEqual(
+      GRAPHQL_LIMITS.maxCost,
+    );
+  });
 
   test("GraphiQL's introspection query, where introspection is on", async () => {
     const query = getIntrospectionQuery({
@@ -272,6 +293,90 @@ describe('legitimate operations fit under every limit', () => {
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
     expect(body.data?.__schema).toBeDefined();
+  });
+});
+
+describe('what an operation costs', () => {
+  const cost = (query: string) => complexityFromQuery(query, { schema }).complexity;
+  const YEAR = 'startAt: "2025-01-01T00:00:00Z", endAt: "2026-01-01T00:00:00Z"';
+  const MONTH = 'startAt: "2025-12-01T00:00:00Z", endAt: "2026-01-01T00:00:00Z"';
+  const report = (groupBy: string, period: string) =>
+    `affiliatePerformanceReport(groupBy: ${groupBy}, ${period}) { data { clicks } }`;
+
+  test('every list of objects declares the rows it can hold', () => {
+    const undeclared = Object.values(schema.getTypeMap())
+      .filter(
+        (type): type is GraphQLObjectType => isObjectType(type) && !type.name.startsWith('__'),
+      )
+      .flatMap((type) =>
+        Object.values(type.getFields())
+          // Pothos gives a field without its own complexity the default, fieldComplexity.
+          .filter(
+            (field) =>
+              isListOfObjects(field.type) && field.extensions.complexity === fieldComplexity,
+          )
+          .map((field) => `${type.name}.${field.name}`),
+      );
+    expect(undeclared).toEqual([]);
+  });
+
+  test('a nested list costs the rows it can hold: an order its items, a delivery its attempts', () => {
+    expect(cost('{ affiliateOrders(limit: 1) { data { items { sku } } } }')).toBe(
+      3 + MAX_ORDER_ITEMS,
+    );
+    expect(cost('{ webhookDeliveries(endpointId: "x") { attempts { statusCode } } }')).toBe(
+      1 + MAX_LISTED_DELIVERIES * (1 + MAX_LISTED_ATTEMPTS),
+    );
+  });
+
+  test('a report costs the work of its period: a year by link more than a month, a page or a year by day', () => {
+    const yearByLink = cost(`{ ${report('link', YEAR)} }`);
+    expect(yearByLink).toBeGreaterThan(cost(`{ ${report('link', MONTH)} }`) * 10);
+    expect(yearByLink).toBeGreaterThan(cost(`{ ${report('day', YEAR)} }`) * 10);
+    expect(yearByLink).toBeGreaterThan(cost('{ affiliateOrders(limit: 100) { data { id } } }'));
+  });
+
+  test('a search costs more than the same list without it', () => {
+    for (const [list, argument] of [
+      ['affiliateOrders', 'search'],
+      ['affiliateProducts', 'search'],
+      ['affiliateShortUrls', 'search'],
+      ['affiliateBrands', 'search'],
+      ['partnerBrands', 'search'],
+      ['partnerOrganizations', 'search'],
+      ['affiliateCampaigns', 'name'],
+      ['partnerCampaigns', 'name'],
+    ]) {
+      const plain = cost(`{ ${list} { data { __typename } } }`);
+      expect({ list, cost: cost(`{ ${list}(${argument}: "a") { data { __typename } } }`) }).toEqual(
+        {
+          list,
+          cost: plain + SEARCH_COST,
+        },
+      );
+    }
+  });
+
+  test.each([
+    ['a one-year report by link', report('link', YEAR)],
+    ['a search', 'affiliateOrders(search: "a") { data { id } }'],
+  ])('fifteen aliases of %s are refused before any resolver', async (_what, selection) => {
+    const resolve = jest.spyOn(
+      schema.getQueryType()!.getFields()[selection.slice(0, selection.indexOf('('))]!,
+      'resolve',
+    );
+    try {
+      const { status, body } = await post(aliased(15, selection), { key: affiliateKey });
+      expect(status).toBe(400);
+      expect(body.errors![0]!.message).toMatch(/^Operation cost limit of 20000 exceeded/);
+      expect(resolve).not.toHaveBeenCalled();
+      // One of them alone is answered.
+      const one = await post(`{ ${selection} }`, { key: affiliateKey });
+      expect(one.body.errors).toBeUndefined();
+      expect(resolve).toHaveBeenCalled();
+    } finally {
+      resolve.mockRestore();
+    }
   });
 });
 

@@ -3,7 +3,8 @@
 // beyond that a 400 naming the parameter on REST, BAD_REQUEST on GraphQL, before any scope check.
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { MAX_LIST_ITEMS, MAX_TEXT_LENGTH, MAX_URL_LENGTH } from '../src/schema/inputLimits';
-import { call, graphql, useTestDatabase } from './support/app';
+import { MAX_JSON_DEPTH } from '../src/limits/jsonDepth';
+import { app, call, callApp, expectError, graphql, send, useTestDatabase } from './support/app';
 import { createApiKey, createBrand, createUser } from './support/factories';
 
 useTestDatabase();
@@ -129,5 +130,52 @@ test('key management inputs follow the same rules', async () => {
   expect(literal.body.errors[0]).toMatchObject({
     message: 'input.name must not contain control characters',
     extensions: { code: 'BAD_REQUEST' },
+  });
+});
+
+describe('JSON nesting', () => {
+  /** A JSON array nested `levels` deep. */
+  const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+  const tooDeep = `The body's JSON nests deeper than the limit of ${MAX_JSON_DEPTH} levels`;
+
+  test('a REST body nested 100,000 levels deep answers 400 naming the limit', async () => {
+    const answer = await callApp(app, '/affiliate/shortener/url', {
+      key: affiliateKey,
+      rawBody: `{"featureId":${nested(100_000)}}`,
+    });
+    expectError(answer, 'BAD_REQUEST', tooDeep);
+  });
+
+  test('a /graphql body nested 100,000 levels deep answers 400 naming the limit', async () => {
+    for (const body of [
+      `{"query":"{ __typename }","variables":{"v":${nested(100_000)}}}`,
+      nested(100_000),
+    ]) {
+      const answer = await send(app, '/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': partnerKey },
+        body,
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.json).toEqual({
+        errors: [{ message: tooDeep, extensions: { code: 'BAD_REQUEST' } }],
+      });
+    }
+  });
+
+  test('bodies at the limit are read as before', async () => {
+    // The nesting counts the body's own object: variables.v holds the rest.
+    const atLimit = `{"query":"{ __typename }","variables":{"v":${nested(MAX_JSON_DEPTH - 2)}}}`;
+    const answer = await send(app, '/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': partnerKey },
+      body: atLimit,
+    });
+    expect(answer.json).toEqual({ data: { __typename: 'Query' } });
+    const rest = await callApp(app, '/affiliate/shortener/url', {
+      key: affiliateKey,
+      rawBody: `{"featureId":${nested(MAX_JSON_DEPTH - 1)}}`,
+    });
+    expectError(rest, 'BAD_REQUEST', /^featureId: ID cannot represent value/);
   });
 });

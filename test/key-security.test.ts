@@ -7,6 +7,7 @@ import pino from 'pino';
 import { findApiKeys, generateApiKey, parseApiKey } from '../src/auth/keyFormat';
 import { keyUsageSettled, markKeyUsed, recordRevokedKeyUse } from '../src/auth/keyUsage';
 import { config } from '../src/config';
+import { DEMO_KEYS } from '../src/demoIdentities';
 import { prisma } from '../src/db';
 import { createRedisClient, type RedisClient } from '../src/redis';
 import { logger } from '../src/logger';
@@ -714,6 +715,73 @@ describe('6. Idempotency-Key on createApiKey and rotateApiKey', () => {
       { token, idempotencyKey: 'has space' },
     );
     expect(body.errors[0].extensions.code).toBe('BAD_REQUEST');
+  });
+});
+
+describe('7. a key opens only an installation of its own environment (KEY_ENV)', () => {
+  /** Runs `work` on an installation whose KEY_ENV is `env` (config is read on every check). */
+  async function asInstallation<T>(env: 'live' | 'test', work: () => Promise<T>): Promise<T> {
+    const keyEnv = config.keyEnv;
+    Object.assign(config, { keyEnv: env });
+    try {
+      return await work();
+    } finally {
+      Object.assign(config, { keyEnv });
+    }
+  }
+
+  /** REST and GraphQL statuses for `key`, and the database calls they made. */
+  async function presented(key: string) {
+    const database = spyOnDatabase();
+    try {
+      const rest = await callApp(app, AFFILIATE_ROUTE, { key });
+      const graphql = await graphqlApp(app, AFFILIATE_QUERY, {}, { key });
+      return {
+        rest: rest.status,
+        graphql: graphql.body.errors?.[0]?.extensions.code ?? 'OK',
+        message: rest.body?.message,
+        databaseCalls: database.calls().filter((call) => call === '$queryRaw'),
+      };
+    } finally {
+      database.restore();
+    }
+  }
+
+  test('a live installation refuses a valid svc_test_ key with 401 like an unknown key, before any lookup', async () => {
+    const { apiKey } = await createApiKey('affiliate');
+    // Valid and remembered on a test installation...
+    expect(await statusWith(apiKey)).toBe(200);
+    // ...and nothing on a live one, not even a lookup.
+    expect(await asInstallation('live', () => presented(apiKey))).toEqual({
+      rest: 401,
+      graphql: 'UNAUTHORIZED',
+      message: 'The x-api-key is not a valid key: unknown, revoked or expired',
+      databaseCalls: [],
+    });
+  });
+
+  test('a test installation refuses a valid svc_live_ key the same way', async () => {
+    const { token } = await dashboardUserWithToken();
+    const { apiKey } = await asInstallation('live', () => createKeyAs(token));
+    expect(apiKey).toMatch(/^svc_live_/);
+    expect(await asInstallation('live', () => statusWith(apiKey))).toBe(200);
+    expect((await asInstallation('test', () => presented(apiKey))).rest).toBe(401);
+    expect((await asInstallation('test', () => presented(apiKey))).databaseCalls).toEqual([]);
+  });
+
+  test('legacy v1 keys name no environment and open both, except the published demo v1 key on a live installation', async () => {
+    const { apiKey: legacy } = await createLegacyKey();
+    expect(await asInstallation('live', () => statusWith(legacy))).toBe(200);
+    expect(await asInstallation('test', () => statusWith(legacy))).toBe(200);
+
+    const demo = await createLegacyKey(undefined, DEMO_KEYS.legacyAffiliate);
+    expect(demo.apiKey).toBe(DEMO_KEYS.legacyAffiliate);
+    expect(await asInstallation('test', () => statusWith(DEMO_KEYS.legacyAffiliate))).toBe(200);
+    expect(await asInstallation('live', () => presented(DEMO_KEYS.legacyAffiliate))).toMatchObject({
+      rest: 401,
+      graphql: 'UNAUTHORIZED',
+      databaseCalls: [],
+    });
   });
 });
 

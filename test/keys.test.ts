@@ -92,6 +92,44 @@ describe('createApiKey', () => {
   });
 });
 
+describe('at most 10 keys per user', () => {
+  const refusal =
+    'At most 10 API keys per user that are not revoked (expired ones included): revoke one first';
+  const unrevoked = (ownerId: string) =>
+    prisma.apiKey.count({ where: { ownerId, revokedAt: null } });
+
+  test('the 11th key that is not revoked is BAD_REQUEST; revoking one makes room', async () => {
+    const { user, token } = await dashboardFor('AFFILIATE');
+    for (let n = 0; n < 8; n++) await createApiKey('affiliate', { ownerId: user.id });
+    await createApiKey('affiliate', { ownerId: user.id, expiresAt: new Date(Date.now() - 1_000) });
+    await createApiKey('affiliate', { ownerId: user.id, revokedAt: new Date() });
+    expect((await createKey(token)).data.createApiKey.apiKey).toMatch(/^svc_test_/);
+    const refused = await createKey(token);
+    expect(refused.errors[0]).toMatchObject({
+      message: refusal,
+      extensions: { code: 'BAD_REQUEST' },
+    });
+    expect(await unrevoked(user.id)).toBe(10);
+    const [oldest] = await prisma.apiKey.findMany({
+      where: { ownerId: user.id, revokedAt: null },
+      orderBy: { createdAt: 'asc' },
+      take: 1,
+    });
+    await graphql(REVOKE, { id: oldest!.id }, { token });
+    expect((await createKey(token)).data.createApiKey.apiKey).toMatch(/^svc_test_/);
+  });
+
+  test('concurrent creations cannot pass the cap: 6 at once with 9 present leave 10', async () => {
+    const { user, token } = await dashboardFor('PARTNER');
+    for (let n = 0; n < 9; n++) await createApiKey('partner', { ownerId: user.id });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => createKey(token)));
+    const created = answers.filter((body) => body.data?.createApiKey);
+    const refused = answers.filter((body) => body.errors?.[0]?.message === refusal);
+    expect([created.length, refused.length]).toEqual([1, 5]);
+    expect(await unrevoked(user.id)).toBe(10);
+  });
+});
+
 describe('dashboard authentication', () => {
   const refusalOf = async (token?: string) =>
     (await graphql(LIST, {}, token === undefined ? {} : { token })).body.errors[0];
@@ -197,6 +235,26 @@ describe('listApiKeys', () => {
     expect(text).not.toContain(first.apiKey);
     expect(text).not.toContain(second.apiKey);
     expect(await prisma.apiKey.count({ where: { ownerId: user.id } })).toBe(2);
+  });
+});
+
+describe('listApiKeys, bounded', () => {
+  test('keys not revoked first, then the most recently revoked: 100 at most', async () => {
+    const { user, token } = await dashboardFor('AFFILIATE');
+    const older = await createApiKey('affiliate', { ownerId: user.id });
+    for (let n = 0; n < 101; n++) {
+      await createApiKey('affiliate', {
+        ownerId: user.id,
+        revokedAt: new Date(Date.UTC(2026, 0, 1, 0, n)),
+      });
+    }
+    const newer = await createApiKey('affiliate', { ownerId: user.id });
+    const listed: { id: string; revokedAt: string | null }[] = (await graphql(LIST, {}, { token }))
+      .body.data.listApiKeys;
+    expect(listed).toHaveLength(100);
+    expect(listed.slice(0, 2).map((key) => key.id)).toEqual([newer.row.id, older.row.id]);
+    expect(listed[2]!.revokedAt).toBe('2026-01-01T01:40:00.000Z');
+    expect(listed.at(-1)!.revokedAt).toBe('2026-01-01T00:03:00.000Z');
   });
 });
 

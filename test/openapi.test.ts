@@ -16,7 +16,9 @@ import { IGNORED_PARAMETERS_HEADER } from '../src/rest/queryParams';
 import { routeField, ROUTES, surfaceOf, type RestRoute } from '../src/rest/routes';
 import { schema as fullSchema } from '../src/schema';
 import { pageRuleOf, type PaginatedRule } from '../src/schema/pagination';
-import { call, useTestDatabase } from './support/app';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { app, call, useTestDatabase } from './support/app';
 import { createAffiliate, createApiKey, createBrand, createCampaign } from './support/factories';
 import {
   fetchOpenApiDocument,
@@ -94,6 +96,44 @@ describe('GET /openapi.json', () => {
       expect({ pointer, found: target !== undefined }).toEqual({ pointer, found: true });
     }
   });
+});
+
+describe('GET /docs assets', () => {
+  /** GET over a connection of its own (`Connection: close`): the status, once the answer ended. */
+  function getOnce(url: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      request(url, { agent: false }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode!));
+      })
+        .on('error', reject)
+        .end();
+    });
+  }
+
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'a name of an object member (%s) answers 404 and holds no connection',
+    async (name) => {
+      const server = createServer(app);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const page = await (await fetch(`${origin}/docs`)).text();
+        const assets = /href="(\/docs\/assets\/[^/]+)\//.exec(page)![1]!;
+        const statuses = await Promise.all(
+          Array.from({ length: 10 }, () => getOnce(`${origin}${assets}/${name}`)),
+        );
+        expect(statuses).toEqual(Array(10).fill(404));
+        expect(await getOnce(`${origin}${assets}/swagger-ui.css`)).toBe(200);
+        const openConnections = () =>
+          new Promise<number>((resolve) => server.getConnections((_, count) => resolve(count)));
+        while ((await openConnections()) > 0) await new Promise((r) => setTimeout(r, 10));
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    },
+  );
 });
 
 describe('the document and the route table', () => {

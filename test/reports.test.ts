@@ -387,13 +387,37 @@ describe('Accept: text/csv', () => {
     expect(response.headers.get('x-total-count')).toBe('4');
     expect(response.headers.get('vary')).toBe('Accept');
     expect((await response.text()).split('\r\n')).toEqual([
-      'date,organizationId,organizationName,campaignId,campaignName,urlCode,shortUrl,currency,clicks,repeatClicks,botClicks,orders,transactionValue,earnings,earningsByStatus.PENDING,earningsByStatus.APPROVED,earningsByStatus.PAID,earningsByStatus.REJECTED,conversionRate,epc',
-      '2026-03-01,,,,,,,EUR,40,5,3,1,100,5,0,5,0,0,0.025,0.125',
-      '2026-03-01,,,,,,,USD,40,5,3,1,200,10,10,0,0,0,0.025,0.25',
-      '2026-03-02,,,,,,,,0,0,0,0,0,0,0,0,0,0,,',
-      '2026-03-03,,,,,,,EUR,10,1,0,2,80,1.5,0,0,1.5,2.5,0.2,0.15',
+      '"date","organizationId","organizationName","campaignId","campaignName","urlCode","shortUrl","currency","clicks","repeatClicks","botClicks","orders","transactionValue","earnings","earningsByStatus.PENDING","earningsByStatus.APPROVED","earningsByStatus.PAID","earningsByStatus.REJECTED","conversionRate","epc"',
+      '"2026-03-01",,,,,,,"EUR",40,5,3,1,100,5,0,5,0,0,0.025,0.125',
+      '"2026-03-01",,,,,,,"USD",40,5,3,1,200,10,10,0,0,0,0.025,0.25',
+      '"2026-03-02",,,,,,,,0,0,0,0,0,0,0,0,0,0,,',
+      '"2026-03-03",,,,,,,"EUR",10,1,0,2,80,1.5,0,0,1.5,2.5,0.2,0.15',
       '',
     ]);
+  });
+
+  test('brand names are quoted cells, and those a spreadsheet would run as formulas are neutralised', async () => {
+    const { affiliateId, apiKey } = await createAffiliate();
+    const names = ['Lumen;=1+1', '＝HYPERLINK("https://evil.example")', ' @SUM(A1)'];
+    for (const name of names) {
+      const brand = await createBrand({ name });
+      await createOrderVia(
+        { affiliateId, organizationId: brand.id },
+        { at: '2026-03-01T10:00:00Z' },
+      );
+    }
+    const response = await app.fetch(`http://api.test${REPORT}?groupBy=brand&${MARCH}`, {
+      headers: { 'x-api-key': apiKey, accept: 'text/csv' },
+    });
+    const csv = await response.text();
+    // Each brand's row holds its name as one cell: quoted, a formula after a `'`.
+    for (const cell of [
+      '"Lumen;=1+1"',
+      '"\'＝HYPERLINK(""https://evil.example"")"',
+      '"\' @SUM(A1)"',
+    ]) {
+      expect(csv).toContain(`,${cell},`);
+    }
   });
 
   test('errors stay JSON', async () => {

@@ -1,12 +1,13 @@
 // `npm start` on a fresh machine: an empty embedded database is migrated and gets the demo data,
 // the service answers on its port, and SIGTERM shuts it down cleanly. In production it refuses the
 // embedded database unless told, and never loads or prints the public demo keys.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEMO } from '../prisma/seed/demo';
+import { DEMO, seedDemoData } from '../prisma/seed/demo';
 import { config } from '../src/config';
+import { prisma } from '../src/db';
 import { runToExit, startReplica, type Replica } from './support/replica';
 
 const onPglite = config.databaseUrl ? test.skip : test;
@@ -108,6 +109,37 @@ describe('in production', () => {
     expect(code).toBe(1);
     expect(output).toContain('NODE_ENV=production needs DATABASE_URL');
     expect(output).toContain('ALLOW_EMBEDDED_DATABASE=1');
+  });
+
+  test('npm run seed refuses, says why, and touches no database', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'seed-production-'));
+    const database = path.join(dataDir, 'pglite');
+    try {
+      const { code, output } = await runToExit('scripts/seed.ts', {
+        ...production,
+        DATABASE_URL: undefined,
+        ALLOW_EMBEDDED_DATABASE: '1',
+        PGLITE_DATA_DIR: database,
+      });
+      expect(code).toBe(1);
+      expect(output).toContain('The demo data is never loaded with NODE_ENV=production');
+      // Not even migrated: the embedded database was never opened.
+      expect(existsSync(database)).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('the demo data refuses to be written by any other way in (seed:scale, a script)', async () => {
+    const isProduction = config.isProduction;
+    Object.assign(config, { isProduction: true });
+    try {
+      await expect(seedDemoData(prisma)).rejects.toThrow(
+        'The demo data is never loaded with NODE_ENV=production',
+      );
+    } finally {
+      Object.assign(config, { isProduction });
+    }
   });
 
   onPglite(

@@ -34,9 +34,12 @@ const UPDATE = `mutation ($id: ID!, $input: UpdateWebhookEndpointInput!) {
 const DELETE = 'mutation ($id: ID!) { deleteWebhookEndpoint(id: $id) }';
 const ROTATE = `mutation ($id: ID!) {
   rotateWebhookSecret(id: $id) { secret endpoint { id previousSecretExpiresAt } } }`;
+const ATTEMPT_FIELDS = 'attemptedAt statusCode durationMs error';
 const DELIVERY_FIELDS = `id webhookId endpointId eventType orderId state attemptCount nextAttemptAt
-  deliveredAt createdAt attempts { attemptedAt statusCode durationMs error responseBody }`;
+  deliveredAt createdAt attempts { ${ATTEMPT_FIELDS} }`;
 const DELIVERIES = `query ($id: ID!) { webhookDeliveries(endpointId: $id) { ${DELIVERY_FIELDS} } }`;
+const DELIVERY = `query ($id: ID!) { webhookDelivery(id: $id) {
+  delivery { ${DELIVERY_FIELDS} } attempts { attempt { ${ATTEMPT_FIELDS} } responseBody } } }`;
 const REDELIVER = `mutation ($id: ID!) { redeliverWebhook(deliveryId: $id) { ${DELIVERY_FIELDS} } }`;
 const SEND_TEST = `mutation ($id: ID!) { sendTestWebhook(endpointId: $id) { ${DELIVERY_FIELDS} } }`;
 const AUDIT = `query ($id: ID!) { webhookEndpointEvents(endpointId: $id) { kind actorUserId } }`;
@@ -166,6 +169,67 @@ describe('managing endpoints (dashboard, x-api-token)', () => {
     } finally {
       allowPrivateUrls(true);
     }
+  });
+
+  test.each([
+    ['https://[::127.0.0.1]/h', 'loopback'],
+    ['https://[::ffff:0:169.254.169.254]/h', 'metadata'],
+    ['https://[64:ff9b:1::a9fe:a9fe]/h', 'reserved'],
+    ['https://[2002:a00:1::1]/h', 'private'],
+    ['https://[fec0::1]/h', 'private'],
+    ['https://168.63.129.16/h', 'metadata'],
+  ])('without WEBHOOK_ALLOW_PRIVATE_URLS, %s is refused (%s)', async (url, kind) => {
+    const { token } = await affiliateDashboard();
+    allowPrivateUrls(false);
+    try {
+      const { body } = await graphql(CREATE, { input: { url, events: ORDER_EVENTS } }, { token });
+      expect(body.errors?.[0]).toMatchObject({
+        message: expect.stringContaining(`resolves to a ${kind} address`),
+        extensions: { code: 'BAD_REQUEST' },
+      });
+    } finally {
+      allowPrivateUrls(true);
+    }
+  });
+
+  test('at most 20 endpoints per user, also under concurrency: 6 at once with 19 present leave 20', async () => {
+    const { user, token } = await affiliateDashboard();
+    await prisma.webhookEndpoint.createMany({
+      data: Array.from({ length: 19 }, (_, n) => ({
+        ownerId: user.id,
+        url: `https://127.0.0.1/present-${n}`,
+        events: ORDER_EVENTS,
+        secret: `whsec_present${n}`,
+      })),
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, n) =>
+        graphql(
+          CREATE,
+          { input: { url: `https://127.0.0.1/new-${n}`, events: ORDER_EVENTS } },
+          { token },
+        ),
+      ),
+    );
+    const created = answers.filter(({ body }) => body.data?.createWebhookEndpoint);
+    const refused = answers.filter(({ body }) =>
+      body.errors?.some(
+        (error: { message: string; extensions: { code: string } }) =>
+          error.message === 'At most 20 webhook endpoints per user: delete one first' &&
+          error.extensions.code === 'BAD_REQUEST',
+      ),
+    );
+    expect([created.length, refused.length]).toEqual([1, 5]);
+    const live = { ownerId: user.id, deletedAt: null };
+    expect(await prisma.webhookEndpoint.count({ where: live })).toBe(20);
+    // A deleted endpoint makes room.
+    await graphql(
+      DELETE,
+      { id: created[0]!.body.data.createWebhookEndpoint.endpoint.id },
+      { token },
+    );
+    await createEndpoint(token, { url: 'https://127.0.0.1/again', events: ORDER_EVENTS });
+    expect(await prisma.webhookEndpoint.count({ where: live })).toBe(20);
   });
 
   test('sendTestWebhook runs at most 10 times a minute per user', async () => {
@@ -500,14 +564,22 @@ describe('delivery to a real receiver', () => {
       deliveredAt: expect.any(String),
     });
     expect(created.attempts.length).toBeGreaterThanOrEqual(2);
-    expect(created.attempts[0]).toEqual({
+    // Newest first: the delivery, after the first attempt's 503.
+    expect(created.attempts[0]).toMatchObject({ statusCode: 204, error: null });
+    expect(created.attempts.at(-1)).toEqual({
       attemptedAt: expect.any(String),
       statusCode: 503,
       durationMs: expect.any(Number),
       error: 'answered HTTP 503',
+    });
+    // The endpoint's answers are on the delivery's own view.
+    const detail = (await graphql(DELIVERY, { id: created.id }, { token })).body.data
+      .webhookDelivery;
+    expect(detail.delivery).toEqual(created);
+    expect(detail.attempts.at(-1)).toEqual({
+      attempt: created.attempts.at(-1),
       responseBody: 'answered 503',
     });
-    expect(created.attempts.at(-1)).toMatchObject({ statusCode: 204, error: null });
     expect(changed).toMatchObject({
       eventType: 'order.status_changed',
       state: 'DELIVERED',
@@ -761,6 +833,135 @@ async function startLongAnswerServer() {
       }),
   };
 }
+
+describe('bounded answers', () => {
+  /**
+   * An affiliate's endpoint with `deliveries` failed deliveries (newest last) of `attempts`
+   * attempts each (attempt n took n ms, newest last), every answer `answer`.
+   */
+  async function endpointWithHistory(deliveries: number, attempts: number, answer: string) {
+    const { user, token } = await affiliateDashboard();
+    const endpoint = await prisma.webhookEndpoint.create({
+      data: {
+        ownerId: user.id,
+        url: 'https://127.0.0.1/h',
+        events: ORDER_EVENTS,
+        secret: 'whsec_x',
+      },
+    });
+    const ids: string[] = [];
+    for (let d = 0; d < deliveries; d++) {
+      const event = await prisma.webhookEvent.create({
+        data: { type: 'order.created', payload: '{}' },
+      });
+      const delivery = await prisma.webhookDelivery.create({
+        data: {
+          eventId: event.id,
+          endpointId: endpoint.id,
+          seq: event.seq,
+          state: 'FAILED',
+          attemptCount: attempts,
+          createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, d)),
+        },
+      });
+      await prisma.webhookAttempt.createMany({
+        data: Array.from({ length: attempts }, (_, n) => ({
+          deliveryId: delivery.id,
+          attemptedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, d, n)),
+          statusCode: 500,
+          durationMs: n,
+          error: 'answered HTTP 500',
+          responseBody: answer,
+        })),
+      });
+      ids.push(delivery.id);
+    }
+    return { token, endpointId: endpoint.id, deliveryIds: ids };
+  }
+
+  const aliases = (count: number, selection: string) =>
+    `{ ${Array.from({ length: count }, (_, n) => `a${n}: ${selection}`).join(' ')} }`;
+
+  test("a listed delivery shows its newest 10 attempts without the endpoint's answers; webhookDelivery its newest 50 with them", async () => {
+    const { token, endpointId, deliveryIds } = await endpointWithHistory(1, 60, 'busy');
+    const listed = (await graphql(DELIVERIES, { id: endpointId }, { token })).body.data
+      .webhookDeliveries[0];
+    expect(listed.attempts.map((attempt: { durationMs: number }) => attempt.durationMs)).toEqual(
+      Array.from({ length: 10 }, (_, n) => 59 - n),
+    );
+    const withAnswers = await graphql(
+      'query ($id: ID!) { webhookDeliveries(endpointId: $id) { attempts { responseBody } } }',
+      { id: endpointId },
+      { token },
+    );
+    expect(withAnswers.body.errors[0].message).toMatch(
+      /^Cannot query field "responseBody" on type "WebhookAttempt"/,
+    );
+
+    const detail = (await graphql(DELIVERY, { id: deliveryIds[0] }, { token })).body.data
+      .webhookDelivery;
+    expect(detail.delivery).toEqual(listed);
+    expect(detail.attempts).toHaveLength(50);
+    expect(detail.attempts[0]).toEqual({
+      attempt: listed.attempts[0],
+      responseBody: 'busy',
+    });
+    expect(detail.attempts.at(-1).attempt.durationMs).toBe(10);
+  });
+
+  test("another user's delivery is NOT_FOUND on webhookDelivery", async () => {
+    const { deliveryIds } = await endpointWithHistory(1, 1, 'x');
+    const other = await affiliateDashboard();
+    const { body } = await graphql(DELIVERY, { id: deliveryIds[0] }, { token: other.token });
+    expect(body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  test('100 deliveries of 8 attempts with 4 KiB answers: one list is small, fifteen aliases of it are refused before any resolver', async () => {
+    const { token, endpointId } = await endpointWithHistory(100, 8, 'x'.repeat(4096));
+    const selection = `webhookDeliveries(endpointId: "${endpointId}") { ${DELIVERY_FIELDS} }`;
+    const one = await call('/graphql', { token, body: { query: `{ ${selection} }` } });
+    expect(one.status).toBe(200);
+    expect(one.body.data.webhookDeliveries).toHaveLength(100);
+    // No answer bodies in a list: about 1 KiB a delivery, not 32.
+    expect(JSON.stringify(one.body)).not.toContain('xxxx');
+    expect(JSON.stringify(one.body).length).toBeLessThan(150_000);
+
+    const deliveries = jest.spyOn(prisma.webhookDelivery, 'findMany');
+    try {
+      const fifteen = await call('/graphql', { token, body: { query: aliases(15, selection) } });
+      expect(fifteen.status).toBe(400);
+      expect(fifteen.body.errors[0]).toEqual({
+        message: expect.stringMatching(/^Operation cost limit of 20000 exceeded, found \d+\.$/),
+        extensions: { code: 'BAD_REQUEST' },
+      });
+      expect(deliveries).not.toHaveBeenCalled();
+    } finally {
+      deliveries.mockRestore();
+    }
+  });
+
+  test('an answer over 5 MiB is refused with a 400 naming the limit', async () => {
+    // Control characters are written \u0001 in JSON: 24 KiB an answer, 1.2 MiB a delivery.
+    const { token, deliveryIds } = await endpointWithHistory(1, 50, '\u0001'.repeat(4096));
+    const selection = `webhookDelivery(id: "${deliveryIds[0]}") { attempts { responseBody } }`;
+    const one = await call('/graphql', { token, body: { query: `{ ${selection} }` } });
+    expect(one.status).toBe(200);
+    expect(one.body.data.webhookDelivery.attempts).toHaveLength(50);
+
+    const five = await call('/graphql', { token, body: { query: aliases(5, selection) } });
+    expect(five.status).toBe(400);
+    expect(five.body).toEqual({
+      errors: [
+        {
+          message: expect.stringMatching(
+            /^Answer size limit of 5242880 bytes exceeded, found \d+: ask for fewer rows, fields or aliases$/,
+          ),
+          extensions: { code: 'BAD_REQUEST' },
+        },
+      ],
+    });
+  });
+});
 
 describe('history', () => {
   test('finished events older than 30 days are deleted; pending and failed ones stay', async () => {

@@ -718,7 +718,7 @@ export interface components {
       commission: components['schemas']['Commission'];
       /** @description Whether the affiliate marked this brand favorite */
       isFavorite: boolean;
-      /** @description The affiliate's channels enrolled in this brand, oldest first */
+      /** @description The affiliate's channels enrolled in this brand, oldest first, at most 20 */
       channels: components['schemas']['AffiliateChannel'][];
       /** @description The affiliate's active brand-page short link, or null */
       shortUrl: string | null;
@@ -771,6 +771,7 @@ export interface components {
        * @description The affiliate's commission on this order
        */
       earnings: number;
+      /** @description The order's lines in position order, the first 50 */
       items: components['schemas']['OrderItem'][];
       shortUrlCode: string | null;
       channelId: string | null;
@@ -803,7 +804,7 @@ export interface components {
       price: number;
       /** Format: int32 */
       stock: number;
-      /** @description What sets the variant apart, as name/value pairs (size: M, color: red) */
+      /** @description What sets the variant apart, as name/value pairs (size: M, color: red), the first 10 */
       attributes: components['schemas']['ProductProperty'][];
     };
     /** @description A product of a visible brand; money in major units of `currency` */
@@ -826,7 +827,9 @@ export interface components {
       available: boolean;
       /** @description Image URLs */
       images: string[];
+      /** @description The first 50 */
       specifications: components['schemas']['ProductProperty'][];
+      /** @description In position order, the first 50 */
       variants: components['schemas']['ProductVariant'][];
       categories: string[];
     };

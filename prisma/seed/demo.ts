@@ -12,6 +12,7 @@ import {
   customDedupeKey,
   trackingUrl,
 } from '../../src/shortLinks/links';
+import { config } from '../../src/config';
 import { DEMO_KEYS, DEMO_USERS } from '../../src/demoIdentities';
 import { SCOPES_BY_KEY_TYPE, type KeyType } from '../../src/auth/scopes';
 import type {
@@ -1020,8 +1021,22 @@ function buildDemoRows(now: Date) {
   return rows;
 }
 
+/**
+ * Demo data never reaches production: its API keys are published (README, GraphiQL, this file), so
+ * whoever reads them could use them there. Every way of loading it asks this first.
+ */
+export function refuseDemoDataInProduction(isProduction = config.isProduction): void {
+  if (isProduction) {
+    throw new Error(
+      'The demo data is never loaded with NODE_ENV=production: its API keys are public. ' +
+        'Seed a development or test installation instead.',
+    );
+  }
+}
+
 /** Writes the demo rows; a second run (any `now`) finds them all present and adds nothing. */
 export async function seedDemoData(prisma: PrismaClient, now = new Date()): Promise<void> {
+  refuseDemoDataInProduction();
   const rows = buildDemoRows(now);
   // Parents before children, in one transaction: a failed run leaves nothing half-written.
   await prisma.$transaction([

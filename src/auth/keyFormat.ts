@@ -19,6 +19,12 @@ const CHECKSUM_LENGTH = 6;
 const V2_KEY = /^svc_(live|test)_([a-z0-9]{8})_([A-Za-z0-9]{32})$/;
 const V1_KEY = /^[A-Za-z0-9]{32}$/;
 
+/** How a v2 key of each environment starts: `svc_live_`, `svc_test_`. */
+export const KEY_ENV_PREFIX: Readonly<Record<KeyEnv, string>> = {
+  live: 'svc_live_',
+  test: 'svc_test_',
+};
+
 export function keyChecksum(body: string): string {
   return toBase62(crc32(body), CHECKSUM_LENGTH);
 }
@@ -34,7 +40,7 @@ export function generateApiKey(
   env: KeyEnv,
   prefix = randomString(PREFIX_LENGTH, PREFIX_ALPHABET),
 ): NewApiKey {
-  const body = `svc_${env}_${prefix}_${randomString(SECRET_LENGTH - CHECKSUM_LENGTH)}`;
+  const body = `${KEY_ENV_PREFIX[env]}${prefix}_${randomString(SECRET_LENGTH - CHECKSUM_LENGTH)}`;
   const apiKey = body + keyChecksum(body);
   return { apiKey, prefix, secret: apiKey.slice(-SECRET_LENGTH) };
 }

@@ -5,14 +5,24 @@
 // Every wrong key that passes the checksum costs the same (bench/keyTiming.ts measures it): one
 // lookup, key and owner together, that answers exactly one row whether a key has the prefix or not
 // (all nulls when none has), the same hash comparison (against a stand-in when nothing was found),
-// and no early return before it. A malformed key or a bad checksum is refused before any I/O. A
+// and no early return before it. A malformed key, a bad checksum or a key of another environment
+// than the installation's is refused before any I/O. A
 // key presented with its correct secret is remembered for a while (src/auth/keyCache.ts), so
 // its next requests skip the lookup; a wrong secret never finds it there.
+import { config } from '../config';
 import { prisma } from '../db';
+import { DEMO_KEYS } from '../demoIdentities';
 import { keyCacheLookups } from '../metrics';
 import { Prisma } from '../generated/prisma/client';
 import { KeyCache } from './keyCache';
-import { hashesEqual, parseApiKey, sha256Hex, type ParsedApiKey } from './keyFormat';
+import {
+  hashesEqual,
+  KEY_ENV_PREFIX,
+  parseApiKey,
+  sha256Hex,
+  type KeyEnv,
+  type ParsedApiKey,
+} from './keyFormat';
 import { noteKeyUse, noteRevokedKeyUse } from './keyUsage';
 import type { ApiScope, KeyType } from './scopes';
 
@@ -148,8 +158,27 @@ export function isRememberedKey(raw: string): boolean {
   return parsed !== null && rememberedKeys.get(presentedSecret(parsed).rememberedAs) !== undefined;
 }
 
-/** Checks a presented key without side effects (no usage is recorded). */
-export async function checkApiKey(raw: string | null, now = new Date()): Promise<KeyCheck> {
+/**
+ * Whether a presented key may open a key of an installation of `env` (KEY_ENV), by its text alone
+ * (two string comparisons, before parsing it): a v2 key names its environment, which must be the
+ * installation's. Legacy v1 keys name none and open either, except the published demo v1 key: a
+ * test key, which a live installation refuses whatever its database holds.
+ */
+export function isOfEnvironment(raw: string, env: KeyEnv): boolean {
+  if (raw.startsWith('svc_')) return raw.startsWith(KEY_ENV_PREFIX[env]);
+  return env === 'test' || raw !== DEMO_KEYS.legacyAffiliate;
+}
+
+/**
+ * Checks a presented key without side effects (no usage is recorded). A key of another
+ * environment than the installation's is unknown here, like a key no row has.
+ */
+export async function checkApiKey(
+  raw: string | null,
+  now = new Date(),
+  env: KeyEnv = config.keyEnv,
+): Promise<KeyCheck> {
+  if (raw && !isOfEnvironment(raw, env)) return UNKNOWN;
   const parsed = raw ? parseApiKey(raw) : null;
   if (!parsed) return MALFORMED;
 

@@ -6,8 +6,22 @@
 import type { ExecutionResult } from 'graphql';
 import { processRegularResult, type Plugin } from 'graphql-yoga';
 import { BadRequestError } from '../errors';
+import { JSON_TOO_DEEP, jsonNestsTooDeep } from '../limits/jsonDepth';
 
 const GRAPHQL_RESPONSE_JSON = 'application/graphql-response+json';
+
+/**
+ * The request, its JSON body refused past MAX_JSON_DEPTH before it is parsed (yoga's POST parser
+ * reads `request.json()`).
+ */
+function depthLimited(request: Request): Request {
+  request.json = async () => {
+    const text = await request.text();
+    if (jsonNestsTooDeep(text)) throw new BadRequestError(JSON_TOO_DEEP);
+    return JSON.parse(text) as unknown;
+  };
+  return request;
+}
 
 /** No data, and every error an UNAUTHORIZED refusal. */
 function isUnauthenticated(result: unknown): boolean {
@@ -36,7 +50,7 @@ export function useJsonAnswers(): Plugin {
       // Yoga's GET and form parsers JSON.parse `variables` and `extensions` unguarded.
       setRequestParser(async (request) => {
         try {
-          return await requestParser(request);
+          return await requestParser(depthLimited(request));
         } catch (error) {
           if (!(error instanceof SyntaxError)) throw error;
           throw new BadRequestError('The variables and extensions parameters must be JSON');

@@ -13,10 +13,15 @@ import {
   type GraphQLArgument,
 } from 'graphql';
 import { BadRequestError, shown } from '../errors';
+import { JSON_TOO_DEEP, jsonNestsTooDeep } from '../limits/jsonDepth';
 
-/** The body's JSON; an empty body is an empty object (a route whose arguments are all optional). */
+/**
+ * The body's JSON; an empty body is an empty object (a route whose arguments are all optional).
+ * Nesting past MAX_JSON_DEPTH is refused before parsing.
+ */
 export function parseJsonBody(text: string): unknown {
   if (!text.trim()) return {};
+  if (jsonNestsTooDeep(text)) throw new BadRequestError(JSON_TOO_DEEP);
   try {
     return JSON.parse(text);
   } catch {

@@ -47,14 +47,23 @@ export function csvColumns(type: GraphQLObjectType, prefix: string[] = []): stri
   });
 }
 
-/** Starts a spreadsheet would read as a formula: such text is written with a leading `'`. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * Text a spreadsheet would run as a formula (OWASP, CSV injection): starting with `= + - @`, a tab
+ * or a carriage return, or the full-width `＝ ＋ － ＠` that spreadsheets also read as operators,
+ * also after leading whitespace, which spreadsheets skip. Such text is written after a `'`.
+ */
+const FORMULA_START = /^\s*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 
+/**
+ * One cell: empty for null, numbers as they are, text always quoted (a spreadsheet whose locale
+ * separates cells with `;` reads `Lumen;=1+1` unquoted as two cells, the second a formula) with
+ * formulas neutralised.
+ */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (typeof value !== 'string') return String(value);
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  return `"${text.replace(/"/g, '""')}"`;
 }
 
 /** The CSV text of rows: a header row of the column paths, then one line per row (CRLF, RFC 4180). */

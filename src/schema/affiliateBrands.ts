@@ -9,10 +9,11 @@ import { shortUrlOf } from '../shortLinks/links';
 import { BRAND_ORDER, BrandFields, brandFilterArgs, brandListWhere } from './brands';
 import { builder, keyAuth } from './builder';
 import { CATALOG_BRAND } from '../catalog';
-import { AffiliateChannel, listedChannelWhere } from './channels';
+import { AffiliateChannel, CHANNELS_ANSWERED, listedChannelWhere } from './channels';
 import { affiliateOf, type Context } from './context';
 import { itemQuery, listQuery } from './lists';
 import { Commission, type CommissionShape } from './money';
+import { listOf, searchWork } from './complexity';
 
 const affiliateBrandFilterArgs = builder.args((t) => ({
   ...brandFilterArgs,
@@ -77,11 +78,13 @@ const AffiliateBrand = builder.prismaObject('Organization', {
     }),
     channels: t.field({
       type: [AffiliateChannel],
-      description: "The affiliate's channels enrolled in this brand, oldest first",
+      description: `The affiliate's channels enrolled in this brand, oldest first, at most ${CHANNELS_ANSWERED}`,
+      complexity: listOf(CHANNELS_ANSWERED),
       select: (_args, context, nestedSelection) => ({
         enrolledChannels: {
           where: { channel: listedChannelWhere(affiliateOf(context)) },
           orderBy: [{ channel: { createdAt: 'asc' } }, { channelId: 'asc' }],
+          take: CHANNELS_ANSWERED,
           select: { channel: nestedSelection(true) },
         },
       }),
@@ -116,6 +119,7 @@ listQuery('affiliateBrands', {
   args: affiliateBrandFilterArgs,
   rows: prisma.organization,
   order: BRAND_ORDER,
+  work: ({ search }) => searchWork(search),
   where: (filter, { affiliateId }) => affiliateBrandWhere(filter, affiliateId),
 });
 

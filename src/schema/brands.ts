@@ -8,6 +8,7 @@ import { builder, keyAuth } from './builder';
 import { CATALOG_BRAND } from '../catalog';
 import { containing, dateRange } from './filters';
 import { itemQuery, listQuery } from './lists';
+import { searchWork } from './complexity';
 
 /** Brand and organization lists: by name, then id. */
 export const BRAND_ORDER = [
@@ -92,6 +93,7 @@ listQuery('partnerBrands', {
   args: brandFilterArgs,
   rows: prisma.organization,
   order: BRAND_ORDER,
+  work: ({ search }) => searchWork(search),
   where: brandListWhere,
 });
 
@@ -131,5 +133,6 @@ listQuery('partnerOrganizations', {
   })),
   rows: prisma.organization,
   order: BRAND_ORDER,
+  work: ({ search }) => searchWork(search),
   where: ({ search }) => ({ ...CATALOG_BRAND, ...(search && { name: containing(search) }) }),
 });

@@ -27,8 +27,8 @@ export const AffiliateChannel = builder.prismaObject('Channel', {
   }),
 });
 
-/** The contract answers at most this many channels, without pages. */
-const CHANNELS_ANSWERED = 20;
+/** The contract answers at most this many channels, without pages (a brand's enrolled ones too). */
+export const CHANNELS_ANSWERED = 20;
 
 listQuery('affiliateChannels', {
   item: AffiliateChannel,

@@ -1,19 +1,60 @@
-// What a GraphQL field costs, for the operation cost limit (src/graphql/armor.ts): 1 per field; a
-// list multiplies what it selects by the rows it may hold. A list route declares its own (its page
-// size, src/schema/lists.ts); any other list of objects (an order's items, a product's variants)
-// counts NESTED_LIST_ROWS, what such a list holds at most in practice. An envelope's `data` list is
-// priced by its root field, so it multiplies by 1.
-import { getNullableType, isListType, type GraphQLField } from 'graphql';
+// What a GraphQL field costs, for the operation cost limit (src/graphql/armor.ts): 1 per field,
+// and a list multiplies what it selects by the rows it can really hold. Every list of objects
+// declares that number with `listOf`, beside the cap that bounds what it answers: a list route its
+// page size (src/schema/lists.ts), any other list the cap its resolver applies (an order's items,
+// a delivery's attempts, the newest events of a key). An envelope's `data` list is priced by its
+// root field, so it multiplies by 1. A field whose statement does work beyond its rows (a report's
+// period, a substring search) adds that work to its own cost.
+import {
+  getNamedType,
+  getNullableType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLOutputType,
+} from 'graphql';
 
-const NESTED_LIST_ROWS = 5;
+/**
+ * What a list of objects that declared no bound is priced at: as if it were very long, so that a
+ * list nobody bounded is never cheap (test/graphql-limits.test.ts requires every one to declare).
+ */
+const UNDECLARED_LIST_ROWS = 1_000;
+
+/** Whether a field's type is a list of objects: the lists whose rows multiply a cost. */
+export function isListOfObjects(type: GraphQLOutputType): boolean {
+  const named = getNamedType(type);
+  return isListType(getNullableType(type)) && (isObjectType(named) || isInterfaceType(named));
+}
 
 export function fieldComplexity<Context>(
   _args: Record<string, unknown>,
   _context: Context,
   field: GraphQLField<unknown, Context>,
 ) {
-  return isListType(getNullableType(field.type)) ? { field: 1, multiplier: NESTED_LIST_ROWS } : 1;
+  return isListOfObjects(field.type) ? { field: 1, multiplier: UNDECLARED_LIST_ROWS } : 1;
+}
+
+/** The cost of a list that holds at most `rows` rows (its resolver answers no more). */
+export function listOf(rows: number) {
+  return { field: 1, multiplier: rows };
 }
 
 /** An envelope's `data`: its root field has counted its rows already. */
-export const ENVELOPE_DATA = { field: 1, multiplier: 1 };
+export const ENVELOPE_DATA = listOf(1);
+
+/**
+ * What a substring search adds to its list (`search`, `name`): a trigram index read, each
+ * candidate row rechecked (a short term matches much of a big list), and a total of its own
+ * (searches rarely share a remembered total). Priced like the reports' work (about 10 units per
+ * millisecond of the database at scale, src/schema/reports/performanceRows.ts) for a search that
+ * rechecks much of the big account: a dozen fit in one operation, fifteen aliases do not.
+ */
+export const SEARCH_COST = 1_500;
+
+/** The work of a list's search arguments: SEARCH_COST for each one given. */
+export function searchWork(...terms: (string | null | undefined)[]): number {
+  return (
+    terms.filter((term) => term !== null && term !== undefined && term !== '').length * SEARCH_COST
+  );
+}

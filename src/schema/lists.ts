@@ -128,6 +128,11 @@ export interface ListSpec<Where extends object, Args extends InputFieldMap, Auth
    */
   order: readonly object[] | ((args: InputShapeFromFields<Args>) => readonly object[]);
   where: (args: InputShapeFromFields<Args>, context: ContextOf<Auth>) => Where;
+  /**
+   * What the list's statement costs beyond its rows, in operation-cost units
+   * (src/schema/complexity.ts): a report's period, a substring search. Default none.
+   */
+  work?: (args: InputShapeFromFields<Args>) => number;
 }
 
 const ENVELOPES = { meta: metaPageOf, pagination: paginationPageOf, count: countedListOf };
@@ -144,8 +149,12 @@ export function listQuery<Where extends object, Args extends InputFieldMap, Auth
       description: spec.description,
       authScopes: spec.auth,
       args: { ...(isPaginated(spec.page) && pageArgs(spec.page)), ...spec.args } as Args,
-      // The operation cost counts the rows the page may hold (src/schema/complexity.ts).
-      complexity: (args) => ({ field: 1, multiplier: pageSize(args, spec.page) }),
+      // The operation cost counts the rows the page may hold, and the work of finding them
+      // (src/schema/complexity.ts).
+      complexity: (args) => ({
+        field: 1 + (spec.work?.(args as InputShapeFromFields<Args>) ?? 0),
+        multiplier: pageSize(args, spec.page),
+      }),
       resolve: async (_root, args, context, info): Promise<ListEnvelope> => {
         const page = resolvePage(args, spec.page);
         const filter = args as InputShapeFromFields<Args>;

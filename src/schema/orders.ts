@@ -8,6 +8,13 @@ import { builder, keyAuth } from './builder';
 import { containing, dateRange } from './filters';
 import { itemQuery, listQuery } from './lists';
 import { fromBasisPoints, fromMinor } from './money';
+import { listOf, searchWork } from './complexity';
+
+/**
+ * The items an order answers, in position order: generous for any consumer order, and a bound on
+ * what one order can add to an answer (the operation cost prices every order at this many).
+ */
+export const MAX_ORDER_ITEMS = 50;
 
 builder.enumType(OrderStatus, {
   name: 'OrderStatus',
@@ -104,7 +111,9 @@ const Order = builder.prismaObject('Order', {
     }),
     items: t.relation('items', {
       type: OrderItem,
-      query: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
+      description: `The order's lines in position order, the first ${MAX_ORDER_ITEMS}`,
+      query: { orderBy: [{ position: 'asc' }, { id: 'asc' }], take: MAX_ORDER_ITEMS },
+      complexity: listOf(MAX_ORDER_ITEMS),
     }),
     shortUrlCode: t.exposeString('shortUrlCode', { nullable: true }),
     channelId: t.exposeID('channelId', { nullable: true }),
@@ -127,6 +136,7 @@ listQuery('affiliateOrders', {
   args: orderFilterArgs,
   rows: prisma.order,
   order: (filter) => (filter.updatedSince ? OLDEST_CHANGE_FIRST : NEWEST_FIRST),
+  work: ({ search }) => searchWork(search),
   where: (filter, { affiliateId }) => affiliateOrderWhere(affiliateId, filter),
 });
 

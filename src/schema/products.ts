@@ -9,6 +9,16 @@ import { IN_CATALOG } from '../catalog';
 import { containing } from './filters';
 import { listQuery } from './lists';
 import { fromMinor, toMinor } from './money';
+import { listOf, searchWork } from './complexity';
+
+/**
+ * What a product answers at most, in their order: generous for any catalog (an apparel product's
+ * sizes times colours), and a bound on what one product can add to an answer (the operation cost
+ * prices every product at these).
+ */
+export const MAX_PRODUCT_VARIANTS = 50;
+export const MAX_PRODUCT_SPECIFICATIONS = 50;
+export const MAX_VARIANT_ATTRIBUTES = 10;
 
 // Prices are Int (int4) columns: a larger bound matches like the largest storable price, and never
 // reaches the database as a value it would refuse.
@@ -84,23 +94,33 @@ function textOf(value: Prisma.JsonValue | undefined): string | null {
   return null;
 }
 
-/** `[{ name, value }]` from the specifications column; malformed entries are left out. */
+/**
+ * `[{ name, value }]` from the specifications column, the first MAX_PRODUCT_SPECIFICATIONS;
+ * malformed entries are left out.
+ */
 export function specificationsOf(json: Prisma.JsonValue): NameValue[] {
   if (!Array.isArray(json)) return [];
-  return json.flatMap((entry) => {
-    if (!isJsonObject(entry) || typeof entry.name !== 'string') return [];
-    const value = textOf(entry.value);
-    return value === null ? [] : [{ name: entry.name, value }];
-  });
+  return json
+    .flatMap((entry) => {
+      if (!isJsonObject(entry) || typeof entry.name !== 'string') return [];
+      const value = textOf(entry.value);
+      return value === null ? [] : [{ name: entry.name, value }];
+    })
+    .slice(0, MAX_PRODUCT_SPECIFICATIONS);
 }
 
-/** `{ color: "red" }` -> `[{ name: "color", value: "red" }]`; non-scalar values are left out. */
+/**
+ * `{ color: "red" }` -> `[{ name: "color", value: "red" }]`, the first MAX_VARIANT_ATTRIBUTES;
+ * non-scalar values are left out.
+ */
 export function attributesOf(json: Prisma.JsonValue): NameValue[] {
   if (!isJsonObject(json)) return [];
-  return Object.entries(json).flatMap(([name, raw]) => {
-    const value = textOf(raw);
-    return value === null ? [] : [{ name, value }];
-  });
+  return Object.entries(json)
+    .flatMap(([name, raw]) => {
+      const value = textOf(raw);
+      return value === null ? [] : [{ name, value }];
+    })
+    .slice(0, MAX_VARIANT_ATTRIBUTES);
 }
 
 const ProductProperty = builder.objectRef<NameValue>('ProductProperty').implement({
@@ -121,7 +141,8 @@ const ProductVariant = builder.prismaObject('ProductVariant', {
     stock: t.exposeInt('stock'),
     attributes: t.field({
       type: [ProductProperty],
-      description: 'What sets the variant apart, as name/value pairs (size: M, color: red)',
+      description: `What sets the variant apart, as name/value pairs (size: M, color: red), the first ${MAX_VARIANT_ATTRIBUTES}`,
+      complexity: listOf(MAX_VARIANT_ATTRIBUTES),
       select: { attributes: true },
       resolve: (variant) => attributesOf(variant.attributes),
     }),
@@ -150,12 +171,16 @@ const Product = builder.prismaObject('Product', {
     images: t.exposeStringList('images', { description: 'Image URLs' }),
     specifications: t.field({
       type: [ProductProperty],
+      description: `The first ${MAX_PRODUCT_SPECIFICATIONS}`,
+      complexity: listOf(MAX_PRODUCT_SPECIFICATIONS),
       select: { specifications: true },
       resolve: (p) => specificationsOf(p.specifications),
     }),
     variants: t.relation('variants', {
       type: ProductVariant,
-      query: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
+      description: `In position order, the first ${MAX_PRODUCT_VARIANTS}`,
+      query: { orderBy: [{ position: 'asc' }, { id: 'asc' }], take: MAX_PRODUCT_VARIANTS },
+      complexity: listOf(MAX_PRODUCT_VARIANTS),
     }),
     categories: t.exposeStringList('categories'),
   }),
@@ -173,5 +198,6 @@ listQuery('affiliateProducts', {
   args: productFilterArgs,
   rows: prisma.product,
   order: PRODUCT_ORDER,
+  work: ({ search }) => searchWork(search),
   where: productWhere,
 });

@@ -11,6 +11,7 @@ import { builder, keyAuth } from './builder';
 import { containing, dateRange, startingWith } from './filters';
 import { MAX_URL_LENGTH } from './inputLimits';
 import { itemQuery, listQuery } from './lists';
+import { searchWork } from './complexity';
 
 const LinkTypeEnum = builder.enumType(LinkType, {
   name: 'LinkType',
@@ -100,6 +101,7 @@ listQuery('affiliateShortUrls', {
   args: shortUrlFilterArgs,
   rows: prisma.shortUrl,
   order: SHORT_URL_ORDER,
+  work: ({ search }) => searchWork(search),
   where: (filter, { affiliateId }) => affiliateShortUrlWhere(affiliateId, filter),
 });
 

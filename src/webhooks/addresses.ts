@@ -1,105 +1,94 @@
 // What kind of address an IP address is, for the webhook URL check (no server-side request
-// forgery): only public addresses are reachable in production. Pure; no DNS here.
-import { isIPv4, isIPv6 } from 'node:net';
+// forgery): only public addresses are reachable in production. The special-purpose ranges are
+// ipaddr.js's (`range()`, kept with IANA's registries); an IPv6 address that carries an IPv4
+// address is judged by the IPv4 address it carries as well. Pure; no DNS here.
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 export type AddressKind =
   | 'public'
   | 'loopback'
-  /** RFC 1918, carrier-grade NAT (100.64/10), IPv6 unique-local (fc00::/7). */
+  /** RFC 1918, carrier-grade NAT (100.64/10), IPv6 unique-local (fc00::/7) and site-local (fec0::/10). */
   | 'private'
   /** 169.254/16, fe80::/10: never reachable, not even in development. */
   | 'link-local'
-  /** Cloud instance metadata (169.254.169.254, fd00:ec2::254): never reachable. */
+  /** Cloud platforms' metadata and control addresses: never reachable. */
   | 'metadata'
-  /** Unspecified, multicast, broadcast, documentation and other reserved ranges. */
+  /** Unspecified, multicast, broadcast, documentation and every other special-purpose range. */
   | 'reserved';
 
-type Range = [prefix: number[], bits: number, kind: AddressKind];
+/** Cloud platforms' instance metadata and control endpoints, as ipaddr.js writes them. */
+const METADATA_ADDRESSES = new Set([
+  // AWS, GCP, Azure, OpenStack and others: instance metadata (and credentials).
+  '169.254.169.254',
+  // Azure's platform address (WireServer): the VM agent's configuration, DNS, health probes.
+  '168.63.129.16',
+  // Alibaba Cloud's instance metadata.
+  '100.100.100.200',
+  // AWS instance metadata over IPv6 (fd00:ec2::254).
+  'fd00:ec2:0:0:0:0:0:254',
+]);
 
-// The first matching range decides: metadata comes before the link-local range holding it.
-const IPV4_RANGES: Range[] = [
-  [[169, 254, 169, 254], 32, 'metadata'],
-  [[0, 0, 0, 0], 8, 'reserved'],
-  [[10, 0, 0, 0], 8, 'private'],
-  [[100, 64, 0, 0], 10, 'private'],
-  [[127, 0, 0, 0], 8, 'loopback'],
-  [[169, 254, 0, 0], 16, 'link-local'],
-  [[172, 16, 0, 0], 12, 'private'],
-  [[192, 0, 0, 0], 24, 'reserved'],
-  [[192, 0, 2, 0], 24, 'reserved'],
-  [[192, 168, 0, 0], 16, 'private'],
-  [[198, 18, 0, 0], 15, 'reserved'],
-  [[198, 51, 100, 0], 24, 'reserved'],
-  [[203, 0, 113, 0], 24, 'reserved'],
-  [[224, 0, 0, 0], 4, 'reserved'],
-  [[240, 0, 0, 0], 4, 'reserved'],
-];
+// The kinds of ipaddr.js's ranges that are not `reserved`; any range it names that is not listed
+// here (unspecified, multicast, broadcast, documentation, benchmarking, AS112, ...) is reserved.
+const IPV4_KINDS: Record<string, AddressKind> = {
+  unicast: 'public',
+  loopback: 'loopback',
+  private: 'private',
+  carrierGradeNat: 'private',
+  linkLocal: 'link-local',
+};
+const IPV6_KINDS: Record<string, AddressKind> = {
+  unicast: 'public',
+  loopback: 'loopback',
+  uniqueLocal: 'private',
+  deprecatedSiteLocal: 'private',
+  linkLocal: 'link-local',
+};
 
-const IPV6_RANGES: Range[] = [
-  [[0xfd, 0x00, 0x0e, 0xc2, ...Array<number>(10).fill(0), 0x02, 0x54], 128, 'metadata'],
-  [Array<number>(16).fill(0), 128, 'reserved'],
-  [[...Array<number>(15).fill(0), 1], 128, 'loopback'],
-  [[0xfe, 0x80], 10, 'link-local'],
-  [[0xfc, 0x00], 7, 'private'],
-  [[0xff, 0x00], 8, 'reserved'],
-  [[0x20, 0x01, 0x0d, 0xb8], 32, 'reserved'],
-  [[0x01, 0x00, ...Array<number>(6).fill(0)], 64, 'reserved'],
-];
+const ipv4Of = (bytes: number[]) => new ipaddr.IPv4(bytes);
 
-function inRange(bytes: number[], [prefix, bits]: Range): boolean {
-  for (let bit = 0; bit < bits; bit++) {
-    const mask = 0x80 >> (bit % 8);
-    const index = Math.floor(bit / 8);
-    if (((bytes[index] ?? 0) & mask) !== ((prefix[index] ?? 0) & mask)) return false;
+/**
+ * The IPv4 addresses an IPv6 address carries, by the transition mechanism its range names; null
+ * when where it sits cannot be known.
+ */
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4[] | null {
+  const bytes = address.toByteArray();
+  const tail = ipv4Of(bytes.slice(12));
+  switch (address.range() as string) {
+    case 'ipv4Mapped': // ::ffff:0:0/96
+    case 'rfc6145': // ::ffff:0:0:0/96, IPv4-translated
+      return [tail];
+    case 'rfc6052':
+      // 64:ff9b::/96 carries it last; in the local-use 64:ff9b:1::/48 the network chooses its
+      // prefix length, and with it where the IPv4 address sits (RFC 6052 §2.2).
+      return bytes[5] === 0x01 ? null : [tail];
+    case '6to4': // 2002:AABB:CCDD::/48 carries AA.BB.CC.DD
+      return [ipv4Of(bytes.slice(2, 6))];
+    case 'teredo': // 2001::/32: the Teredo server, and the client's address (bits inverted)
+      return [ipv4Of(bytes.slice(4, 8)), ipv4Of(bytes.slice(12).map((byte) => byte ^ 0xff))];
+    case 'unicast': // ::a.b.c.d, IPv4-compatible (deprecated; a stack may still route it as IPv4)
+      return bytes.slice(0, 12).every((byte) => byte === 0) ? [tail] : [];
+    default:
+      return [];
   }
-  return true;
 }
 
-function ipv4Bytes(address: string): number[] {
-  return address.split('.').map(Number);
-}
-
-/** The 16 bytes of an IPv6 address (`::`, an embedded dotted IPv4 tail and a zone id allowed). */
-function ipv6Bytes(address: string): number[] {
-  let text = address.replace(/%.*$/, '');
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = ipv4Bytes(dotted[1]!);
-    text = `${text.slice(0, dotted.index)}${((a! << 8) | b!).toString(16)}:${((c! << 8) | d!).toString(16)}`;
-  }
-  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
-  const headGroups = head ? head.split(':') : [];
-  const tailGroups = tail ? tail.split(':') : [];
-  const zeros = Array<string>(8 - headGroups.length - tailGroups.length).fill('0');
-  const groups = tail === undefined ? headGroups : [...headGroups, ...zeros, ...tailGroups];
-  return groups.flatMap((group) => {
-    const value = parseInt(group, 16);
-    return [value >> 8, value & 0xff];
-  });
-}
-
-function kindIn(bytes: number[], ranges: Range[]): AddressKind {
-  return ranges.find((range) => inRange(bytes, range))?.[2] ?? 'public';
-}
-
-/** An IPv4 address carried in an IPv6 one: IPv4-mapped (::ffff:0:0/96) or NAT64 (64:ff9b::/96). */
-function embeddedIpv4(bytes: number[]): number[] | null {
-  const isMapped = inRange(bytes, [[...Array<number>(10).fill(0), 0xff, 0xff], 96, 'public']);
-  const isNat64 = inRange(bytes, [
-    [0x00, 0x64, 0xff, 0x9b, ...Array<number>(8).fill(0)],
-    96,
-    'public',
-  ]);
-  return isMapped || isNat64 ? bytes.slice(12) : null;
+function kindOf(address: ipaddr.IPv4 | ipaddr.IPv6): AddressKind {
+  if (METADATA_ADDRESSES.has(address.toNormalizedString())) return 'metadata';
+  if (address instanceof ipaddr.IPv4) return IPV4_KINDS[address.range()] ?? 'reserved';
+  const carried = embeddedIpv4(address)?.map(kindOf) ?? ['reserved' as const];
+  const refused = carried.find((kind) => kind !== 'public');
+  if (refused) return refused;
+  if (carried.length > 0) return 'public';
+  return IPV6_KINDS[address.range()] ?? 'reserved';
 }
 
 /** The kind of an IP address; anything that is not an IP address is `reserved`. */
 export function classifyAddress(address: string): AddressKind {
-  if (isIPv4(address)) return kindIn(ipv4Bytes(address), IPV4_RANGES);
-  if (!isIPv6(address)) return 'reserved';
-  const bytes = ipv6Bytes(address);
-  const ipv4 = embeddedIpv4(bytes);
-  return ipv4 ? kindIn(ipv4, IPV4_RANGES) : kindIn(bytes, IPV6_RANGES);
+  // node:net decides what an address is (ipaddr.js also reads `127.1` or `0x7f.0.0.1` as IPv4).
+  if (!isIP(address)) return 'reserved';
+  return kindOf(ipaddr.parse(address));
 }
 
 /**

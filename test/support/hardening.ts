@@ -10,6 +10,7 @@ import {
 import { prisma } from '../../src/db';
 import { Prisma } from '../../src/generated/prisma/client';
 import { schema } from '../../src/schema';
+import { isListOfObjects } from '../../src/schema/complexity';
 import {
   createBrand,
   createCampaign,
@@ -42,6 +43,17 @@ export function fullSelection(type: GraphQLOutputType, seen: string[] = []): str
   const fields = Object.values(named.getFields()).map((field) =>
     `${field.name} ${fullSelection(field.type, [...seen, named.name])}`.trim(),
   );
+  return `{ ${fields.join(' ')} }`;
+}
+
+/** Every field of an output type but lists of objects (an envelope's `data` list is followed). */
+export function flatSelection(type: GraphQLOutputType): string {
+  const named = getNamedType(type);
+  if (!isObjectType(named) && !isInterfaceType(named)) return '';
+  const fields = Object.values(named.getFields()).flatMap((field) => {
+    if (isListOfObjects(field.type) && field.name !== 'data') return [];
+    return [`${field.name} ${flatSelection(field.type)}`.trim()];
+  });
   return `{ ${fields.join(' ')} }`;
 }
 

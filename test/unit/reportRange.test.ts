@@ -1,8 +1,12 @@
-// The report's period, time zone check and per-click rates (src/schema/reports/range.ts).
+// The report's period, time zone check and per-click rates (src/schema/reports/range.ts), and what
+// a report costs (its work, for the operation cost).
+import { REPORT_DAY_COST, reportWork } from '../../src/schema/reports/performanceRows';
 import {
   hourFromMiddle,
   isTimeZone,
+  MAX_REPORT_DAYS,
   perClick,
+  periodDays,
   reportPeriod,
   reportTimeZone,
 } from '../../src/schema/reports/range';
@@ -86,4 +90,52 @@ test('perClick: 4 decimals, null without clicks', () => {
   expect(perClick(5, 40)).toBe(0.125);
   expect(perClick(0, 10)).toBe(0);
   expect(perClick(3, 0)).toBeNull();
+});
+
+describe('periodDays', () => {
+  const now = at('2026-11-24T10:20:00Z');
+
+  test('the default period is 30 days', () => {
+    expect(periodDays(undefined, undefined, now)).toBe(30);
+  });
+
+  test('started days count; the bounds are as asked, or defaulted', () => {
+    expect(periodDays(at('2026-03-01T00:00:00Z'), at('2026-03-04T00:00:00Z'), now)).toBe(3);
+    expect(periodDays(at('2026-03-01T00:00:00Z'), at('2026-03-04T01:00:00Z'), now)).toBe(4);
+    expect(periodDays(undefined, at('2026-03-04T00:00:00Z'), now)).toBe(30);
+    expect(periodDays(at('2025-11-24T11:00:00Z'), undefined, now)).toBe(365);
+  });
+
+  test('a period the report refuses still weighs between 1 and 366 days', () => {
+    expect(periodDays(at('2026-03-04T00:00:00Z'), at('2026-03-01T00:00:00Z'), now)).toBe(1);
+    expect(periodDays(at('2020-01-01T00:00:00Z'), at('2026-01-01T00:00:00Z'), now)).toBe(
+      MAX_REPORT_DAYS,
+    );
+  });
+});
+
+describe('reportWork', () => {
+  const now = at('2026-11-24T10:20:00Z');
+  const year = { startAt: at('2025-01-01T00:00:00Z'), endAt: at('2026-01-01T00:00:00Z') };
+
+  test("by day without a brand or campaign reads the affiliate's hours: the cheap rate", () => {
+    expect(reportWork({ groupBy: 'day', ...year }, now)).toBe(365 * REPORT_DAY_COST.affiliateHours);
+  });
+
+  test.each([
+    { groupBy: 'brand' as const },
+    { groupBy: 'campaign' as const },
+    { groupBy: 'link' as const },
+    { groupBy: 'day' as const, organizationId: '11111111-1111-4111-8111-111111111111' },
+    { groupBy: 'day' as const, campaignId: '11111111-1111-4111-8111-111111111111' },
+  ])("%j reads each link's hours: the dear rate", (query) => {
+    expect(reportWork({ ...query, ...year }, now)).toBe(365 * REPORT_DAY_COST.linkHours);
+  });
+
+  test('the work grows with the period', () => {
+    const month = { startAt: at('2025-12-01T00:00:00Z'), endAt: at('2026-01-01T00:00:00Z') };
+    expect(reportWork({ groupBy: 'link', ...year }, now)).toBeGreaterThan(
+      reportWork({ groupBy: 'link', ...month }, now) * 10,
+    );
+  });
 });

@@ -1,6 +1,8 @@
 // The pure rules of key verification: which secret a stored key accepts, and whether it is usable.
 import { sha256Hex } from '../../src/auth/keyFormat';
-import { isUsable, secretMatches } from '../../src/auth/verifyApiKey';
+import { generateApiKey } from '../../src/auth/keyFormat';
+import { isOfEnvironment, isUsable, secretMatches } from '../../src/auth/verifyApiKey';
+import { DEMO_KEYS } from '../../src/demoIdentities';
 
 type StoredKey = Parameters<typeof secretMatches>[0];
 
@@ -147,5 +149,34 @@ describe('secretMatches: the presented format must be the stored secret’s', ()
       previousSecretExpiresAt: secondsFromNow(60),
     });
     expect(secretMatches(key, PREVIOUS, NOW, 'v1')).toBe(false);
+  });
+});
+
+describe('isOfEnvironment', () => {
+  const live = generateApiKey('live').apiKey;
+  const test_ = generateApiKey('test').apiKey;
+
+  test('a v2 key opens only an installation of the environment it names', () => {
+    expect(isOfEnvironment(live, 'live')).toBe(true);
+    expect(isOfEnvironment(live, 'test')).toBe(false);
+    expect(isOfEnvironment(test_, 'test')).toBe(true);
+    expect(isOfEnvironment(test_, 'live')).toBe(false);
+  });
+
+  test('the published demo keys are test keys', () => {
+    for (const key of Object.values(DEMO_KEYS)) {
+      expect(isOfEnvironment(key, 'test')).toBe(true);
+      expect(isOfEnvironment(key, 'live')).toBe(false);
+    }
+  });
+
+  test('any other legacy v1 key names no environment and opens both', () => {
+    expect(isOfEnvironment('A'.repeat(32), 'live')).toBe(true);
+    expect(isOfEnvironment('A'.repeat(32), 'test')).toBe(true);
+  });
+
+  test('text that is no key is left to the format check', () => {
+    expect(isOfEnvironment('not-a-key', 'live')).toBe(true);
+    expect(isOfEnvironment('svc_prod_abcdefgh_x', 'live')).toBe(false);
   });
 });

@@ -48,6 +48,47 @@ describe('classifyAddress', () => {
   });
 });
 
+// Forms that carry an IPv4 address inside an IPv6 one, and special-purpose ranges a hand-kept list
+// missed: each is judged by what it really reaches.
+describe('classifyAddress: embedded IPv4 forms and special-purpose ranges', () => {
+  test.each<[string, string, AddressKind]>([
+    ['IPv4-compatible, dotted', '::127.0.0.1', 'loopback'],
+    ['IPv4-compatible, as URLs write it', '::7f00:1', 'loopback'],
+    ['IPv4-compatible metadata', '::a9fe:a9fe', 'metadata'],
+    ['IPv4-compatible private', '::10.0.0.1', 'private'],
+    ['IPv4-compatible public', '::93.184.215.14', 'public'],
+    ['IPv4-translated (::ffff:0:0:0/96) metadata', '::ffff:0:169.254.169.254', 'metadata'],
+    ['IPv4-translated, hex', '::ffff:0:a9fe:a9fe', 'metadata'],
+    ['IPv4-translated loopback', '::ffff:0:7f00:1', 'loopback'],
+    ['local-use NAT64 (64:ff9b:1::/48), IPv4 last', '64:ff9b:1::a9fe:a9fe', 'reserved'],
+    ['local-use NAT64, /48 layout', '64:ff9b:1:a9fe:a9:fe00::', 'reserved'],
+    ['local-use NAT64 of a public address', '64:ff9b:1::5db8:d70e', 'reserved'],
+    ['well-known NAT64 public', '64:ff9b::93.184.215.14', 'public'],
+    ['well-known NAT64 private', '64:ff9b::10.0.0.1', 'private'],
+    ['6to4 of a private IPv4', '2002:a00:1::1', 'private'],
+    ['6to4 of loopback', '2002:7f00:1::', 'loopback'],
+    ['6to4 of the metadata address', '2002:a9fe:a9fe::1', 'metadata'],
+    ['6to4 of a public IPv4', '2002:5db8:d70e::1', 'public'],
+    ['Teredo, client loopback (inverted bits)', '2001:0:5db8:d70e::80ff:fffe', 'loopback'],
+    ['Teredo, server private', '2001:0:a00:1::f7f7:f7f7', 'private'],
+    ['Teredo, server and client public', '2001:0:5db8:d70e::f7f7:f7f7', 'public'],
+    ['site-local (fec0::/10)', 'fec0::1', 'private'],
+    ['site-local, its top', 'feff:ffff::1', 'private'],
+    ["Azure's platform address", '168.63.129.16', 'metadata'],
+    ["Azure's platform address, IPv4-mapped", '::ffff:168.63.129.16', 'metadata'],
+    ['Alibaba Cloud metadata', '100.100.100.200', 'metadata'],
+    ['discard-only (100::/64)', '100::1', 'reserved'],
+    ['benchmarking (2001:2::/48)', '2001:2::1', 'reserved'],
+    ['ORCHIDv2 (2001:20::/28)', '2001:20::1', 'reserved'],
+    ['documentation (3fff::/20)', '3fff::1', 'reserved'],
+    ['6to4 relay anycast (192.88.99.0/24)', '192.88.99.1', 'reserved'],
+    ['AS112 (192.175.48.0/24)', '192.175.48.1', 'reserved'],
+    ['ipaddr.js would read 127.1 as an address; it is none', '127.1', 'reserved'],
+  ])('%s: %s is %s', (_form, address, kind) => {
+    expect(classifyAddress(address)).toBe(kind);
+  });
+});
+
 describe('isReachable', () => {
   test.each<[AddressKind, boolean, boolean]>([
     ['public', false, true],

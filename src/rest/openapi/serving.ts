@@ -20,16 +20,20 @@ const SWAGGER_UI_VERSION = (
 /** Asset URLs carry the renderer's version, so browsers may keep them for good. */
 const ASSETS_PATH = `${DOCS_PATH}/assets/${SWAGGER_UI_VERSION}`;
 
-const ASSETS: Record<string, { file?: string; body?: string; type: string }> = {
-  'swagger-ui-bundle.js': { file: 'swagger-ui-bundle.js', type: 'text/javascript' },
-  'swagger-ui.css': { file: 'swagger-ui.css', type: 'text/css' },
-  'favicon-32x32.png': { file: 'favicon-32x32.png', type: 'image/png' },
-  // The page's start-up script is a file, not inline, so the page's CSP can forbid inline scripts.
-  'init.js': {
-    type: 'text/javascript',
-    // Swagger UI looks up a form component per item format (\`JsonSchema_string_uuid\` for lists
-    // of ids) and warns when it has none: a uuid is edited as the string it is.
-    body: `const uuidAsString = (system) => ({
+// A Map, not an object: an asset name is the client's text, and `__proto__` or `toString` must
+// find nothing rather than Object.prototype's members.
+const ASSETS = new Map<string, { file?: string; body?: string; type: string }>([
+  ['swagger-ui-bundle.js', { file: 'swagger-ui-bundle.js', type: 'text/javascript' }],
+  ['swagger-ui.css', { file: 'swagger-ui.css', type: 'text/css' }],
+  ['favicon-32x32.png', { file: 'favicon-32x32.png', type: 'image/png' }],
+  [
+    // The page's start-up script is a file, not inline, so the page's CSP can forbid inline scripts.
+    'init.js',
+    {
+      type: 'text/javascript',
+      // Swagger UI looks up a form component per item format (\`JsonSchema_string_uuid\` for lists
+      // of ids) and warns when it has none: a uuid is edited as the string it is.
+      body: `const uuidAsString = (system) => ({
   components: {
     JsonSchema_string_uuid: (props) =>
       system.React.createElement(system.getComponent('JsonSchema_string'), props),
@@ -48,8 +52,9 @@ window.ui = SwaggerUIBundle({
   validatorUrl: null,
 });
 `,
-  },
-};
+    },
+  ],
+]);
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">
@@ -98,7 +103,7 @@ function docsPageHeaders(serverUrl: string): Record<string, string> {
 const assetCache = new Map<string, Uint8Array<ArrayBuffer>>();
 
 function assetResponse(name: string): Response | null {
-  const asset = ASSETS[name];
+  const asset = ASSETS.get(name);
   if (!asset) return null;
   let body = assetCache.get(name);
   if (!body) {

@@ -8,11 +8,13 @@ import { prisma } from '../../db';
 import { Prisma } from '../../generated/prisma/client';
 import { builder } from '../builder';
 import { IDEMPOTENCY_NOTE, issueIdempotently } from '../idempotentIssue/issue';
+import { createWithinCap, type UserCap } from '../userCaps';
 import { BadRequestError, ConflictError } from '../../errors';
 import { actorOf, dashboardUser, keyOwnedBy, ownKey } from './access';
 import {
   gracePeriodSeconds,
   keyName,
+  MAX_KEYS_PER_USER,
   MAX_GRACE_PERIOD_SECONDS,
   previousSecretAfterRotation,
   scopesForNewKey,
@@ -23,6 +25,13 @@ import { ApiKeyWithSecret, CreateApiKeyInput } from './types';
 function isNotFound(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2025';
 }
+
+/** The key cap (src/schema/userCaps.ts). */
+const KEY_CAP: UserCap = {
+  max: MAX_KEYS_PER_USER,
+  refusal: `At most ${MAX_KEYS_PER_USER} API keys per user that are not revoked (expired ones included): revoke one first`,
+  count: (tx, ownerId) => tx.apiKey.count({ where: { ownerId, revokedAt: null } }),
+};
 
 builder.mutationFields((t) => ({
   createApiKey: t.field({
@@ -45,22 +54,26 @@ builder.mutationFields((t) => ({
         if (input.expiresAt && input.expiresAt <= new Date()) {
           throw new BadRequestError('expiresAt must be in the future');
         }
+        const name = keyName(input.name);
+        const scopes = scopesForNewKey(type, input.scopes);
         const { apiKey, prefix, secret } = generateApiKey(config.keyEnv);
-        const key = await prisma.apiKey.create({
-          data: {
-            name: keyName(input.name),
-            type,
-            version: 'v2',
-            env: config.keyEnv,
-            prefix,
-            secretHash: sha256Hex(secret),
-            scopes: scopesForNewKey(type, input.scopes),
-            ownerId: user.id,
-            expiresAt: input.expiresAt ?? null,
-            events: { create: { kind: 'CREATED', ...actorOf(context, user.id) } },
-          },
-          select: { id: true },
-        });
+        const key = await createWithinCap(user.id, KEY_CAP, (tx) =>
+          tx.apiKey.create({
+            data: {
+              name,
+              type,
+              version: 'v2',
+              env: config.keyEnv,
+              prefix,
+              secretHash: sha256Hex(secret),
+              scopes,
+              ownerId: user.id,
+              expiresAt: input.expiresAt ?? null,
+              events: { create: { kind: 'CREATED', ...actorOf(context, user.id) } },
+            },
+            select: { id: true },
+          }),
+        );
         return { id: key.id, secret: apiKey };
       });
     },

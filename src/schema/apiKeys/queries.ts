@@ -1,22 +1,34 @@
 // listApiKeys and apiKeyEvents: the dashboard user's own keys and their audit trail.
 import { prisma } from '../../db';
 import { builder } from '../builder';
+import { listOf } from '../complexity';
 import { dashboardUser, ownKey } from './access';
 
 /** The newest events of a key that apiKeyEvents answers (revoked-use events come at most 1/min). */
 export const MAX_KEY_EVENTS = 1_000;
+/**
+ * The keys listApiKeys answers: every key not revoked (at most MAX_KEYS_PER_USER), then the most
+ * recently revoked, which only accumulate.
+ */
+export const MAX_LISTED_KEYS = 100;
 
 builder.queryFields((t) => ({
   listApiKeys: t.prismaField({
     type: ['ApiKey'],
-    description: "The dashboard user's keys, newest first (secrets are never listed)",
+    description: `The dashboard user's keys (secrets are never listed): those not revoked, newest first, then the most recently revoked; ${MAX_LISTED_KEYS} keys at most`,
     authScopes: { dashboardUser: true },
+    complexity: listOf(MAX_LISTED_KEYS),
     resolve: async (query, _root, _args, context) => {
       const user = await dashboardUser(context.dashboardUserId);
       return prisma.apiKey.findMany({
         ...query,
         where: { ownerId: user.id },
-        orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+        orderBy: [
+          { revokedAt: { sort: 'desc', nulls: 'first' } },
+          { createdAt: 'desc' },
+          { id: 'asc' },
+        ],
+        take: MAX_LISTED_KEYS,
       });
     },
   }),
@@ -25,6 +37,7 @@ builder.queryFields((t) => ({
     description: `The audit trail of one of the user's keys, newest first (at most the newest ${MAX_KEY_EVENTS})`,
     authScopes: { dashboardUser: true },
     args: { keyId: t.arg.id({ required: true }) },
+    complexity: listOf(MAX_KEY_EVENTS),
     resolve: async (query, _root, args, context) => {
       const key = await ownKey(context.dashboardUserId, String(args.keyId));
       return prisma.apiKeyEvent.findMany({

@@ -5,6 +5,13 @@ import { BadRequestError, shown } from '../../errors';
 
 const KEY_NAME_MAX = 100;
 
+/**
+ * Keys one user may hold that are not revoked (expired ones included: revoking them makes room).
+ * Each key has its own quota, so this also bounds what one user can spend: 10 keys, one per
+ * integration and environment, is plenty (a rotation keeps its key).
+ */
+export const MAX_KEYS_PER_USER = 10;
+
 /** The scopes a new key gets: all of its type unless narrowed; a scope of another type is refused. */
 export function scopesForNewKey(type: KeyType, requested: string[] | null | undefined): string[] {
   if (requested === null || requested === undefined) return [...SCOPES_BY_KEY_TYPE[type]];

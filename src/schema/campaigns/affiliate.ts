@@ -24,6 +24,7 @@ import {
   campaignWhere,
   type CampaignFilter,
 } from './common';
+import { searchWork } from '../complexity';
 
 interface CampaignLinkRow {
   id: string;
@@ -137,6 +138,7 @@ const AffiliateCampaignPage = listQuery('affiliateCampaigns', {
   args: affiliateCampaignArgs,
   rows: prisma.campaign,
   order: CAMPAIGN_ORDER,
+  work: ({ name }) => searchWork(name),
   where: (filter) => campaignWhere(wholePeriod(filter), new Date()),
 });
 

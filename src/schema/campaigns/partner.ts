@@ -10,6 +10,7 @@ import {
   campaignFilterArgs,
   campaignWhere,
 } from './common';
+import { searchWork } from '../complexity';
 
 const PartnerCampaign = builder.prismaObject('Campaign', {
   variant: 'PartnerCampaign',
@@ -34,6 +35,7 @@ listQuery('partnerCampaigns', {
   args: campaignFilterArgs,
   rows: prisma.campaign,
   order: CAMPAIGN_ORDER,
+  work: ({ name }) => searchWork(name),
   where: (filter) => campaignWhere(filter, new Date()),
 });
 

@@ -8,6 +8,7 @@ import { fromMinor } from '../money';
 import {
   performancePage,
   REPORT_GROUPS,
+  reportWork,
   type PerformanceRecord,
   type ReportQuery,
 } from './performanceRows';
@@ -164,6 +165,7 @@ listQuery('affiliatePerformanceReport', {
   rows: { page: performancePage },
   // The report orders its rows itself (performanceRows.ts).
   order: [],
+  work: (args) => reportWork(args),
   where: (args, { affiliateId }): ReportQuery => ({
     affiliateId,
     groupBy: args.groupBy,

@@ -6,7 +6,7 @@ import { prisma } from '../../db';
 import { BadRequestError } from '../../errors';
 import { Prisma } from '../../generated/prisma/client';
 import type { Page } from '../pagination';
-import type { ReportPeriod } from './range';
+import { periodDays, type ReportPeriod } from './range';
 
 export const REPORT_GROUPS = ['day', 'brand', 'campaign', 'link'] as const;
 export type ReportGroup = (typeof REPORT_GROUPS)[number];
@@ -82,9 +82,36 @@ function keyOf(
   }
 }
 
-/** Whether the day report may read the affiliate-wide hours (no brand or campaign filter). */
-const readsAffiliateHours = (query: ReportQuery) =>
-  query.groupBy === 'day' && !query.organizationId && !query.campaignId;
+/**
+ * Whether the report may read the affiliate-wide hours (by day, no brand or campaign filter);
+ * any other reads each link's hours.
+ */
+export const readsAffiliateHours = (
+  query: Pick<ReportQuery, 'groupBy' | 'organizationId' | 'campaignId'>,
+) => query.groupBy === 'day' && !query.organizationId && !query.campaignId;
+
+/**
+ * A report's work per day of its period, in operation-cost units (src/schema/complexity.ts), about
+ * 10 per millisecond of the database on the scale data (bench/reportTiming.ts): the big account's
+ * year by day, from its own hours, answers in ~35 ms (0.1 ms a day); its month by link, from each
+ * link's hours, in ~95 ms (3 ms a day). A year by link (9,150) fits one operation at its largest
+ * page and full width; three do not fit one operation.
+ */
+export const REPORT_DAY_COST = { affiliateHours: 1, linkHours: 25 };
+
+/** What a report costs beyond its rows: the days of its period times what each day reads. */
+export function reportWork(
+  query: Pick<ReportQuery, 'groupBy' | 'organizationId' | 'campaignId'> & {
+    startAt?: Date | null;
+    endAt?: Date | null;
+  },
+  now = new Date(),
+): number {
+  const perDay = readsAffiliateHours(query)
+    ? REPORT_DAY_COST.affiliateHours
+    : REPORT_DAY_COST.linkHours;
+  return periodDays(query.startAt, query.endAt, now) * perDay;
+}
 
 /** The rollup rows of the period, the affiliate and the filters. */
 function rollupRows(

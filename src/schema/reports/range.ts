@@ -47,14 +47,37 @@ export function reportPeriod(
   endAt: Date | null | undefined,
   now: Date,
 ): ReportPeriod {
-  const end = endAt ?? new Date(Math.floor(now.getTime() / HOUR_MS + 1) * HOUR_MS);
-  const start = startAt ?? new Date(end.getTime() - DEFAULT_REPORT_DAYS * DAY_MS);
+  const { start, end } = periodBounds(startAt, endAt, now);
   if (start >= end) throw new BadRequestError('startAt must be before endAt');
   if (end.getTime() - start.getTime() > MAX_REPORT_DAYS * DAY_MS) {
     throw new BadRequestError(`A report covers at most ${MAX_REPORT_DAYS} days`);
   }
   const to = hourFromMiddle(end);
   return { from: hourFromMiddle(start), to, lastHour: new Date(to.getTime() - HOUR_MS) };
+}
+
+/** The period's bounds as asked, the defaults filled in: endAt the end of the current hour, startAt 30 days before it. */
+function periodBounds(
+  startAt: Date | null | undefined,
+  endAt: Date | null | undefined,
+  now: Date,
+): { start: Date; end: Date } {
+  const end = endAt ?? new Date(Math.floor(now.getTime() / HOUR_MS + 1) * HOUR_MS);
+  return { start: startAt ?? new Date(end.getTime() - DEFAULT_REPORT_DAYS * DAY_MS), end };
+}
+
+/**
+ * How many days a report's period covers, started days counted, between 1 and MAX_REPORT_DAYS
+ * whatever was asked (a period the report refuses is refused when it runs).
+ */
+export function periodDays(
+  startAt: Date | null | undefined,
+  endAt: Date | null | undefined,
+  now: Date,
+): number {
+  const { start, end } = periodBounds(startAt, endAt, now);
+  const days = Math.ceil((end.getTime() - start.getTime()) / DAY_MS);
+  return Number.isFinite(days) ? Math.min(Math.max(days, 1), MAX_REPORT_DAYS) : MAX_REPORT_DAYS;
 }
 
 /** The zone for day boundaries; 400 for a name that is not a time zone. */

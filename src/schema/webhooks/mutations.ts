@@ -11,6 +11,7 @@ import { checkedAddress, urlFormRefusal } from '../../webhooks/urls';
 import { actorOf } from '../apiKeys/access';
 import { builder } from '../builder';
 import { IDEMPOTENCY_NOTE, issueIdempotently } from '../idempotentIssue/issue';
+import { createWithinCap, type UserCap } from '../userCaps';
 import { deliveryOwnedBy, endpointOwnedBy, webhookOwner } from './access';
 import { MAX_ENDPOINTS_PER_USER, webhookDescription, webhookEvents } from './rules';
 import {
@@ -29,6 +30,13 @@ async function webhookUrl(raw: string): Promise<string> {
   if (!check.ok) throw new BadRequestError(`url is not allowed: ${check.reason}`);
   return url;
 }
+
+/** The endpoint cap (src/schema/userCaps.ts): endpoints not deleted. */
+const ENDPOINT_CAP: UserCap = {
+  max: MAX_ENDPOINTS_PER_USER,
+  refusal: `At most ${MAX_ENDPOINTS_PER_USER} webhook endpoints per user: delete one first`,
+  count: (tx, ownerId) => tx.webhookEndpoint.count({ where: { ownerId, deletedAt: null } }),
+};
 
 builder.mutationFields((t) => ({
   createWebhookEndpoint: t.field({
@@ -50,24 +58,20 @@ builder.mutationFields((t) => ({
         const events = webhookEvents(input.events);
         const description = webhookDescription(input.description);
         const url = await webhookUrl(input.url);
-        const count = await prisma.webhookEndpoint.count({
-          where: { ownerId: user.id, deletedAt: null },
-        });
-        if (count >= MAX_ENDPOINTS_PER_USER) {
-          throw new BadRequestError(`At most ${MAX_ENDPOINTS_PER_USER} webhook endpoints per user`);
-        }
         const secret = newWebhookSecret();
-        const endpoint = await prisma.webhookEndpoint.create({
-          data: {
-            ownerId: user.id,
-            url,
-            events,
-            description,
-            secret,
-            auditTrail: { create: { kind: 'CREATED', ...actorOf(context, user.id) } },
-          },
-          select: { id: true },
-        });
+        const endpoint = await createWithinCap(user.id, ENDPOINT_CAP, (tx) =>
+          tx.webhookEndpoint.create({
+            data: {
+              ownerId: user.id,
+              url,
+              events,
+              description,
+              secret,
+              auditTrail: { create: { kind: 'CREATED', ...actorOf(context, user.id) } },
+            },
+            select: { id: true },
+          }),
+        );
         return { id: endpoint.id, secret };
       });
     },

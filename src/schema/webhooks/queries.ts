@@ -1,7 +1,11 @@
-// listWebhookEndpoints, webhookDeliveries, webhookEndpointEvents: the dashboard user's own.
+// listWebhookEndpoints, webhookDeliveries, webhookDelivery, webhookEndpointEvents: the dashboard
+// user's own. Each list answers a bounded number of rows, which the operation cost counts.
 import { prisma } from '../../db';
 import { builder } from '../builder';
-import { endpointOwnedBy, webhookOwner } from './access';
+import { listOf } from '../complexity';
+import { deliveryOwnedBy, endpointOwnedBy, webhookOwner } from './access';
+import { MAX_ENDPOINTS_PER_USER } from './rules';
+import { WebhookDeliveryDetail } from './types';
 
 /** The newest deliveries of an endpoint that webhookDeliveries answers. */
 export const MAX_LISTED_DELIVERIES = 100;
@@ -14,6 +18,7 @@ builder.queryFields((t) => ({
     description:
       "The dashboard user's webhook endpoints, newest first (secrets are never listed); a failing or disabled one says so",
     authScopes: { dashboardUser: true },
+    complexity: listOf(MAX_ENDPOINTS_PER_USER),
     resolve: async (query, _root, _args, context) => {
       const user = await webhookOwner(context.dashboardUserId);
       return prisma.webhookEndpoint.findMany({
@@ -25,9 +30,10 @@ builder.queryFields((t) => ({
   }),
   webhookDeliveries: t.prismaField({
     type: ['WebhookDelivery'],
-    description: `An endpoint's deliveries, newest first (at most the newest ${MAX_LISTED_DELIVERIES}), each with its attempts`,
+    description: `An endpoint's deliveries, newest first (at most the newest ${MAX_LISTED_DELIVERIES}), each with its newest attempts`,
     authScopes: { dashboardUser: true },
     args: { endpointId: t.arg.id({ required: true }) },
+    complexity: listOf(MAX_LISTED_DELIVERIES),
     resolve: async (query, _root, args, context) => {
       const user = await webhookOwner(context.dashboardUserId);
       const endpoint = await endpointOwnedBy(user.id, String(args.endpointId));
@@ -39,11 +45,24 @@ builder.queryFields((t) => ({
       });
     },
   }),
+  webhookDelivery: t.prismaField({
+    type: WebhookDeliveryDetail,
+    description:
+      "One of the user's deliveries, with its attempts and the start of the endpoint's answer to each",
+    authScopes: { dashboardUser: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, context) => {
+      const user = await webhookOwner(context.dashboardUserId);
+      const delivery = await deliveryOwnedBy(user.id, String(args.id));
+      return prisma.webhookDelivery.findUniqueOrThrow({ ...query, where: { id: delivery.id } });
+    },
+  }),
   webhookEndpointEvents: t.prismaField({
     type: ['WebhookEndpointEvent'],
     description: `The audit trail of one of the user's endpoints, newest first (at most the newest ${MAX_ENDPOINT_EVENTS})`,
     authScopes: { dashboardUser: true },
     args: { endpointId: t.arg.id({ required: true }) },
+    complexity: listOf(MAX_ENDPOINT_EVENTS),
     resolve: async (query, _root, args, context) => {
       const user = await webhookOwner(context.dashboardUserId);
       const endpoint = await endpointOwnedBy(user.id, String(args.endpointId));

@@ -4,6 +4,7 @@ import { prisma } from '../../db';
 import { WebhookDeliveryState, WebhookEndpointEventKind } from '../../generated/prisma/client';
 import { MAX_URL_LENGTH } from '../inputLimits';
 import { builder } from '../builder';
+import { listOf } from '../complexity';
 import type { IssuedSecret } from '../idempotentIssue/issue';
 import { ORDER_EVENT_TYPES } from '../../webhooks/events';
 import { SECRET_GRACE_PERIOD_S } from '../../webhooks/signing';
@@ -71,8 +72,15 @@ export const WebhookEndpointWithSecret = builder
     }),
   });
 
+/** The newest attempts each delivery of a list shows (webhookDelivery shows more, with answers). */
+export const MAX_LISTED_ATTEMPTS = 10;
+/** The newest attempts webhookDelivery shows, each with the start of the endpoint's answer. */
+export const MAX_DETAILED_ATTEMPTS = 50;
+
 builder.prismaObject('WebhookAttempt', {
-  description: 'One HTTP attempt of a delivery',
+  description: "One HTTP attempt of a delivery (the endpoint's answer: webhookDelivery)",
+  // Only the columns asked for are read: a list of attempts never reads their 4 KiB answers.
+  select: { id: true },
   fields: (t) => ({
     attemptedAt: t.expose('attemptedAt', { type: 'DateTime' }),
     statusCode: t.exposeInt('statusCode', {
@@ -81,6 +89,15 @@ builder.prismaObject('WebhookAttempt', {
     }),
     durationMs: t.exposeInt('durationMs'),
     error: t.exposeString('error', { nullable: true, description: 'Why it failed; null on 2xx' }),
+  }),
+});
+
+const WebhookAttemptDetail = builder.prismaObject('WebhookAttempt', {
+  variant: 'WebhookAttemptDetail',
+  description: "One HTTP attempt of a delivery, and the start of the endpoint's answer",
+  select: { id: true },
+  fields: (t) => ({
+    attempt: t.variant('WebhookAttempt'),
     responseBody: t.exposeString('responseBody', {
       nullable: true,
       description: "The start of the endpoint's answer (at most 4 KiB)",
@@ -88,8 +105,11 @@ builder.prismaObject('WebhookAttempt', {
   }),
 });
 
+/** Newest first: a delivery's attempts only grow (every redelivery adds a schedule's worth). */
+const NEWEST_ATTEMPTS_FIRST = [{ attemptedAt: 'desc' as const }, { id: 'desc' as const }];
+
 builder.prismaObject('WebhookDelivery', {
-  description: 'One event sent to one endpoint, with its attempts',
+  description: 'One event sent to one endpoint, with its newest attempts',
   fields: (t) => ({
     id: t.exposeID('id'),
     webhookId: t.exposeID('eventId', {
@@ -102,7 +122,9 @@ builder.prismaObject('WebhookDelivery', {
     }),
     orderId: t.exposeID('orderId', { nullable: true }),
     state: t.expose('state', { type: WebhookDeliveryState }),
-    attemptCount: t.exposeInt('attemptCount'),
+    attemptCount: t.exposeInt('attemptCount', {
+      description: 'Attempts of the current schedule (redeliverWebhook starts a new one)',
+    }),
     nextAttemptAt: t.field({
       type: 'DateTime',
       nullable: true,
@@ -113,8 +135,24 @@ builder.prismaObject('WebhookDelivery', {
     deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     attempts: t.relation('attempts', {
-      description: 'Oldest first',
-      query: { orderBy: [{ attemptedAt: 'asc' }, { id: 'asc' }] },
+      description: `The newest ${MAX_LISTED_ATTEMPTS}, newest first; all of them (the newest ${MAX_DETAILED_ATTEMPTS}) with the endpoint's answers: webhookDelivery`,
+      query: { orderBy: NEWEST_ATTEMPTS_FIRST, take: MAX_LISTED_ATTEMPTS },
+      complexity: listOf(MAX_LISTED_ATTEMPTS),
+    }),
+  }),
+});
+
+/** One delivery as webhookDelivery shows it: everything a list shows, and its attempts' answers. */
+export const WebhookDeliveryDetail = builder.prismaObject('WebhookDelivery', {
+  variant: 'WebhookDeliveryDetail',
+  description: "One delivery, and its attempts with the endpoint's answers",
+  fields: (t) => ({
+    delivery: t.variant('WebhookDelivery'),
+    attempts: t.relation('attempts', {
+      type: WebhookAttemptDetail,
+      description: `The newest ${MAX_DETAILED_ATTEMPTS}, newest first`,
+      query: { orderBy: NEWEST_ATTEMPTS_FIRST, take: MAX_DETAILED_ATTEMPTS },
+      complexity: listOf(MAX_DETAILED_ATTEMPTS),
     }),
   }),
 });

@@ -39,9 +39,8 @@ export async function createApiKey(type: KeyType, options: KeyOptions = {}) {
   return { apiKey, row };
 }
 
-/** A legacy 32-character v1 affiliate key. */
-export async function createLegacyKey(ownerId?: string) {
-  const apiKey = randomUUID().replace(/-/g, '');
+/** A legacy 32-character v1 affiliate key (a random one unless given). */
+export async function createLegacyKey(ownerId?: string, apiKey = randomUUID().replace(/-/g, '')) {
   const owner = ownerId ?? (await createUser('AFFILIATE')).id;
   const row = await prisma.apiKey.create({
     data: {

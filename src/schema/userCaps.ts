@@ -1,0 +1,30 @@
+// How many of a kind of row one user may hold (API keys, webhook endpoints), enforced atomically:
+// the count and the creation run in one transaction that first locks the user's row, so
+// concurrent creations for one user, on any replica, count one after the other and never pass
+// the cap together.
+import { prisma } from '../db';
+import { BadRequestError } from '../errors';
+import type { Prisma } from '../generated/prisma/client';
+
+export interface UserCap {
+  max: number;
+  /** The refusal, once the user holds `max`. */
+  refusal: string;
+  /** The rows of the user that the cap counts. */
+  count(tx: Prisma.TransactionClient, userId: string): Promise<number>;
+}
+
+/** Runs `create` if the user holds fewer than `cap.max` rows, else refuses with BAD_REQUEST. */
+export function createWithinCap<T>(
+  userId: string,
+  cap: UserCap,
+  create: (tx: Prisma.TransactionClient) => Promise<T>,
+): Promise<T> {
+  return prisma.$transaction(async (tx) => {
+    // NO KEY UPDATE: another creation for this user waits here until this one commits, while
+    // rows that merely reference the user (orders, links) are written meanwhile.
+    await tx.$queryRaw`SELECT 1 FROM "User" WHERE "id" = ${userId}::uuid FOR NO KEY UPDATE`;
+    if ((await cap.count(tx, userId)) >= cap.max) throw new BadRequestError(cap.refusal);
+    return create(tx);
+  });
+}
