@@ -1,5 +1,5 @@
 // Reads and validates the environment once. Every setting and its default is documented in the
-// README's configuration table.
+// configuration table in docs/operating.md.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

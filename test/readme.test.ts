@@ -1,8 +1,9 @@
-// The README's code blocks run as written, in order, in one shell, against a service started as
-// `npm start` starts it (embedded database, demo data), its address in place of localhost:4000.
-// A block the test cannot run says why in a comment right above it.
+// The README's and the docs pages' code blocks run as written, in order (the README first, then
+// docs/*.md by name), in one shell, against a service started as `npm start` starts it (embedded
+// database, demo data), its address in place of localhost:4000. A block the test cannot run says
+// why in a comment right above it. Every relative link leads to a file and heading that exist.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { openApiPath } from '../src/rest/openapi';
@@ -10,27 +11,68 @@ import { ROUTES } from '../src/rest/routes';
 import { startReplica, type Replica } from './support/replica';
 
 const ROOT = path.join(__dirname, '..');
-const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const PAGES = [
+  'README.md',
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+const text = (page: string) => readFileSync(path.join(ROOT, page), 'utf8');
+const README = text('README.md');
 const NOT_RUN = /<!-- not run by test\/readme\.test\.ts: (.+) -->\n\n$/;
 const SECRET = 'readme-test-dashboard-secret-0123456789';
 
 interface Block {
+  page: string;
   language: string;
   code: string;
   /** Why the test does not run it, if it says so. */
   notRun?: string;
 }
 
-function blocksOf(markdown: string): Block[] {
+function blocksOf(page: string): Block[] {
+  const markdown = text(page);
   return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((match) => ({
+    page,
     language: match[1]!,
     code: match[2]!,
     notRun: NOT_RUN.exec(markdown.slice(0, match.index))?.[1],
   }));
 }
 
-const blocks = blocksOf(README);
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+const anchorsOf = (page: string) =>
+  [...text(page).matchAll(/^#+ (.+)$/gm)].map(([, heading]) => anchorOf(heading!));
+
+const blocks = PAGES.flatMap(blocksOf);
 const run = blocks.filter((block) => block.notRun === undefined);
+
+test('the README is a front door: a table of contents, at most 250 lines', () => {
+  expect(README).toMatch(/^## Contents$/m);
+  expect(README.split('\n').length).toBeLessThanOrEqual(250);
+});
+
+test.each(PAGES)('every relative link of %s leads to a file and heading that exist', (page) => {
+  const broken = [...text(page).matchAll(/\]\(([^)\s]+)\)/g)]
+    .map(([, target]) => target!)
+    .filter((target) => !/^[a-z]+:/.test(target))
+    .filter((target) => {
+      const [file, anchor] = target.split('#');
+      const resolved = file ? path.join(path.dirname(page), file) : page;
+      if (!existsSync(path.join(ROOT, resolved))) return true;
+      return anchor !== undefined && !anchorsOf(resolved).includes(anchor);
+    });
+  expect(broken).toEqual([]);
+});
 
 test('the route table lists every route, the redirect and the probes', () => {
   const listed = [...README.matchAll(/^\| `(GET|POST) ([^`]+)`/gm)].map(
@@ -41,8 +83,8 @@ test('the route table lists every route, the redirect and the probes', () => {
 });
 
 test('every block is run, or says why not', () => {
-  expect(blocks.length).toBeGreaterThan(3);
-  for (const block of run) expect(block.language).toBe('sh');
+  expect(run.length).toBeGreaterThan(3);
+  expect(run.filter((block) => block.language !== 'sh')).toEqual([]);
 });
 
 describe('the blocks, run in one shell', () => {

@@ -1,6 +1,6 @@
 // GraphiQL at GET /graphql (development; see GRAPHIQL in src/config.ts): one tab per surface with
-// example operations and the header that surface takes, prefilled with the demo keys (README "Demo
-// identities"), which open a fresh `npm start` and nothing elsewhere; the dashboard token is a
+// example operations and the header that surface takes, prefilled with the demo keys (the README's
+// demo identities), which open a fresh `npm start` and nothing elsewhere; the dashboard token is a
 // placeholder for `npm run token -- <userId>`. test/graphiql.test.ts runs every example.
 import type { GraphiQLOptions } from 'graphql-yoga';
 import { DEMO_KEYS, DEMO_USERS } from '../demoIdentities';
