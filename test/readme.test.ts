@@ -2,13 +2,15 @@
 // docs/*.md by name), in one shell, against a service started as `npm start` starts it (embedded
 // database, demo data), its address in place of localhost:4000. A block the test cannot run says
 // why in a comment right above it. Every relative link leads to a file and heading that exist.
-import { execFile } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { WEBHOOK_LISTENER_URL } from '../src/graphql/graphiql';
 import { openApiPath } from '../src/rest/openapi';
 import { ROUTES } from '../src/rest/routes';
 import { startReplica, type Replica } from './support/replica';
+import { until } from './support/webhookReceiver';
 
 const ROOT = path.join(__dirname, '..');
 const PAGES = [
@@ -89,7 +91,9 @@ test('every block is run, or says why not', () => {
 
 describe('the blocks, run in one shell', () => {
   let replica: Replica;
-  let output: { stdout: string; stderr: string };
+  let shell: ChildProcess;
+  let stdout = '';
+  let stderr = '';
 
   beforeAll(async () => {
     replica = await startReplica({
@@ -97,31 +101,66 @@ describe('the blocks, run in one shell', () => {
       REDIS_URL: undefined,
       PGLITE_DATA_DIR: 'memory://',
       DASHBOARD_JWT_SECRET: SECRET,
+      // As docs/webhooks.md starts it for the local webhook recipe.
+      WEBHOOK_ALLOW_PRIVATE_URLS: '1',
       // The access log on the replica's output: every answer's status, whatever the blocks pipe
       // it through (CI points LOG_FILE elsewhere).
       LOG_LEVEL: 'info',
       LOG_FILE: undefined,
     });
+    const listenerPort = await freePort();
     const script = [
       'set -eo pipefail',
-      ...run.map((block) => block.code.replaceAll('http://localhost:4000', replica.base)),
-      'printf "\\n== KEY=%s CODE=%s\\n" "$KEY" "$CODE"',
+      ...run.map((block) =>
+        block.code
+          .replaceAll('http://localhost:4000', replica.base)
+          .replaceAll(WEBHOOK_LISTENER_URL, `http://127.0.0.1:${listenerPort}/webhooks`),
+      ),
+      'printf "\\n== KEY=%s CODE=%s ENDPOINT_ID=%s\\n" "$KEY" "$CODE" "$ENDPOINT_ID"',
     ].join('\n');
-    output = await promisify(execFile)('bash', ['-c', script], {
+    // A process group of its own: the blocks leave the webhook listener running in the background.
+    shell = spawn('bash', ['-c', script], {
       cwd: ROOT,
-      env: { ...process.env, DASHBOARD_JWT_SECRET: SECRET, LOG_LEVEL: 'silent' },
-      maxBuffer: 16 * 1024 * 1024,
+      detached: true,
+      env: {
+        ...process.env,
+        DASHBOARD_JWT_SECRET: SECRET,
+        LOG_LEVEL: 'silent',
+        WEBHOOK_LISTEN_PORT: String(listenerPort),
+      },
     });
+    shell.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    shell.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => shell.on('exit', resolve));
+    if (code !== 0) throw new Error(`the blocks exited with ${code}:\n${stdout}\n${stderr}`);
   }, 120_000);
 
-  afterAll(() => replica?.process.kill('SIGKILL'));
+  afterAll(() => {
+    if (shell?.pid) process.kill(-shell.pid, 'SIGTERM');
+    replica?.process.kill('SIGKILL');
+  });
 
   test('they make a key and a short link, and the link redirects', () => {
-    const [, key, code] = /^== KEY=(\S*) CODE=(\S*)$/m.exec(output.stdout) ?? [];
+    const [, key, code] = /^== KEY=(\S*) CODE=(\S*)/m.exec(stdout) ?? [];
     expect(key).toMatch(/^svc_test_/);
     expect(code).toMatch(/^[0-9A-Za-z]{8}$/);
-    expect(output.stdout).toContain('HTTP/1.1 302 Found');
+    expect(stdout).toContain('HTTP/1.1 302 Found');
   });
+
+  test("the webhook listener prints the test event, verified with the endpoint's secret", async () => {
+    const [, endpointId] = /ENDPOINT_ID=(\S+)$/m.exec(stdout) ?? [];
+    expect(endpointId).toMatch(/^[0-9a-f-]{36}$/);
+    await until(() => /^\}$/m.test(stdout.slice(stdout.indexOf('--> webhook.test'))), 'the event');
+    const printed = stdout.slice(stdout.indexOf('--> webhook.test'));
+    expect(printed).toMatch(/^--> webhook\.test \[[0-9a-f-]{36}\]\n\{/);
+    const body = JSON.parse(printed.slice(printed.indexOf('{'), printed.search(/^\}$/m) + 1));
+    expect(body).toEqual({
+      type: 'webhook.test',
+      timestamp: expect.any(String),
+      data: { endpointId },
+    });
+    expect(stdout).not.toContain('refused');
+  }, 60_000);
 
   test('every request they send is answered 2xx or 3xx, GraphQL without errors', () => {
     const answered = replica
@@ -132,6 +171,16 @@ describe('the blocks, run in one shell', () => {
       .filter((line) => line.path !== '/readyz');
     expect(answered.length).toBeGreaterThan(5);
     expect(answered.filter((line) => line.status >= 400)).toEqual([]);
-    expect(output.stdout).not.toContain('"errors"');
+    expect(stdout).not.toContain('"errors"');
   });
 });
+
+/** A port nothing listens on at the moment. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
