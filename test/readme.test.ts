@@ -4,12 +4,11 @@
 // why in a comment right above it. Every relative link leads to a file and heading that exist.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WEBHOOK_LISTENER_URL } from '../src/graphql/graphiql';
 import { openApiPath } from '../src/rest/openapi';
 import { ROUTES } from '../src/rest/routes';
-import { startReplica, type Replica } from './support/replica';
+import { freePort, startReplica, type Replica } from './support/replica';
 import { until } from './support/webhookReceiver';
 
 const ROOT = path.join(__dirname, '..');
@@ -174,13 +173,3 @@ describe('the blocks, run in one shell', () => {
     expect(stdout).not.toContain('"errors"');
   });
 });
-
-/** A port nothing listens on at the moment. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
