@@ -3,9 +3,11 @@
 // SIGTERM. The same path CI checks outside a container with production dependencies only
 // (scripts/check-production-path.sh).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { buildService, missingAtRunTime, packageOf, RUNTIME_PACKAGES } from '../scripts/build';
 import { config } from '../src/config';
 import { useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
@@ -19,6 +21,70 @@ beforeAll(() => {
   const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, encoding: 'utf8' });
   expect(build.status).toBe(0);
 }, 60_000);
+
+test('the build bundles every package but the runtime dependencies production installs', async () => {
+  const outdir = mkdtempSync(path.join(tmpdir(), 'build-'));
+  try {
+    const metafile = await buildService(outdir);
+    expect(missingAtRunTime(metafile)).toEqual([]);
+    const external = new Set(
+      Object.values(metafile.outputs)
+        .flatMap((output) => output.imports)
+        .filter((entry) => entry.external)
+        .map((entry) => entry.path.replace(/^node:/, ''))
+        .filter((name) => !builtinModules.includes(name) && name !== 'pg-native')
+        .map(packageOf),
+    );
+    // PGlite and Swagger UI read their own files; nothing else is left to node_modules.
+    expect([...external].sort()).toEqual(['@electric-sql/pglite', 'swagger-ui-dist']);
+    expect(RUNTIME_PACKAGES).toEqual(['@electric-sql/pglite', 'swagger-ui-dist']);
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}, 60_000);
+
+test('a missing runtime package is named', () => {
+  const metafile = {
+    inputs: {},
+    outputs: {
+      'dist/server.js': {
+        bytes: 1,
+        inputs: {},
+        exports: [],
+        imports: [
+          { path: 'node:fs', kind: 'require-call' as const, external: true },
+          { path: 'http', kind: 'dynamic-import' as const, external: true },
+          {
+            path: '@electric-sql/pglite/contrib/pg_trgm',
+            kind: 'require-call' as const,
+            external: true,
+          },
+          { path: 'pg-native', kind: 'require-call' as const, external: true },
+          { path: '@scope/left-out/sub', kind: 'require-call' as const, external: true },
+          { path: 'graphql', kind: 'require-call' as const },
+        ],
+      },
+    },
+  };
+  expect(missingAtRunTime(metafile)).toEqual(['@scope/left-out/sub']);
+  expect(packageOf('@scope/left-out/sub')).toBe('@scope/left-out');
+  expect(packageOf('pino/file')).toBe('pino');
+});
+
+test('the postinstall of a production install has nothing to generate', () => {
+  // Outside the repository, where no development dependency (tsx) can be resolved.
+  const dir = mkdtempSync(path.join(tmpdir(), 'postinstall-'));
+  try {
+    copyFileSync(path.join(ROOT, 'scripts/postinstall.cjs'), path.join(dir, 'postinstall.cjs'));
+    const run = spawnSync(process.execPath, ['postinstall.cjs'], { cwd: dir, encoding: 'utf8' });
+    expect({ status: run.status, stdout: run.stdout }).toEqual({
+      status: 0,
+      stdout: 'postinstall: development dependencies not installed, nothing to generate\n',
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test('the build needs no TypeScript tooling at run time', () => {
   const bundle = readFileSync(path.join(ROOT, 'dist/server.js'), 'utf8');
