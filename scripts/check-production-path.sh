@@ -20,9 +20,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "-- build stage: all dependencies, npm run build"
+echo "-- build stage: all dependencies without install scripts, the Prisma client generated, npm run build"
 git clone -q "$repo" "$work/build"
-(cd "$work/build" && npm ci --no-audit --no-fund --loglevel=error && npm run -s build)
+(cd "$work/build" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error &&
+  npm run -s generate >/dev/null && npm run -s build)
 
 echo "-- runtime stage: production dependencies only, no install scripts, the build copied in"
 git clone -q "$repo" "$work/runtime"
