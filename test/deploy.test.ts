@@ -4,6 +4,7 @@
 // installed, `apt-get install nginx-light`) passes a GET that met a replica answering 503 (its
 // database unreachable) to the other replica, and keeps a replica that lost only Redis in rotation.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -129,8 +130,13 @@ describe("the Dockerfile's HEALTHCHECK", () => {
     );
   }, 30_000);
 
-  afterAll(() => {
-    nginx?.kill('SIGKILL');
+  afterAll(async () => {
+    // SIGTERM: the master stops its workers too (SIGKILL would leave them behind).
+    if (nginx && nginx.exitCode === null) {
+      const exited = once(nginx, 'exit');
+      nginx.kill('SIGTERM');
+      await exited;
+    }
     rmSync(prefix, { recursive: true, force: true });
   });
 
@@ -145,6 +151,10 @@ describe("the Dockerfile's HEALTHCHECK", () => {
     }
     // Every answer is the demo catalog of the replica with its database; no 503 reached the client...
     expect(statuses).toEqual(Array(8).fill(200));
+    // The access log is written once an answer is sent: wait for the lines.
+    const organizations = '/api/partner/organizations';
+    await until(() => answered(withoutRedis, organizations).length === 8, 'the access log');
+    await until(() => answered(withoutDatabase, organizations).length > 0, 'the access log');
     // ...though nginx tried the replica without its database, which answered 503.
     expect(answered(withoutDatabase, '/api/partner/organizations')).toContain(503);
     expect(answered(withoutDatabase, '/api/partner/organizations')).not.toContain(200);
