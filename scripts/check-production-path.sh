@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The container's production path, outside a container (no engine runs on CI's machines): build in
-# one clean clone, install production dependencies only in another, copy the build there, start it
-# with node alone on PostgreSQL + Redis, probe /readyz and an authenticated route, stop it with
-# SIGTERM and see it exit 0. Usage: scripts/check-production-path.sh <postgresql-url> <redis-url>
+# one clean clone, install production dependencies only in another (under 150 MB, without tsx, the
+# Prisma CLI or TypeScript), copy the build there, start it with node alone on PostgreSQL + Redis,
+# probe /readyz and an authenticated route, stop it with SIGTERM and see it exit 0.
+# Usage: scripts/check-production-path.sh <postgresql-url> <redis-url>
 set -euo pipefail
+install_limit_mb=150
 database_url="$1"
 redis_url="$2"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -18,14 +20,22 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "-- build stage: all dependencies, npm run build"
+echo "-- build stage: all dependencies without install scripts, the Prisma client generated, npm run build"
 git clone -q "$repo" "$work/build"
-(cd "$work/build" && npm ci --no-audit --no-fund --loglevel=error && npm run -s build)
+(cd "$work/build" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error &&
+  npm run -s generate >/dev/null && npm run -s build)
 
 echo "-- runtime stage: production dependencies only, no install scripts, the build copied in"
 git clone -q "$repo" "$work/runtime"
 (cd "$work/runtime" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
+install_mb="$(du -sm "$work/runtime/node_modules" | cut -f1)"
+echo "production install: ${install_mb} MB in node_modules ($(ls "$work/runtime/node_modules" | wc -l) entries)"
+for tool in tsx prisma typescript effect @prisma/client; do
+  [ ! -e "$work/runtime/node_modules/$tool" ] || { echo "production install holds $tool"; exit 1; }
+done
+[ "$install_mb" -lt "$install_limit_mb" ] || { echo "production install over ${install_limit_mb} MB"; exit 1; }
 cp -r "$work/build/dist" "$work/runtime/dist"
+echo "the build: $(du -sm "$work/runtime/dist" | cut -f1) MB in dist"
 
 secret="production-path-dashboard-secret-0123456789"
 cd "$work/runtime"
@@ -48,11 +58,14 @@ echo
 user_id="$(node -e 'console.log(require("node:crypto").randomUUID())')"
 psql -q "$database_url" -c "SET search_path = $schema; INSERT INTO \"User\" (id, email, name, role)
   VALUES ('$user_id', 'ops-$user_id@example.com', 'Production path', 'PARTNER')" >/dev/null
+# (HS256 by hand: production installs no JWT library, the service has its own bundled.)
 token="$(USER_ID="$user_id" SECRET="$secret" node -e '
-  const { SignJWT } = require("jose");
-  new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject(process.env.USER_ID)
-    .setIssuedAt().setExpirationTime("5m").sign(new TextEncoder().encode(process.env.SECRET))
-    .then(console.log);')"
+  const { createHmac } = require("node:crypto");
+  const part = (value) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const now = Math.floor(Date.now() / 1000);
+  const unsigned = `${part({ alg: "HS256" })}.${part({ sub: process.env.USER_ID, iat: now, exp: now + 300 })}`;
+  const signature = createHmac("sha256", process.env.SECRET).update(unsigned).digest("base64url");
+  console.log(`${unsigned}.${signature}`);')"
 key="$(curl -sf "$base/graphql" -H "x-api-token: $token" -H 'content-type: application/json' \
   -d '{"query":"mutation { createApiKey(input: { name: \"production path\" }) { apiKey } }"}' |
   node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).data.createApiKey.apiKey))')"

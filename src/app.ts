@@ -13,6 +13,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useJsonAnswers } from './graphql/jsonAnswers';
 import { useManagementLimit } from './graphql/managementLimit';
 import { createEdge, type EdgeSettings } from './http/edge';
+import { FAILED_AUTH_LIMIT } from './limits/rateLimit';
 import { createRedisClient, type RedisClient } from './redis';
 import { logger } from './logger';
 import { Counters } from './limits/counters';
@@ -34,8 +35,8 @@ function edgeSettingsFromConfig(): EdgeSettings {
   return {
     max: config.rateLimitMax,
     windowSeconds: config.rateLimitWindowSeconds,
-    failedAuthMax: 30,
-    failedAuthWindowSeconds: 60,
+    failedAuthMax: FAILED_AUTH_LIMIT.max,
+    failedAuthWindowSeconds: FAILED_AUTH_LIMIT.windowSeconds,
     trustProxy: config.trustProxy,
     maxBodyBytes: MAX_BODY_BYTES,
     requestTimeoutMs: config.requestTimeoutMs,

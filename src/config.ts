@@ -1,5 +1,5 @@
 // Reads and validates the environment once. Every setting and its default is documented in the
-// README's configuration table.
+// configuration table in docs/operating.md.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -76,7 +76,18 @@ export interface Config {
   webhookDisableAfterS: number;
 }
 
-export class ConfigError extends Error {}
+/** The settings that stop the service from starting: every problem found, not only the first. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+
+  constructor(problems: string | string[]) {
+    const list = [problems].flat();
+    super(list.length === 1 ? list[0] : `${list.length} settings are wrong:\n${bullets(list)}`);
+    this.problems = list;
+  }
+}
+
+const bullets = (lines: string[]) => lines.map((line) => `  - ${line}`).join('\n');
 
 /**
  * Outside production, without DASHBOARD_JWT_SECRET: a random secret of this installation, made on
@@ -175,23 +186,37 @@ function withoutTrailingSlash(url: string): string {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Every problem is collected and reported together, so one start names all there is to fix.
+  const problems: string[] = [];
+  const refuse = (problem: string) => problems.push(problem);
+  /** What `read` gives, or `fallback` with its problem noted. */
+  const setting = <T>(read: () => T, fallback: T): T => {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+      return fallback;
+    }
+  };
+
   const nodeEnv = env.NODE_ENV ?? 'development';
   const isProduction = nodeEnv === 'production';
-  const port = integer(env, 'PORT', 4000, 0);
+  const port = setting(() => integer(env, 'PORT', 4000, 0), 4000);
 
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL must be a postgresql:// URL');
+    refuse('DATABASE_URL must be a postgresql:// URL');
   }
   const databaseSchema = env.DATABASE_SCHEMA || 'public';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
-    throw new ConfigError('DATABASE_SCHEMA must be a lower-case SQL identifier');
+    refuse('DATABASE_SCHEMA must be a lower-case SQL identifier');
   }
 
   // The embedded database runs inside this process: one heavy query stalls every request, and
   // the request deadline cannot interrupt it. Production runs on a server unless told otherwise.
   if (isProduction && !databaseUrl && !flag(env, 'ALLOW_EMBEDDED_DATABASE')) {
-    throw new ConfigError(
+    refuse(
       'NODE_ENV=production needs DATABASE_URL (a postgresql:// URL): the embedded database runs ' +
         'inside the service, where one heavy query stalls every request and the request deadline ' +
         'cannot stop it. For a single-node demo, ALLOW_EMBEDDED_DATABASE=1 allows it.',
@@ -200,51 +225,49 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const secret = env.DASHBOARD_JWT_SECRET || undefined;
   if (!secret && isProduction) {
-    throw new ConfigError('DASHBOARD_JWT_SECRET is required when NODE_ENV=production');
+    refuse('DASHBOARD_JWT_SECRET is required when NODE_ENV=production');
   }
   if (secret !== undefined && secret.length < 32) {
-    throw new ConfigError('DASHBOARD_JWT_SECRET must be at least 32 characters');
+    refuse('DASHBOARD_JWT_SECRET must be at least 32 characters');
   }
 
   // Short links and the legacy hosts' successor link are built from it: in production a default of
   // localhost would hand out links nobody can follow.
   if (isProduction && !env.PUBLIC_BASE_URL) {
-    throw new ConfigError(
+    refuse(
       'PUBLIC_BASE_URL is required when NODE_ENV=production: short links are built from it ' +
         '(e.g. https://api.example.com)',
     );
   }
   const publicBaseUrl = withoutTrailingSlash(env.PUBLIC_BASE_URL || `http://localhost:${port}`);
   if (!/^https?:\/\/[^/\s]+/.test(publicBaseUrl)) {
-    throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) URL, got "${publicBaseUrl}"`);
+    refuse(`PUBLIC_BASE_URL must be an http(s) URL, got "${publicBaseUrl}"`);
   }
   const redisKeyPrefix = env.REDIS_KEY_PREFIX ?? '';
   if (!/^[A-Za-z0-9:_.-]{0,64}$/.test(redisKeyPrefix)) {
-    throw new ConfigError(
-      'REDIS_KEY_PREFIX takes up to 64 letters, digits and : _ . - (e.g. "affiliate-api:")',
-    );
+    refuse('REDIS_KEY_PREFIX takes up to 64 letters, digits and : _ . - (e.g. "affiliate-api:")');
   }
-  const keyEnv = env.KEY_ENV || (isProduction ? 'live' : 'test');
-  if (keyEnv !== 'live' && keyEnv !== 'test') {
-    throw new ConfigError('KEY_ENV must be "live" or "test"');
-  }
+  const defaultKeyEnv = isProduction ? 'live' : 'test';
+  const givenKeyEnv = env.KEY_ENV || defaultKeyEnv;
+  const keyEnv = givenKeyEnv === 'live' || givenKeyEnv === 'test' ? givenKeyEnv : defaultKeyEnv;
+  if (keyEnv !== givenKeyEnv) refuse('KEY_ENV must be "live" or "test"');
 
   const metricsToken = env.METRICS_TOKEN || undefined;
   if (metricsToken !== undefined && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) {
-    throw new ConfigError('METRICS_TOKEN must be at least 16 visible ASCII characters');
+    refuse('METRICS_TOKEN must be at least 16 visible ASCII characters');
   }
 
   // Production webhooks go to public https URLs only: a receiver on the network's own private
   // addresses is what a forged request would reach.
   const webhookAllowPrivateUrls = flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS');
   if (isProduction && webhookAllowPrivateUrls) {
-    throw new ConfigError(
+    refuse(
       'WEBHOOK_ALLOW_PRIVATE_URLS is for development and tests: NODE_ENV=production sends webhooks to public https URLs only',
     );
   }
 
   const dataDir = env.DATA_DIR || './data';
-  return {
+  const config: Config = {
     nodeEnv,
     isProduction,
     port,
@@ -253,13 +276,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseSchema,
     dataDir,
     pgliteDataDir: env.PGLITE_DATA_DIR || path.join(dataDir, 'pglite'),
-    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10),
-    databaseNamedStatements: toggle(env, 'DATABASE_NAMED_STATEMENTS', true),
+    databasePoolSize: setting(() => integer(env, 'DATABASE_POOL_SIZE', 10), 10),
+    databaseNamedStatements: setting(() => toggle(env, 'DATABASE_NAMED_STATEMENTS', true), true),
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix,
-    dashboardJwtSecret: secret ?? installationSecret(dataDir),
+    dashboardJwtSecret: secret ?? setting(() => installationSecret(dataDir), ''),
     isDashboardSecretDefault: secret === undefined,
-    dashboardTokenMaxLifetimeS: integer(env, 'DASHBOARD_TOKEN_MAX_LIFETIME_S', 86_400),
+    dashboardTokenMaxLifetimeS: setting(
+      () => integer(env, 'DASHBOARD_TOKEN_MAX_LIFETIME_S', 86_400),
+      86_400,
+    ),
     dashboardJwtIssuer: env.DASHBOARD_JWT_ISSUER || undefined,
     dashboardJwtAudience: env.DASHBOARD_JWT_AUDIENCE || undefined,
     publicBaseUrl,
@@ -267,29 +293,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shortLinkBaseUrl: withoutTrailingSlash(env.SHORT_LINK_BASE_URL || `${publicBaseUrl}/s`),
     keyEnv,
     trustProxy: flag(env, 'TRUST_PROXY'),
-    rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 60),
-    rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW_S', 60),
-    migrateOnStart: toggle(env, 'MIGRATE_ON_START', true),
-    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000),
-    responseCacheTtlSeconds: integer(env, 'RESPONSE_CACHE_TTL', 5, 0),
-    legacySunset: date(env, 'LEGACY_SUNSET', DEFAULT_LEGACY_SUNSET),
+    rateLimitMax: setting(() => integer(env, 'RATE_LIMIT_MAX', 60), 60),
+    rateLimitWindowSeconds: setting(() => integer(env, 'RATE_LIMIT_WINDOW_S', 60), 60),
+    migrateOnStart: setting(() => toggle(env, 'MIGRATE_ON_START', true), true),
+    requestTimeoutMs: setting(() => integer(env, 'REQUEST_TIMEOUT_MS', 60_000), 60_000),
+    responseCacheTtlSeconds: setting(() => integer(env, 'RESPONSE_CACHE_TTL', 5, 0), 5),
+    legacySunset: setting(
+      () => date(env, 'LEGACY_SUNSET', DEFAULT_LEGACY_SUNSET),
+      new Date(DEFAULT_LEGACY_SUNSET),
+    ),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     logFile: env.LOG_FILE || undefined,
     // Introspection and GraphiQL help in development; in production they only map the schema for
     // whoever probes it (the SDL is published in the repository for integrators).
-    graphqlIntrospection: toggle(env, 'GRAPHQL_INTROSPECTION', !isProduction),
-    graphiql: toggle(env, 'GRAPHIQL', !isProduction),
-    corsOrigins: origins(env, 'CORS_ORIGINS'),
+    graphqlIntrospection: setting(
+      () => toggle(env, 'GRAPHQL_INTROSPECTION', !isProduction),
+      !isProduction,
+    ),
+    graphiql: setting(() => toggle(env, 'GRAPHIQL', !isProduction), !isProduction),
+    corsOrigins: setting(() => origins(env, 'CORS_ORIGINS'), ['*']),
     // Metrics name routes and traffic: in production only for a scraper holding the token.
     metricsEnabled: !isProduction || metricsToken !== undefined,
     metricsToken,
     webhookAllowPrivateUrls,
-    webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 5_000),
+    webhookPollIntervalMs: setting(() => integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 5_000), 5_000),
     // Longer than a delivery's 10 s timeout, so a live dispatcher's claim never runs out.
-    webhookLeaseS: integer(env, 'WEBHOOK_LEASE_S', 60),
-    webhookRetryDelaysS: integers(env, 'WEBHOOK_RETRY_DELAYS_S', WEBHOOK_RETRY_DELAYS_S),
-    webhookDisableAfterS: integer(env, 'WEBHOOK_DISABLE_AFTER_S', 5 * 86_400),
+    webhookLeaseS: setting(() => integer(env, 'WEBHOOK_LEASE_S', 60), 60),
+    webhookRetryDelaysS: setting(
+      () => integers(env, 'WEBHOOK_RETRY_DELAYS_S', WEBHOOK_RETRY_DELAYS_S),
+      WEBHOOK_RETRY_DELAYS_S,
+    ),
+    webhookDisableAfterS: setting(
+      () => integer(env, 'WEBHOOK_DISABLE_AFTER_S', 5 * 86_400),
+      5 * 86_400,
+    ),
   };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
 }
 
 /** The process's configuration; a service that cannot start says why and exits. */
@@ -298,7 +338,11 @@ export const config = ((): Config => {
     return loadConfig();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    console.error(`Configuration error: ${error.message}`);
+    console.error(
+      error.problems.length === 1
+        ? `Configuration error: ${error.problems[0]}`
+        : `Configuration errors, all of them:\n${bullets(error.problems)}`,
+    );
     process.exit(1);
   }
 })();

@@ -49,7 +49,7 @@ export interface RecordedAnswer {
   body: unknown;
 }
 
-const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+export const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 
 /** The header's key: 1 to 255 visible ASCII characters (a UUID fits), else 400. */
 export function parseIdempotencyKey(header: string): string {

@@ -1,21 +1,31 @@
 // The client as an integrator gets it: `npm pack ./client` makes a tarball of the built JavaScript,
 // its types and its README (nothing of the service); installed into an empty project, the README's
-// example type-checks against it and runs against the app. The package's version is the API
-// document's.
+// example type-checks against it with the repository's TypeScript and the newest on the registry,
+// skipLibCheck off, in a CommonJS and an ES module project, and runs as the README says against the
+// app. The package's version is the API document's.
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createIsolatedApp, listen, useTestDatabase } from './support/app';
 import { createAffiliate, createBrand, createOrder } from './support/factories';
+import { freePort } from './support/replica';
 
 useTestDatabase();
 
 const ROOT = path.join(__dirname, '..');
 const CLIENT = path.join(ROOT, 'client');
 const TSC = path.join(ROOT, 'node_modules', '.bin', 'tsc');
+/** `npm view typescript version` when this was written; installed into the consumer's project. */
+const NEWEST_TYPESCRIPT = '7.0.2';
 const execFileAsync = promisify(execFile);
+const versionOf = (name: string): string =>
+  (
+    JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
 
 /** The first ```ts block of the client's README. */
 function readmeExample(): string {
@@ -23,6 +33,16 @@ function readmeExample(): string {
   const block = /```ts\n([\s\S]*?)```/.exec(readme);
   if (!block) throw new Error('client/README.md has no ts example');
   return block[1]!;
+}
+
+/** The commands of the README's block that runs the example. */
+function readmeRunCommands(): string[] {
+  const readme = readFileSync(path.join(CLIENT, 'README.md'), 'utf8');
+  const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].find(([, code]) =>
+    code!.includes('example.ts'),
+  );
+  if (!block) throw new Error('client/README.md says nowhere how to run example.ts');
+  return block[1]!.trim().split('\n');
 }
 
 function run(command: string, args: string[], cwd: string): string {
@@ -35,6 +55,11 @@ function run(command: string, args: string[], cwd: string): string {
   return result.stdout;
 }
 
+/** Node.js runs a .ts file itself from 22.18 (and 23.6) on. */
+const nodeRunsTypeScript = (() => {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  return major > 23 || (major === 23 && minor >= 6) || (major === 22 && minor >= 18);
+})();
 let project: string;
 let server: Awaited<ReturnType<typeof listen>>;
 
@@ -76,32 +101,104 @@ test('packed, installed and used as its README shows', async () => {
     'package/package.json',
   ]);
 
+  // An integrator's project: the client, Node's types, the newest TypeScript and tsx.
   writeFileSync(path.join(project, 'package.json'), '{ "name": "consumer", "private": true }\n');
-  run('npm', ['install', `./${tarball}`, '--prefer-offline', '--no-audit', '--no-fund'], project);
-
-  // The README's example, pointed at this app, checked by the compiler and then run.
-  const example = readmeExample().replace('https://api.example.com', server.base);
-  writeFileSync(path.join(project, 'example.ts'), example);
   run(
-    TSC,
+    'npm',
     [
-      ...['--strict', '--module', 'commonjs', '--target', 'es2022', '--lib', 'es2023,dom'],
-      // An integrator's project has Node's types; this one borrows the service's.
-      ...['--typeRoots', path.join(ROOT, 'node_modules', '@types'), '--types', 'node'],
-      'example.ts',
+      'install',
+      `./${tarball}`,
+      `typescript@${NEWEST_TYPESCRIPT}`,
+      `@types/node@${versionOf('@types/node')}`,
+      `tsx@${versionOf('tsx')}`,
+      ...['--prefer-offline', '--no-audit', '--no-fund'],
     ],
     project,
   );
+  // The same example in a CommonJS project and in an ES module one.
+  const esm = path.join(project, 'esm');
+  mkdirSync(esm);
+  writeFileSync(path.join(esm, 'package.json'), '{ "type": "module" }\n');
+  for (const dir of [project, esm]) writeFileSync(path.join(dir, 'example.ts'), readmeExample());
+
+  const newest = path.join(project, 'node_modules', '.bin', 'tsc');
+  const checks: [compiler: string, dir: string, module: string][] = [
+    [TSC, project, 'commonjs'],
+    [TSC, esm, 'nodenext'],
+    [newest, project, 'commonjs'],
+    [newest, project, 'nodenext'],
+    [newest, esm, 'nodenext'],
+    [newest, esm, 'preserve'],
+  ];
+  for (const [compiler, dir, module] of checks) {
+    run(
+      compiler,
+      [
+        ...['--strict', '--skipLibCheck', 'false', '--noEmit', '--module', module],
+        ...['--target', 'es2022', '--lib', 'es2023,dom', '--types', 'node', 'example.ts'],
+      ],
+      dir,
+    );
+  }
+
   const { affiliateId, apiKey } = await createAffiliate();
   const brand = await createBrand({ websiteUrl: 'https://shop.example' });
   await createOrder(affiliateId, brand.id, { status: 'PAID', earningsMinor: 1234 });
-  // Asynchronously: the app answering it runs in this process.
-  const output = await execFileAsync(process.execPath, ['example.js'], {
+  // The README's commands, pointed at this app: tsx, and node itself where it runs TypeScript.
+  const commands = readmeRunCommands().filter((line) => line.includes('example.ts'));
+  expect(commands.map((line) => line.replace(/#.*/, '').trim())).toEqual([
+    'API_KEY=svc_test_demoaff1_DemoAffiliateSecret000000110HKnD npx tsx example.ts',
+    'API_KEY=svc_test_demoaff1_DemoAffiliateSecret000000110HKnD node example.ts',
+  ]);
+  const runners = [['npx', 'tsx', 'example.ts']];
+  if (nodeRunsTypeScript) runners.push([process.execPath, 'example.ts']);
+  let runs = 0;
+  for (const dir of [project, esm]) {
+    for (const [command, ...args] of runners) {
+      // Asynchronously: the app answering it runs in this process.
+      const output = await execFileAsync(command!, args, {
+        cwd: dir,
+        env: { ...process.env, API_KEY: apiKey, API_BASE_URL: server.base },
+      });
+      // Nothing of the example's own; npm's notices about this machine's configuration aside.
+      expect(output.stderr.split('\n').filter((line) => line && !/^npm warn /.test(line))).toEqual(
+        [],
+      );
+      const lines = output.stdout.trim().split('\n');
+      expect(lines[0]).toBe('1 12.34');
+      // The first run makes the short link; later ones find it.
+      expect(lines.at(-1)).toMatch(/^https?:\/\/\S+\/s\/[0-9A-Za-z]{8} (true|false)$/);
+      expect(lines.at(-1)!.endsWith(runs === 0 ? ' true' : ' false')).toBe(true);
+      runs += 1;
+    }
+  }
+
+  // Nothing listening: the client's own error, not fetch's TypeError.
+  const nowhere = `http://127.0.0.1:${await freePort()}`;
+  const unreachable = await execFileAsync('npx', ['tsx', 'example.ts'], {
     cwd: project,
-    env: { ...process.env, API_KEY: apiKey },
-  });
-  expect(output.stderr).toBe('');
-  const lines = output.stdout.trim().split('\n');
-  expect(lines[0]).toBe('1 12.34');
-  expect(lines.at(-1)).toMatch(/^https?:\/\/\S+\/s\/[0-9A-Za-z]{8} true$/);
-}, 180_000);
+    env: { ...process.env, API_KEY: apiKey, API_BASE_URL: nowhere },
+  }).catch((error: { code: number; stderr: string }) => error);
+  expect(unreachable).toMatchObject({ code: 1 });
+  expect(unreachable.stderr).toContain(
+    `NETWORK_ERROR (0): could not reach ${nowhere}: connect ECONNREFUSED`,
+  );
+  expect(unreachable.stderr).not.toContain('TypeError');
+}, 300_000);
+
+test('in a clone without npm install, packing says what to run first', () => {
+  const clone = mkdtempSync(path.join(tmpdir(), 'client-clone-'));
+  try {
+    cpSync(CLIENT, clone, {
+      recursive: true,
+      filter: (source) => !/[/\\](node_modules|dist)$/.test(source),
+    });
+    const result = spawnSync('npm', ['pack', '--dry-run'], { cwd: clone, encoding: 'utf8' });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain(
+      "The client is built with the API repository's TypeScript: run `npm install` in the repository",
+    );
+  } finally {
+    rmSync(clone, { recursive: true, force: true });
+  }
+});

@@ -7,6 +7,7 @@ import {
   ApiError,
   apiErrorOf,
   createApiClient,
+  NetworkError,
   retryAfterMs,
   retryingFetch,
   shortUrlOf,
@@ -14,6 +15,7 @@ import {
 } from '../client/src';
 import { createIsolatedApp, app, useTestDatabase } from './support/app';
 import { createAffiliate, createApiKey, createBrand } from './support/factories';
+import { freePort } from './support/replica';
 
 useTestDatabase();
 
@@ -158,6 +160,35 @@ describe('the client against the app', () => {
 });
 
 describe('the client on its own', () => {
+  it('reports a service it cannot reach as NetworkError, an ApiError, with the cause', async () => {
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    const client = createApiClient({ baseUrl: nowhere, apiKey: partnerKey });
+    for (const call of [
+      () => client.get('/api/partner/organizations'),
+      () => client.createShortUrl({ organizationId: brandIds[0]! }),
+    ]) {
+      const error = await call().catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ status: 0, code: 'NETWORK_ERROR', requestId: undefined });
+      expect((error as Error).message).toMatch(
+        new RegExp(`^could not reach ${nowhere}: connect ECONNREFUSED`),
+      );
+      expect((error as Error).cause).toMatchObject({ name: 'TypeError', message: 'fetch failed' });
+    }
+  });
+
+  it('leaves an abort the caller asked for as it is', async () => {
+    const client = createApiClient({
+      baseUrl: 'http://api.test',
+      apiKey: partnerKey,
+      fetch: (request) => fetch(request, { signal: AbortSignal.abort() }),
+    });
+    const error = await client.get('/api/partner/organizations').catch((thrown: unknown) => thrown);
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect((error as Error).name).toBe('AbortError');
+  });
+
   it('accepts both documented short-URL shapes', () => {
     const link = {
       urlCode: 'Ab3dEf9h',

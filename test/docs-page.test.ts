@@ -67,12 +67,19 @@ describeInChromium('test/docs-page.test.ts')('GET /docs in headless Chromium', (
     for (const route of ROUTES) {
       expect(rendered).toContain(`${route.method} ${openApiPath(route.path)}`);
     }
-    // The public redirect is documented beside the route table, and so are the webhooks the
-    // service sends (the document's `webhooks` section).
-    expect(rendered).toContain('GET /s/{urlCode}');
+    // The public redirect and the probes are documented beside the route table, each GET with its
+    // HEAD, and so are the webhooks the service sends (the document's `webhooks` section).
+    const openApi = (await (await fetch(`${origin}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const operations = Object.entries(openApi.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations).toEqual(expect.arrayContaining(['GET /s/{urlCode}', 'HEAD /healthz']));
     const webhooks = Object.keys(webhookDocumentation().webhooks);
-    for (const name of webhooks) expect(rendered).toContain(`POST ${name}`);
-    expect(rendered).toHaveLength(ROUTES.length + 1 + webhooks.length);
+    expect(rendered.sort()).toEqual(
+      [...operations, ...webhooks.map((name) => `POST ${name}`)].sort(),
+    );
     // The campaign lists opened, as a reader would: their parameters include a list of ids.
     const opened = ['/api/partner/campaigns', '/affiliate/campaigns'];
     for (const path of opened) {

@@ -36,13 +36,26 @@ const hasChromium = existsSync(CHROMIUM) || Boolean(process.env.CI);
     await page.locator('.graphiql-execute-button').waitFor({ timeout: 60_000 });
     await page.locator('.graphiql-execute-button').click();
     // The tab holds several operations: GraphiQL asks which one to run.
-    await page.getByRole('menuitem', { name: 'PartnerBrands' }).click();
+    await page.getByRole('menuitem', { name: 'PartnerCatalog' }).click();
     const result = page.locator('.result-window');
     await result.getByText('"partnerBrands"').waitFor({ timeout: 30_000 });
     // The editor lays the answer out with non-breaking spaces.
     const text = (await result.innerText()).replace(/\s+/g, ' ');
     expect(text).toContain('"partnerBrands": { "data": [ { "id": "');
     expect(text).not.toContain('UNAUTHORIZED');
+    await page.close();
+  }, 120_000);
+
+  it('titles the tabs after the surfaces', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${replica.base}/graphql`);
+    await page.locator('.graphiql-tab').first().waitFor({ timeout: 60_000 });
+    expect(await page.locator('.graphiql-tab').allInnerTexts()).toEqual([
+      'PartnerCatalog',
+      'AffiliateSurface',
+      'KeyManagement',
+      'OrderWebhooks',
+    ]);
     await page.close();
   }, 120_000);
 });

@@ -18,7 +18,9 @@ import { schema as fullSchema } from '../src/schema';
 import { pageRuleOf, type PaginatedRule } from '../src/schema/pagination';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { app, call, useTestDatabase } from './support/app';
+import { FAILED_AUTH_LIMIT } from '../src/limits/rateLimit';
+import { createApp } from '../src/app';
+import { app, call, callApp, useTestDatabase } from './support/app';
 import { createAffiliate, createApiKey, createBrand, createCampaign } from './support/factories';
 import {
   fetchOpenApiDocument,
@@ -136,13 +138,212 @@ describe('GET /docs assets', () => {
   );
 });
 
+/** Validates an error body against the route's documented response for its status. */
+function expectDocumentedError(route: RestRoute, status: number, body: unknown) {
+  let response = operationOf(document, route).responses[String(status)];
+  expect(response).toBeDefined();
+  if (response.$ref) response = document.components.responses[refName(response)];
+  expect(validator(refName(response.content['application/json'].schema))(body)).toBe(true);
+}
+
 describe('the document and the route table', () => {
-  it('documents exactly the routes of the table, and the public redirect', () => {
+  it('documents exactly the routes of the table, the public redirect and the probes, HEAD beside every GET', () => {
     const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.keys(operations as object).map((method) => `${method.toUpperCase()} ${path}`),
     );
-    const routed = ROUTES.map((route) => `${route.method} ${openApiPath(route.path)}`);
-    expect(documented.sort()).toEqual([...routed, 'GET /s/{urlCode}'].sort());
+    const gets = [
+      ...ROUTES.map((route) => `${route.method} ${openApiPath(route.path)}`),
+      'GET /s/{urlCode}',
+      'GET /healthz',
+      'GET /readyz',
+    ];
+    const heads = gets.filter((get) => get.startsWith('GET ')).map((get) => `HEAD ${get.slice(4)}`);
+    expect(documented.sort()).toEqual([...gets, ...heads].sort());
+  });
+
+  it('documents the probes as public, and the app answers them as documented', async () => {
+    for (const path of ['/healthz', '/readyz']) {
+      const operation = document.paths[path].get;
+      expect(operation.security).toEqual([]);
+      const answer = await call(path);
+      expect(answer.status).toBe(200);
+      const documented = operation.responses['200'];
+      expect(validator(refName(documented.content['application/json'].schema))(answer.body)).toBe(
+        true,
+      );
+      expect(answer.headers.get('x-request-id')).not.toBeNull();
+    }
+    expect(Object.keys(document.paths['/readyz'].get.responses)).toEqual(['200', '503']);
+    const unavailable = { status: 'unavailable', checks: { database: 'ok', redis: 'unreachable' } };
+    expect(validator('Readiness')(unavailable)).toBe(true);
+  });
+
+  it('answers HEAD on every GET path as GET, without the body, as documented', async () => {
+    const { apiKey: partnerKey } = await createApiKey('partner');
+    const { apiKey: affiliateKey } = await createAffiliate();
+    const brand = await createBrand();
+    for (const [path, operations] of Object.entries(document.paths) as [string, any][]) {
+      if (!operations.get) continue;
+      expect(operations.head).toMatchObject({
+        operationId: `${operations.get.operationId}Head`,
+        security: operations.get.security,
+      });
+      expect(operations.head.parameters).toEqual(operations.get.parameters);
+      const url = path
+        .replace('{urlCode}', 'zzzzzzzz')
+        .replace(/\{(brandId|organizationId)\}/, brand.id)
+        .replace(/\{\w+\}/, 'unknown')
+        .replace('/reports/performance', '/reports/performance?groupBy=day');
+      const key = path.startsWith('/api/partner') ? partnerKey : affiliateKey;
+      const get = await call(url, { key });
+      const head = await app.fetch(`http://api.test${url}`, {
+        method: 'HEAD',
+        headers: { 'x-api-key': key },
+      });
+      expect({ path, status: head.status, body: await head.text() }).toEqual({
+        path,
+        status: get.status,
+        body: '',
+      });
+      const documented = operations.head.responses[String(head.status)];
+      expect({ path, status: head.status, documented: Boolean(documented) }).toEqual({
+        path,
+        status: head.status,
+        documented: true,
+      });
+      expect(documented.content).toBeUndefined();
+    }
+  });
+
+  it("describes each parameter by its own argument: no schema carries another field's text", () => {
+    for (const route of ROUTES) {
+      const field = fieldOf(route);
+      const operation = operationOf(document, route);
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.$ref) continue;
+        expect({
+          route: route.path,
+          name: parameter.name,
+          schema: parameter.schema.description,
+        }).toEqual({ route: route.path, name: parameter.name, schema: undefined });
+        const arg = field.args.find((candidate) => candidate.name === parameter.name)!;
+        if (arg.description) expect(parameter.description).toContain(arg.description);
+      }
+      const body = operation.requestBody?.content['application/json'].schema.properties ?? {};
+      for (const [name, property] of Object.entries(body) as [string, { description?: string }][]) {
+        const arg = field.args.find((candidate) => candidate.name === name)!;
+        expect({ name, description: property.description }).toEqual({
+          name,
+          description: arg.description ?? undefined,
+        });
+      }
+    }
+    const report = document.paths['/affiliate/reports/performance'].get.parameters;
+    const campaignId = report.find((p: { name: string }) => p.name === 'campaignId');
+    expect(campaignId.schema).toEqual({ type: 'string', format: 'uuid' });
+  });
+
+  it('says why the shortener answers 400 for unknown ids, and 404 only for a closed account', () => {
+    const create = operationOf(
+      document,
+      ROUTES.find((route) => route.method === 'POST')!,
+    );
+    expect(create.responses['400'].description).toMatch(
+      /unknown id in the body answers 400, not 404/,
+    );
+    expect(create.responses['404'].description).toBe("The key's affiliate account is closed");
+  });
+
+  it('lists 400 on partner item routes for the dashboard credentials they refuse', async () => {
+    const { apiKey } = await createApiKey('partner');
+    const brand = await createBrand();
+    for (const route of ROUTES.filter(
+      (candidate) => candidate.path.startsWith('/api/partner/') && candidate.path.includes(':'),
+    )) {
+      const badRequest = operationOf(document, route).responses['400'];
+      expect(badRequest.description).toMatch(/x-api-token. or .x-auth-key/);
+      const answer = await call(pathOf(route, { brandId: brand.id, campaignId: brand.id }), {
+        key: apiKey,
+        headers: { 'x-api-token': 'a dashboard token' },
+      });
+      expect({ route: route.path, status: answer.status }).toEqual({
+        route: route.path,
+        status: 400,
+      });
+    }
+  });
+
+  it('states the Idempotency-Key rule as a pattern the service keeps to', async () => {
+    const { apiKey } = await createApiKey('affiliate');
+    const brand = await createBrand();
+    const schema = document.components.parameters.IdempotencyKey.schema;
+    const pattern = new RegExp(schema.pattern);
+    for (const key of [
+      'a',
+      'first-link',
+      '0f8fad5b-d9cb-469f-a165-70867728950e',
+      'x'.repeat(255),
+      'two words',
+      'x'.repeat(256),
+      'caf\u00e9',
+    ]) {
+      const answer = await call('/affiliate/shortener/url', {
+        key: apiKey,
+        idempotencyKey: key,
+        body: { organizationId: brand.id },
+      });
+      expect({ key, matches: pattern.test(key) }).toEqual({ key, matches: answer.status !== 400 });
+    }
+  });
+
+  it('documents the failed-authentication limit as the app applies it', async () => {
+    const limited = createApp({ settings: { trustProxy: true }, redis: null });
+    const route = ROUTES.find((candidate) => candidate.path === '/affiliate/channels')!;
+    let answer;
+    for (let n = 0; n <= FAILED_AUTH_LIMIT.max; n += 1) {
+      answer = await callApp(limited, route.path, { key: `guess-${n}`, ip: '192.0.2.90' });
+    }
+    expect(answer!.status).toBe(429);
+    const policy = `"failed-auth";q=${FAILED_AUTH_LIMIT.max};w=${FAILED_AUTH_LIMIT.windowSeconds}`;
+    expect(answer!.headers.get('ratelimit-policy')).toBe(policy);
+    expectDocumentedError(route, 429, answer!.body);
+    const tooMany = document.components.responses.TooManyRequests.description;
+    expect(tooMany).toContain('"failed-auth"');
+    expect(tooMany).toContain(`${FAILED_AUTH_LIMIT.max} per ${FAILED_AUTH_LIMIT.windowSeconds} s`);
+    expect(document.info.description).toContain('RateLimit-Policy: "failed-auth"');
+  });
+
+  it('documents 503 with Retry-After on every route (the database unreachable)', () => {
+    for (const route of ROUTES) {
+      expect(operationOf(document, route).responses['503']).toEqual({
+        $ref: '#/components/responses/ServiceUnavailable',
+      });
+    }
+    expect(Object.keys(document.components.responses.ServiceUnavailable.headers)).toContain(
+      'Retry-After',
+    );
+  });
+
+  it('keeps no component nobody refers to, and names a contact (Spectral)', () => {
+    const { schemas, ...others } = document.components;
+    const text = JSON.stringify({ ...document, components: others });
+    const referenced = new Set<string>();
+    const queue = [...text.matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+    while (queue.length) {
+      const name = queue.pop()!;
+      if (referenced.has(name)) continue;
+      referenced.add(name);
+      queue.push(
+        ...[...JSON.stringify(schemas[name]).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map(
+          (m) => m[1]!,
+        ),
+      );
+    }
+    expect(Object.keys(schemas).filter((name) => !referenced.has(name))).toEqual([]);
+    expect(document.info.contact).toEqual({
+      name: 'API reference',
+      url: expect.stringMatching(/\/docs$/),
+    });
   });
 
   it('documents the redirect as public: no key, 302 with Location, 404', () => {

@@ -3,9 +3,12 @@
 // SIGTERM. The same path CI checks outside a container with production dependencies only
 // (scripts/check-production-path.sh).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Metafile } from 'esbuild';
+import { esbuildFlags } from '../bench/support/build';
 import { config } from '../src/config';
 import { useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
@@ -19,6 +22,71 @@ beforeAll(() => {
   const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, encoding: 'utf8' });
   expect(build.status).toBe(0);
 }, 60_000);
+
+const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  scripts: { build: string };
+};
+
+/** The package an import path belongs to: `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. */
+function packageOf(importPath: string): string {
+  const parts = importPath.split('/');
+  return importPath.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+test('the build bundles every package but the dependencies, the only ones production installs', () => {
+  const outdir = mkdtempSync(path.join(tmpdir(), 'build-'));
+  try {
+    // package.json's build, word for word, into a folder of its own, with esbuild's metafile.
+    const entries = packageJson.scripts.build
+      .split(/\s+/)
+      .slice(1)
+      .filter((word) => !word.startsWith('--'));
+    const build = spawnSync(
+      path.join(ROOT, 'node_modules', '.bin', 'esbuild'),
+      [
+        ...entries,
+        ...esbuildFlags(packageJson.scripts.build),
+        `--outdir=${outdir}`,
+        `--metafile=${path.join(outdir, 'meta.json')}`,
+        '--log-level=warning',
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect({ status: build.status, stderr: build.stderr }).toEqual({ status: 0, stderr: '' });
+    const metafile = JSON.parse(readFileSync(path.join(outdir, 'meta.json'), 'utf8')) as Metafile;
+    const external = new Set(
+      Object.values(metafile.outputs)
+        .flatMap((output) => output.imports)
+        .filter((entry) => entry.external)
+        .map((entry) => entry.path.replace(/^node:/, ''))
+        // pg's native binding is required only when pg.native is asked for, and never installed.
+        .filter((name) => !builtinModules.includes(name) && name !== 'pg-native')
+        .map(packageOf),
+    );
+    // PGlite and Swagger UI read their own files; nothing else is left to node_modules.
+    const runtime = Object.keys(packageJson.dependencies);
+    expect(runtime).toEqual(['@electric-sql/pglite', 'swagger-ui-dist']);
+    expect([...external].sort()).toEqual(runtime);
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}, 60_000);
+
+test('the postinstall of a production install has nothing to generate', () => {
+  // Outside the repository, where no development dependency (tsx) can be resolved.
+  const dir = mkdtempSync(path.join(tmpdir(), 'postinstall-'));
+  try {
+    copyFileSync(path.join(ROOT, 'scripts/postinstall.cjs'), path.join(dir, 'postinstall.cjs'));
+    const run = spawnSync(process.execPath, ['postinstall.cjs'], { cwd: dir, encoding: 'utf8' });
+    expect({ status: run.status, stdout: run.stdout }).toEqual({
+      status: 0,
+      stdout: 'postinstall: development dependencies not installed, nothing to generate\n',
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test('the build needs no TypeScript tooling at run time', () => {
   const bundle = readFileSync(path.join(ROOT, 'dist/server.js'), 'utf8');

@@ -1,36 +1,79 @@
-// The README's code blocks run as written, in order, in one shell, against a service started as
-// `npm start` starts it (embedded database, demo data), its address in place of localhost:4000.
-// A block the test cannot run says why in a comment right above it.
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+// The README's and the docs pages' code blocks run as written, in order (the README first, then
+// docs/*.md by name), in one shell, against a service started as `npm start` starts it (embedded
+// database, demo data), its address in place of localhost:4000. A block the test cannot run says
+// why in a comment right above it. Every relative link leads to a file and heading that exist.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { WEBHOOK_LISTENER_URL } from '../src/graphql/graphiql';
 import { openApiPath } from '../src/rest/openapi';
 import { ROUTES } from '../src/rest/routes';
-import { startReplica, type Replica } from './support/replica';
+import { freePort, startReplica, type Replica } from './support/replica';
+import { until } from './support/webhookReceiver';
 
 const ROOT = path.join(__dirname, '..');
-const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const PAGES = [
+  'README.md',
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+const text = (page: string) => readFileSync(path.join(ROOT, page), 'utf8');
+const README = text('README.md');
 const NOT_RUN = /<!-- not run by test\/readme\.test\.ts: (.+) -->\n\n$/;
 const SECRET = 'readme-test-dashboard-secret-0123456789';
 
 interface Block {
+  page: string;
   language: string;
   code: string;
   /** Why the test does not run it, if it says so. */
   notRun?: string;
 }
 
-function blocksOf(markdown: string): Block[] {
+function blocksOf(page: string): Block[] {
+  const markdown = text(page);
   return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((match) => ({
+    page,
     language: match[1]!,
     code: match[2]!,
     notRun: NOT_RUN.exec(markdown.slice(0, match.index))?.[1],
   }));
 }
 
-const blocks = blocksOf(README);
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+const anchorsOf = (page: string) =>
+  [...text(page).matchAll(/^#+ (.+)$/gm)].map(([, heading]) => anchorOf(heading!));
+
+const blocks = PAGES.flatMap(blocksOf);
 const run = blocks.filter((block) => block.notRun === undefined);
+
+test('the README is a front door: a table of contents, at most 250 lines', () => {
+  expect(README).toMatch(/^## Contents$/m);
+  expect(README.split('\n').length).toBeLessThanOrEqual(250);
+});
+
+test.each(PAGES)('every relative link of %s leads to a file and heading that exist', (page) => {
+  const broken = [...text(page).matchAll(/\]\(([^)\s]+)\)/g)]
+    .map(([, target]) => target!)
+    .filter((target) => !/^[a-z]+:/.test(target))
+    .filter((target) => {
+      const [file, anchor] = target.split('#');
+      const resolved = file ? path.join(path.dirname(page), file) : page;
+      if (!existsSync(path.join(ROOT, resolved))) return true;
+      return anchor !== undefined && !anchorsOf(resolved).includes(anchor);
+    });
+  expect(broken).toEqual([]);
+});
 
 test('the route table lists every route, the redirect and the probes', () => {
   const listed = [...README.matchAll(/^\| `(GET|POST) ([^`]+)`/gm)].map(
@@ -41,13 +84,15 @@ test('the route table lists every route, the redirect and the probes', () => {
 });
 
 test('every block is run, or says why not', () => {
-  expect(blocks.length).toBeGreaterThan(3);
-  for (const block of run) expect(block.language).toBe('sh');
+  expect(run.length).toBeGreaterThan(3);
+  expect(run.filter((block) => block.language !== 'sh')).toEqual([]);
 });
 
 describe('the blocks, run in one shell', () => {
   let replica: Replica;
-  let output: { stdout: string; stderr: string };
+  let shell: ChildProcess;
+  let stdout = '';
+  let stderr = '';
 
   beforeAll(async () => {
     replica = await startReplica({
@@ -55,31 +100,66 @@ describe('the blocks, run in one shell', () => {
       REDIS_URL: undefined,
       PGLITE_DATA_DIR: 'memory://',
       DASHBOARD_JWT_SECRET: SECRET,
+      // As docs/webhooks.md starts it for the local webhook recipe.
+      WEBHOOK_ALLOW_PRIVATE_URLS: '1',
       // The access log on the replica's output: every answer's status, whatever the blocks pipe
       // it through (CI points LOG_FILE elsewhere).
       LOG_LEVEL: 'info',
       LOG_FILE: undefined,
     });
+    const listenerPort = await freePort();
     const script = [
       'set -eo pipefail',
-      ...run.map((block) => block.code.replaceAll('http://localhost:4000', replica.base)),
-      'printf "\\n== KEY=%s CODE=%s\\n" "$KEY" "$CODE"',
+      ...run.map((block) =>
+        block.code
+          .replaceAll('http://localhost:4000', replica.base)
+          .replaceAll(WEBHOOK_LISTENER_URL, `http://127.0.0.1:${listenerPort}/webhooks`),
+      ),
+      'printf "\\n== KEY=%s CODE=%s ENDPOINT_ID=%s\\n" "$KEY" "$CODE" "$ENDPOINT_ID"',
     ].join('\n');
-    output = await promisify(execFile)('bash', ['-c', script], {
+    // A process group of its own: the blocks leave the webhook listener running in the background.
+    shell = spawn('bash', ['-c', script], {
       cwd: ROOT,
-      env: { ...process.env, DASHBOARD_JWT_SECRET: SECRET, LOG_LEVEL: 'silent' },
-      maxBuffer: 16 * 1024 * 1024,
+      detached: true,
+      env: {
+        ...process.env,
+        DASHBOARD_JWT_SECRET: SECRET,
+        LOG_LEVEL: 'silent',
+        WEBHOOK_LISTEN_PORT: String(listenerPort),
+      },
     });
+    shell.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    shell.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => shell.on('exit', resolve));
+    if (code !== 0) throw new Error(`the blocks exited with ${code}:\n${stdout}\n${stderr}`);
   }, 120_000);
 
-  afterAll(() => replica?.process.kill('SIGKILL'));
+  afterAll(() => {
+    if (shell?.pid) process.kill(-shell.pid, 'SIGTERM');
+    replica?.process.kill('SIGKILL');
+  });
 
   test('they make a key and a short link, and the link redirects', () => {
-    const [, key, code] = /^== KEY=(\S*) CODE=(\S*)$/m.exec(output.stdout) ?? [];
+    const [, key, code] = /^== KEY=(\S*) CODE=(\S*)/m.exec(stdout) ?? [];
     expect(key).toMatch(/^svc_test_/);
     expect(code).toMatch(/^[0-9A-Za-z]{8}$/);
-    expect(output.stdout).toContain('HTTP/1.1 302 Found');
+    expect(stdout).toContain('HTTP/1.1 302 Found');
   });
+
+  test("the webhook listener prints the test event, verified with the endpoint's secret", async () => {
+    const [, endpointId] = /ENDPOINT_ID=(\S+)$/m.exec(stdout) ?? [];
+    expect(endpointId).toMatch(/^[0-9a-f-]{36}$/);
+    await until(() => /^\}$/m.test(stdout.slice(stdout.indexOf('--> webhook.test'))), 'the event');
+    const printed = stdout.slice(stdout.indexOf('--> webhook.test'));
+    expect(printed).toMatch(/^--> webhook\.test \[[0-9a-f-]{36}\]\n\{/);
+    const body = JSON.parse(printed.slice(printed.indexOf('{'), printed.search(/^\}$/m) + 1));
+    expect(body).toEqual({
+      type: 'webhook.test',
+      timestamp: expect.any(String),
+      data: { endpointId },
+    });
+    expect(stdout).not.toContain('refused');
+  }, 60_000);
 
   test('every request they send is answered 2xx or 3xx, GraphQL without errors', () => {
     const answered = replica
@@ -90,6 +170,6 @@ describe('the blocks, run in one shell', () => {
       .filter((line) => line.path !== '/readyz');
     expect(answered.length).toBeGreaterThan(5);
     expect(answered.filter((line) => line.status >= 400)).toEqual([]);
-    expect(output.stdout).not.toContain('"errors"');
+    expect(stdout).not.toContain('"errors"');
   });
 });

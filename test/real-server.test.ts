@@ -105,10 +105,18 @@ onPglite('a real server', () => {
   ])('%s over the limit: 431 in the contract error shape', async (_what, init, path) => {
     const response = await fetch(`${replica.base}${path}`, init);
     expect(response.status).toBe(431);
+    // A request id like every answer, in the header, the body and the log.
+    const requestId = response.headers.get('x-request-id');
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(await response.json()).toEqual({
       success: false,
       code: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
       message: 'The request URL or headers are too large',
+      requestId,
+    });
+    expect(await untilLogged((entry) => entry.requestId === requestId)).toMatchObject({
+      status: 431,
+      msg: 'request refused by the HTTP parser',
     });
   });
 });

@@ -4,9 +4,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createApp } from '../src/app';
+import { DEMO_KEYS } from '../src/demoIdentities';
 import { createRedisClient, type RedisClient } from '../src/redis';
 import { useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
+import { freePort, startReplica, type Replica } from './support/replica';
+import { until } from './support/webhookReceiver';
 
 useTestDatabase();
 
@@ -94,5 +97,74 @@ withRedisServer('Redis stopped and restarted under two replicas', () => {
       ...(await statuses(a, afterRecovery, 2)),
       ...(await statuses(b, afterRecovery, 2)),
     ]).toEqual([200, 200, 200, 429]);
+  }, 60_000);
+});
+
+withRedisServer('a replica says in words when Redis is unreachable, back, or lost', () => {
+  let replica: Replica;
+  let redis: ChildProcess | undefined;
+  let port: number;
+  const said = (message: string) =>
+    replica
+      .output()
+      .split('\n')
+      .filter((line) => line.includes(`"msg":"${message}`));
+
+  beforeAll(async () => {
+    port = await freePort();
+    // Credentials in the URL, which no log line may repeat.
+    replica = await startReplica({
+      DATABASE_URL: undefined,
+      PGLITE_DATA_DIR: 'memory://',
+      REDIS_URL: `redis://:redis-password@127.0.0.1:${port}`,
+      LOG_LEVEL: 'info',
+    });
+  }, 60_000);
+
+  afterAll(() => {
+    replica?.process.kill('SIGKILL');
+    redis?.kill('SIGKILL');
+  });
+
+  test('unreachable at start: one warning naming the address and the reason', async () => {
+    await until(() => said('Redis is unreachable').length > 0, 'the warning');
+    for (let n = 0; n < 3; n += 1) {
+      const answer = await fetch(`${replica.base}/api/partner/organizations`, {
+        headers: { 'x-api-key': DEMO_KEYS.partner },
+      });
+      expect(answer.status).toBe(200);
+    }
+    const [warning, ...more] = said('Redis is unreachable');
+    expect(more).toEqual([]);
+    expect(JSON.parse(warning!)).toMatchObject({
+      level: 40,
+      redis: `redis://127.0.0.1:${port}`,
+      reason: `connect ECONNREFUSED 127.0.0.1:${port}`,
+    });
+    expect(replica.output()).not.toContain("Stream isn't writeable");
+    expect(replica.output()).not.toContain('redis-password');
+  });
+
+  test('then back once Redis answers, and lost when it stops', async () => {
+    redis = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--requirepass',
+        'redis-password',
+      ],
+      { stdio: 'ignore' },
+    );
+    await until(() => said('Redis answers again').length === 1, 'Redis back', 30_000);
+    redis.kill('SIGKILL');
+    await until(() => said('Redis connection lost').length === 1, 'Redis lost', 30_000);
+    expect(said('Redis is unreachable')).toHaveLength(1);
   }, 60_000);
 });

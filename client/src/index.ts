@@ -1,8 +1,9 @@
 // A small typed client of the REST API: openapi-fetch over the types that openapi-typescript
 // generates from GET /openapi.json (client/src/openapi.gen.ts, `npm run client:generate`), plus
 // what the contract asks of a client: both documented shapes of a short URL and of an error body,
-// Retry-After on 429 (bounded), and page iteration over the `meta` / `pagination` envelopes.
-import createClient from 'openapi-fetch';
+// Retry-After on 429 (bounded), page iteration over the `meta` / `pagination` envelopes, and a
+// failure to reach the API as the client's own error.
+import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from './openapi.gen';
 
 export type { components, paths } from './openapi.gen';
@@ -25,6 +26,45 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
+}
+
+/**
+ * No answer came: the API could not be reached (refused, DNS, TLS, connection lost). `status` is 0,
+ * `code` NETWORK_ERROR, and `cause` the error fetch threw.
+ */
+export class NetworkError extends ApiError {
+  constructor(url: string, cause: unknown) {
+    super(0, 'NETWORK_ERROR', `could not reach ${url}: ${reasonOf(cause)}`, undefined, undefined);
+    this.name = 'NetworkError';
+    this.cause = cause;
+  }
+}
+
+// Errors are read by shape, not `instanceof Error`: fetch's may come from another realm.
+const field = (value: unknown, name: string): unknown =>
+  typeof value === 'object' && value !== null
+    ? (value as Record<string, unknown>)[name]
+    : undefined;
+
+/** What went wrong under fetch's own "fetch failed": e.g. "connect ECONNREFUSED 127.0.0.1:4000". */
+function reasonOf(error: unknown): string {
+  const cause = field(field(error, 'cause'), 'message') ?? field(error, 'message');
+  return typeof cause === 'string' && cause ? cause : String(error);
+}
+
+/** A fetch that answers NetworkError where fetch throws; an abort stays the caller's own. */
+export function reportingFetch(
+  baseFetch: (request: Request) => Promise<Response>,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    try {
+      return await baseFetch(request);
+    } catch (error) {
+      const name = field(error, 'name');
+      if (name === 'AbortError' || name === 'TimeoutError') throw error;
+      throw new NetworkError(new URL(request.url).origin, error);
+    }
+  };
 }
 
 const CODE_BY_STATUS: Record<number, string> = {
@@ -148,17 +188,53 @@ export interface ClientOptions extends RetryOptions {
   fetch?: (request: Request) => Promise<Response>;
 }
 
-export function createApiClient(options: ClientOptions) {
+/** The body of `POST /affiliate/shortener/url`. */
+export type ShortUrlRequest = NonNullable<
+  paths['/affiliate/shortener/url']['post']['requestBody']
+>['content']['application/json'];
+
+// Declared rather than inferred: an inferred type would be emitted as `import("openapi-fetch")`,
+// which TypeScript 7 reads as openapi-fetch's CommonJS `export =` function, not its module.
+export interface ApiClient {
+  /** The openapi-fetch client itself, for anything else. */
+  raw: Client<paths>;
+  /** GET a route: its typed 200 body, or an ApiError. */
+  get<P extends GetPath>(
+    path: P,
+    params?: { query?: QueryOf<P>; path?: PathParamsOf<P> },
+  ): Promise<BodyOf<P>>;
+  /** Every page of a `meta` / `pagination` list, from `query.page` (default 1) to the last. */
+  pages<P extends PagedPath>(
+    path: P,
+    query?: QueryOf<P>,
+  ): AsyncGenerator<BodyOf<P>, void, undefined>;
+  /** Every item of a `meta` / `pagination` list, page after page. */
+  items<P extends PagedPath>(
+    path: P,
+    query?: QueryOf<P>,
+  ): AsyncGenerator<ItemOf<P>, void, undefined>;
+  /** One of the affiliate's short links, whichever documented shape the server answers. */
+  shortUrl(urlCode: string): Promise<ShortUrl>;
+  /**
+   * Makes (or finds) the affiliate's short link. `created` is false when the same request was
+   * made before (200 instead of 201).
+   */
+  createShortUrl(
+    body: ShortUrlRequest,
+    options?: { idempotencyKey?: string },
+  ): Promise<{ shortUrl: ShortUrl; created: boolean }>;
+}
+
+export function createApiClient(options: ClientOptions): ApiClient {
   const baseFetch = options.fetch ?? ((request: Request) => fetch(request));
   const raw = createClient<paths>({
     baseUrl: options.baseUrl,
     headers: { 'x-api-key': options.apiKey },
-    fetch: retryingFetch(baseFetch, options),
+    fetch: retryingFetch(reportingFetch(baseFetch), options),
     // The document declares list parameters comma-separated (the API takes repeats too).
     querySerializer: { array: { style: 'form', explode: false } },
   });
 
-  /** GET a route: its typed 200 body, or an ApiError. */
   async function get<P extends GetPath>(
     path: P,
     params: { query?: QueryOf<P>; path?: PathParamsOf<P> } = {},
@@ -173,7 +249,6 @@ export function createApiClient(options: ClientOptions) {
     return answer.data as BodyOf<P>;
   }
 
-  /** Every page of a `meta` / `pagination` list, from `query.page` (default 1) to the last. */
   async function* pages<P extends PagedPath>(
     path: P,
     query: QueryOf<P> = {} as QueryOf<P>,
@@ -188,7 +263,6 @@ export function createApiClient(options: ClientOptions) {
     }
   }
 
-  /** Every item of a `meta` / `pagination` list, page after page. */
   async function* items<P extends PagedPath>(
     path: P,
     query?: QueryOf<P>,
@@ -198,19 +272,12 @@ export function createApiClient(options: ClientOptions) {
     }
   }
 
-  /** One of the affiliate's short links, whichever documented shape the server answers. */
   async function shortUrl(urlCode: string): Promise<ShortUrl> {
     return shortUrlOf(await get('/affiliate/shortener/urls/{urlCode}', { path: { urlCode } }));
   }
 
-  /**
-   * Makes (or finds) the affiliate's short link. `created` is false when the same request was
-   * made before (200 instead of 201).
-   */
   async function createShortUrl(
-    body: NonNullable<
-      paths['/affiliate/shortener/url']['post']['requestBody']
-    >['content']['application/json'],
+    body: ShortUrlRequest,
     { idempotencyKey }: { idempotencyKey?: string } = {},
   ): Promise<{ shortUrl: ShortUrl; created: boolean }> {
     const answer = await raw.POST('/affiliate/shortener/url', {
@@ -235,8 +302,6 @@ export function pageInfoOf(body: unknown): PageInfo {
   if (isRecord(body) && isRecord(body.pagination)) return body.pagination as PageInfo;
   throw new Error('not a meta or pagination envelope');
 }
-
-export type ApiClient = ReturnType<typeof createApiClient>;
 
 // ---- webhooks -----------------------------------------------------------------------------------
 

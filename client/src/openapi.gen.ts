@@ -20,7 +20,15 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Visible organizations, by name (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     Visible organizations, by name
+     *
+     *     **Key:** partner key with scope `organizations:read`.
+     */
+    head: operations['partnerOrganizationsHead'];
     patch?: never;
     trace?: never;
   };
@@ -42,7 +50,15 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Visible catalog brands, by name (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     Visible catalog brands, by name
+     *
+     *     **Key:** partner key with scope `brands:read`.
+     */
+    head: operations['partnerBrandsHead'];
     patch?: never;
     trace?: never;
   };
@@ -64,7 +80,15 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * One visible catalog brand (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     One visible catalog brand
+     *
+     *     **Key:** partner key with scope `brands:read`.
+     */
+    head: operations['partnerBrandHead'];
     patch?: never;
     trace?: never;
   };
@@ -86,7 +110,15 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Campaigns of visible brands, newest first (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     Campaigns of visible brands, newest first
+     *
+     *     **Key:** partner key with scope `campaigns:read`.
+     */
+    head: operations['partnerCampaignsHead'];
     patch?: never;
     trace?: never;
   };
@@ -108,7 +140,15 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * One campaign of a visible brand (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     One campaign of a visible brand
+     *
+     *     **Key:** partner key with scope `campaigns:read`.
+     */
+    head: operations['partnerCampaignHead'];
     patch?: never;
     trace?: never;
   };
@@ -130,7 +170,15 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Visible brands with the affiliate context, by name (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     Visible brands with the affiliate context, by name
+     *
+     *     **Key:** affiliate key with scope `brands:read`.
+     */
+    head: operations['affiliateBrandsHead'];
     patch?: never;
     trace?: never;
   };
@@ -152,7 +200,15 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * One visible brand with the affiliate context (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     One visible brand with the affiliate context
+     *
+     *     **Key:** affiliate key with scope `brands:read`.
+     */
+    head: operations['affiliateBrandHead'];
     patch?: never;
     trace?: never;
   };
@@ -174,7 +230,15 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * The affiliate's channels, oldest first, at most 20 (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     The affiliate's channels, oldest first, at most 20; count = number returned
+     *
+     *     **Key:** affiliate key with scope `channels:read`.
+     */
+    head: operations['affiliateChannelsHead'];
     patch?: never;
     trace?: never;
   };
@@ -196,7 +260,15 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * One of the affiliate's channels (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     One of the affiliate's channels
+     *
+     *     **Key:** affiliate key with scope `channels:read`.
+     */
+    head: operations['affiliateChannelHead'];
     patch?: never;
     trace?: never;
   };
@@ -218,7 +290,15 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Offers and coupons of visible brands, newest first, with the affiliate's context (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     Offers and coupons of visible brands, newest first, with the affiliate's context
+     *
+     *     **Key:** affiliate key with scope `campaigns:read`.
+     */
+    head: operations['affiliateCampaignsHead'];
     patch?: never;
     trace?: never;
   };
@@ -240,7 +320,15 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * One campaign with the affiliate's context (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     One campaign with the affiliate's context
+     *
+     *     **Key:** affiliate key with scope `campaigns:read`.
+     */
+    head: operations['affiliateCampaignHead'];
     patch?: never;
     trace?: never;
   };
@@ -265,7 +353,18 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Removed (contract, Versioning 4): always answers GONE (410) (headers only)
+     * @deprecated
+     * @description As `GET`, without the body.
+     *
+     *     Removed (contract, Versioning 4): always answers GONE (410); use affiliateCampaigns(types: [Offer])
+     *
+     *     **Key:** affiliate key with scope `campaigns:read`.
+     *
+     *     **Removed:** Removed: use affiliateCampaigns(types: [Offer]).
+     */
+    head: operations['affiliateOffersHead'];
     patch?: never;
     trace?: never;
   };
@@ -287,7 +386,15 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * The key's affiliate's orders, newest first (with `updatedSince`, oldest change first) (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     The key's affiliate's orders, newest first (with `updatedSince`, oldest change first)
+     *
+     *     **Key:** affiliate key with scope `orders:read`.
+     */
+    head: operations['affiliateOrdersHead'];
     patch?: never;
     trace?: never;
   };
@@ -309,7 +416,15 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * One of the key's affiliate's orders (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     One of the key's affiliate's orders
+     *
+     *     **Key:** affiliate key with scope `orders:read`.
+     */
+    head: operations['affiliateOrderHead'];
     patch?: never;
     trace?: never;
   };
@@ -331,7 +446,15 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Products of visible brands, newest first (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     Products of visible brands, newest first; `count` is the number of matching products
+     *
+     *     **Key:** affiliate key with scope `products:read`.
+     */
+    head: operations['affiliateProductsHead'];
     patch?: never;
     trace?: never;
   };
@@ -375,7 +498,15 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * The key's affiliate's short links, newest first (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     The key's affiliate's short links, newest first
+     *
+     *     **Key:** affiliate key with scope `shortener:read`.
+     */
+    head: operations['affiliateShortUrlsHead'];
     patch?: never;
     trace?: never;
   };
@@ -397,7 +528,15 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * One of the key's affiliate's links (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     One of the key's affiliate's links
+     *
+     *     **Key:** affiliate key with scope `shortener:read`.
+     */
+    head: operations['affiliateShortUrlHead'];
     patch?: never;
     trace?: never;
   };
@@ -419,7 +558,15 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * The key's affiliate's clicks, orders and earnings by day, brand, campaign or link, one ... (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     The key's affiliate's clicks, orders and earnings by day, brand, campaign or link, one row per key and currency, busiest first (days in order, every day of the period, also without activity). `Accept: text/csv` answers the rows as CSV
+     *
+     *     **Key:** affiliate key with scope `reports:read`.
+     */
+    head: operations['affiliatePerformanceReportHead'];
     patch?: never;
     trace?: never;
   };
@@ -439,7 +586,65 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Follow a short link: 302 to its target with the affiliate's tracking parameter (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     Public: no key, no quota. Counts one click per client (address and user agent) and link per 60 s; repeats, bots, crawlers, link-preview fetchers and HEAD requests are redirected without being counted.
+     */
+    head: operations['followShortUrlHead'];
+    patch?: never;
+    trace?: never;
+  };
+  '/healthz': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Liveness: the process answers
+     * @description Public: no key, no quota. Answers 200 whenever the process serves requests, whatever its database or Redis say: a container's health check or a liveness probe.
+     */
+    get: operations['liveness'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * Liveness: the process answers (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     Public: no key, no quota. Answers 200 whenever the process serves requests, whatever its database or Redis say: a container's health check or a liveness probe.
+     */
+    head: operations['livenessHead'];
+    patch?: never;
+    trace?: never;
+  };
+  '/readyz': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Readiness: the database and, when configured, Redis answer
+     * @description Public: no key, no quota. 200 when every dependency answers within 2 s, else 503 naming what is unreachable: a readiness probe, or a load balancer with active checks. Without Redis the replica still serves, limiting in its own memory.
+     */
+    get: operations['readiness'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * Readiness: the database and, when configured, Redis answer (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     Public: no key, no quota. 200 when every dependency answers within 2 s, else 503 naming what is unreachable: a readiness probe, or a load balancer with active checks. Without Redis the replica still serves, limiting in its own memory.
+     */
+    head: operations['readinessHead'];
     patch?: never;
     trace?: never;
   };
@@ -509,40 +714,10 @@ export interface webhooks {
 export interface components {
   schemas: {
     /**
-     * CampaignType
-     * @enum {string}
-     */
-    CampaignType: 'PersonalCoupon' | 'GenericCoupon' | 'Offer';
-    /**
-     * OfferType
-     * @enum {string}
-     */
-    OfferType: 'Spreadsheet' | 'Url';
-    /**
-     * CampaignStatus
-     * @enum {string}
-     */
-    CampaignStatus: 'onTime' | 'expired' | 'scheduled';
-    /**
-     * CommissionType
-     * @enum {string}
-     */
-    CommissionType: 'PERCENTAGE' | 'FIXED';
-    /**
      * OrderStatus
      * @enum {string}
      */
     OrderStatus: 'PENDING' | 'APPROVED' | 'REJECTED' | 'PAID';
-    /**
-     * LinkType
-     * @enum {string}
-     */
-    LinkType: 'Coupon' | 'BrandPage' | 'Offer' | 'Custom';
-    /**
-     * ReportGroupBy
-     * @enum {string}
-     */
-    ReportGroupBy: 'day' | 'brand' | 'campaign' | 'link';
     /** @description Pagination of a `meta` envelope */
     PageMeta: {
       /** Format: int32 */
@@ -974,6 +1149,23 @@ export interface components {
       /** @constant */
       statusCode: 404;
     };
+    Liveness: {
+      /** @constant */
+      status: 'ok';
+    };
+    Readiness: {
+      /** @enum {string} */
+      status: 'ok' | 'unavailable';
+      checks: {
+        /** @enum {string} */
+        database: 'ok' | 'unreachable';
+        /**
+         * @description Only when the replica is configured with Redis
+         * @enum {string}
+         */
+        redis?: 'ok' | 'unreachable';
+      };
+    };
     /** @description An order of the affiliate was recorded */
     OrderCreatedWebhook: {
       /** @constant */
@@ -1032,7 +1224,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type */
+    /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
     Unauthorized: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -1122,7 +1314,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description Quota exceeded; retry after `Retry-After` seconds */
+    /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
     TooManyRequests: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -1147,6 +1339,22 @@ export interface components {
         'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
         RateLimit: components['headers']['RateLimit'];
         'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+    ServiceUnavailable: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+        'Retry-After': components['headers']['Retry-After'];
         [name: string]: unknown;
       };
       content: {
@@ -1256,12 +1464,157 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description A parameter is invalid (the message names it), or dashboard credentials (`x-api-token` or `x-auth-key`) were sent: the partner surface takes only `x-api-key` */
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  partnerOrganizationsHead: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page. Default 20; values above 100 are clamped to 100. */
+        limit?: number;
+        /** @description Part of the organization name, any case. */
+        search?: string;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A parameter is invalid (the message names it), or dashboard credentials (`x-api-token` or `x-auth-key`) were sent: the partner surface takes only `x-api-key` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   partnerBrands: {
@@ -1323,12 +1676,166 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description A parameter is invalid (the message names it), or dashboard credentials (`x-api-token` or `x-auth-key`) were sent: the partner surface takes only `x-api-key` */
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  partnerBrandsHead: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page. Default 20; values above 20 are clamped to 20. */
+        limit?: number;
+        /** @description Part of the brand name, any case. */
+        search?: string;
+        /** @description Brands in any of these categories. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        categories?: string[];
+        isExclusive?: boolean;
+        isHighlight?: boolean;
+        isPublic?: boolean;
+        /** @description Created at or after. */
+        startAt?: string;
+        /** @description Created at or before. */
+        endAt?: string;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A parameter is invalid (the message names it), or dashboard credentials (`x-api-token` or `x-auth-key`) were sent: the partner surface takes only `x-api-key` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   partnerBrand: {
@@ -1377,13 +1884,167 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description The dashboard credentials (`x-api-token` or `x-auth-key`) were sent: the partner surface takes only `x-api-key` */
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  partnerBrandHead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description The resource id; an id that does not exist answers 404 */
+        brandId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The dashboard credentials (`x-api-token` or `x-auth-key`) were sent: the partner surface takes only `x-api-key` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   partnerCampaigns: {
@@ -1453,12 +2114,174 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description A parameter is invalid (the message names it), or dashboard credentials (`x-api-token` or `x-auth-key`) were sent: the partner surface takes only `x-api-key` */
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  partnerCampaignsHead: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page. Default 10; values above 20 are clamped to 20. */
+        limit?: number;
+        /** @description Campaign types. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        types?: ('PersonalCoupon' | 'GenericCoupon' | 'Offer')[];
+        /** @description Offer types; narrows offers only. Omitted: all offers. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        offerType?: ('Spreadsheet' | 'Url')[];
+        /** @description One brand. */
+        organizationId?: string;
+        /** @description Several brands. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        organizationIds?: string[];
+        /** @description Part of the campaign name, any case. */
+        name?: string;
+        /** @description Statuses at request time. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        status?: ('onTime' | 'expired' | 'scheduled')[];
+        /** @description Campaigns in any of these categories. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        categories?: string[];
+        isHighlight?: boolean;
+        /** @description Period overlapping from. */
+        startAt?: string;
+        /** @description Period overlapping until. */
+        endAt?: string;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A parameter is invalid (the message names it), or dashboard credentials (`x-api-token` or `x-auth-key`) were sent: the partner surface takes only `x-api-key` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   partnerCampaign: {
@@ -1507,13 +2330,167 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description The dashboard credentials (`x-api-token` or `x-auth-key`) were sent: the partner surface takes only `x-api-key` */
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  partnerCampaignHead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description The resource id; an id that does not exist answers 404 */
+        campaignId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The dashboard credentials (`x-api-token` or `x-auth-key`) were sent: the partner surface takes only `x-api-key` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   affiliateBrands: {
@@ -1583,7 +2560,175 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateBrandsHead: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page. Default 20; values above 20 are clamped to 20. */
+        limit?: number;
+        /** @description Part of the brand name, any case. */
+        search?: string;
+        /** @description Brands in any of these categories. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        categories?: string[];
+        isExclusive?: boolean;
+        isHighlight?: boolean;
+        isPublic?: boolean;
+        /** @description Created at or after. */
+        startAt?: string;
+        /** @description Created at or before. */
+        endAt?: string;
+        /** @description true: brands the affiliate marked favorite; false: all the others. */
+        isFavorite?: boolean;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid parameter or body; the message names it */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   affiliateBrand: {
@@ -1637,7 +2782,147 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateBrandHead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description The resource id; an id that does not exist answers 404 */
+        brandId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   affiliateChannels: {
@@ -1688,7 +2973,144 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateChannelsHead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   affiliateChannel: {
@@ -1742,7 +3164,147 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateChannelHead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description The resource id; an id that does not exist answers 404 */
+        channelId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   affiliateCampaigns: {
@@ -1818,7 +3380,181 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateCampaignsHead: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page. Default 10; values above 20 are clamped to 20. */
+        limit?: number;
+        /** @description Campaign types. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        types?: ('PersonalCoupon' | 'GenericCoupon' | 'Offer')[];
+        /** @description Offer types; narrows offers only. Omitted: all offers. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        offerType?: ('Spreadsheet' | 'Url')[];
+        /** @description One brand. */
+        organizationId?: string;
+        /** @description Several brands. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        organizationIds?: string[];
+        /** @description Part of the campaign name, any case. */
+        name?: string;
+        /** @description Statuses at request time. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        status?: ('onTime' | 'expired' | 'scheduled')[];
+        /** @description Campaigns in any of these categories. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        categories?: string[];
+        isHighlight?: boolean;
+        /** @description Period overlapping from; only together with endAt. */
+        startAt?: string;
+        /** @description Period overlapping until; only together with startAt. */
+        endAt?: string;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid parameter or body; the message names it */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   affiliateCampaign: {
@@ -1872,7 +3608,147 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateCampaignHead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description The resource id; an id that does not exist answers 404 */
+        campaignId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   affiliateOffers: {
@@ -1889,7 +3765,112 @@ export interface operations {
       410: components['responses']['Gone'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateOffersHead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The route was removed; the message names its successor */
+      410: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   affiliateOrders: {
@@ -1958,7 +3939,174 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateOrdersHead: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page. Default 10; values above 100 are clamped to 100. */
+        limit?: number;
+        /** @description Orders in any of these statuses. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        status?: ('PENDING' | 'APPROVED' | 'REJECTED' | 'PAID')[];
+        /** @description One brand. */
+        organizationId?: string;
+        /** @description Ordered at or after. */
+        startAt?: string;
+        /** @description Ordered at or before. */
+        endAt?: string;
+        /** @description Part of the order number, any case. */
+        search?: string;
+        /** @description Orders changed at or after this time, oldest change first (`updatedAt`, then `id`): for incremental sync. */
+        updatedSince?: string;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid parameter or body; the message names it */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   affiliateOrder: {
@@ -2012,7 +4160,147 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateOrderHead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description The resource id; an id that does not exist answers 404 */
+        orderId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   affiliateProducts: {
@@ -2080,7 +4368,173 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateProductsHead: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page, 1 to 100. Default 5. */
+        limit?: number;
+        /** @description Part of the name or SKU, any case. */
+        search?: string;
+        /** @description One brand. */
+        organizationId?: string;
+        /** @description Effective price (sale price when set) at least. */
+        minPrice?: number;
+        /** @description Effective price (sale price when set) at most. */
+        maxPrice?: number;
+        available?: boolean;
+        /** @description Products in any of these categories. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        categories?: string[];
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid parameter or body; the message names it */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   createShortUrl: {
@@ -2143,14 +4597,17 @@ export interface operations {
           'application/json': components['schemas']['ShortUrlResult'];
         };
       };
+      /** @description The body is invalid (the message names the field): a field it does not take, a malformed value, or an id (`featureId`, `organizationId`) of a campaign or brand that does not exist or is not visible. An unknown id in the body answers 400, not 404: the request, not the route, names what is missing. */
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      /** @description The key's affiliate account is closed */
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
     };
   };
@@ -2220,7 +4677,174 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateShortUrlsHead: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page. Default 10; values above 100 are clamped to 100. */
+        limit?: number;
+        /** @description Part of the original URL, or of the short URL or its code; any case. */
+        search?: string;
+        /** @description Active or inactive links. */
+        active?: boolean;
+        /** @description One brand. */
+        organizationId?: string;
+        /** @description One link type. */
+        type?: 'Coupon' | 'BrandPage' | 'Offer' | 'Custom';
+        /** @description Created at or after. */
+        startAt?: string;
+        /** @description Created at or before. */
+        endAt?: string;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid parameter or body; the message names it */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   affiliateShortUrl: {
@@ -2274,7 +4898,147 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateShortUrlHead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description The resource id; an id that does not exist answers 404 */
+        urlCode: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   affiliatePerformanceReport: {
@@ -2346,7 +5110,176 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliatePerformanceReportHead: {
+    parameters: {
+      query: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page. Default 31; values above 366 are clamped to 366. */
+        limit?: number;
+        /** @description What a row adds up: day, brand, campaign or link. */
+        groupBy: 'day' | 'brand' | 'campaign' | 'link';
+        /** @description Start of the period. Default: 30 days before endAt; at most 366 days before it. Read in whole hours: an hour counts when its middle lies in [startAt, endAt). */
+        startAt?: string;
+        /** @description End of the period (excluded). Default: the end of the current hour. */
+        endAt?: string;
+        /** @description One brand. */
+        organizationId?: string;
+        /** @description One campaign (orders and clicks of its links). */
+        campaignId?: string;
+        /** @description IANA time zone name for day boundaries (Europe/Berlin). Default UTC. Zones whose offset is not whole hours: see the document. */
+        timezone?: string;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          Vary: components['headers']['Vary'];
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid parameter or body; the message names it */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   followShortUrl: {
@@ -2371,6 +5304,140 @@ export interface operations {
         content?: never;
       };
       404: components['responses']['NotFound'];
+    };
+  };
+  followShortUrlHead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The link's 8-character code (`urlCode` of a short URL) */
+        urlCode: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description To the link's target */
+      302: {
+        headers: {
+          Location?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  liveness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The process answers */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Liveness'];
+        };
+      };
+    };
+  };
+  livenessHead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The process answers */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  readiness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every dependency answers */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Readiness'];
+        };
+      };
+      /** @description A dependency is unreachable (named in `checks`) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Readiness'];
+        };
+      };
+    };
+  };
+  readinessHead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every dependency answers */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A dependency is unreachable (named in `checks`) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   orderCreatedWebhook: {

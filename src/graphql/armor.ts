@@ -26,7 +26,7 @@ import { BadRequestError, HttpError } from '../errors';
 import { logger } from '../logger';
 import type { Context } from '../schema/context';
 
-/** The limits, exported so that tests use the same numbers (the README quotes them). */
+/** The limits, exported so that tests use the same numbers (docs/hardening.md quotes them). */
 export const GRAPHQL_LIMITS = {
   /** Field nesting, fragments counted as a level: 5 for the deepest path, + one fragment per level. */
   maxDepth: 10,
@@ -95,7 +95,7 @@ function refuse(limit: keyof typeof GRAPHQL_LIMITS) {
         context.reportError(refusal);
       },
     ],
-    // The limits are documented (README), so naming the one exceeded helps and reveals nothing.
+    // The limits are documented (docs/hardening.md), so naming the one exceeded helps and reveals nothing.
     exposeLimits: true,
     errorMessage: 'Operation refused by a GraphQL limit',
   };

@@ -1,13 +1,19 @@
 // GraphiQL at GET /graphql (development; see GRAPHIQL in src/config.ts): one tab per surface with
-// example operations and the header that surface takes, prefilled with the demo keys (README "Demo
-// identities"), which open a fresh `npm start` and nothing elsewhere; the dashboard token is a
-// placeholder for `npm run token -- <userId>`. test/graphiql.test.ts runs every example.
+// example operations and the header that surface takes, prefilled with the demo keys (the README's
+// demo identities), which open a fresh `npm start` and nothing elsewhere; a dashboard token is a
+// placeholder for `npm run token -- <userId>` of the demo user the tab's operations are for.
+// GraphiQL titles a tab with the name of its first operation, so that operation is named after the
+// surface. test/graphiql.test.ts runs every example.
 import type { GraphiQLOptions } from 'graphql-yoga';
 import { DEMO_KEYS, DEMO_USERS } from '../demoIdentities';
 
-const TOKEN_PLACEHOLDER = `<output of: npm run token -- ${DEMO_USERS.partner}>`;
+const tokenPlaceholder = (userId: string) => `<output of: npm run token -- ${userId}>`;
+
+/** Where `npm run webhook:listen` listens unless WEBHOOK_LISTEN_PORT says otherwise. */
+export const WEBHOOK_LISTENER_URL = 'http://127.0.0.1:4001/webhooks';
 
 export interface GraphiqlExample {
+  /** The tab's title: the name of its first operation. */
   title: string;
   headers: Record<string, string>;
   query: string;
@@ -16,13 +22,13 @@ export interface GraphiqlExample {
 
 export const GRAPHIQL_EXAMPLES: GraphiqlExample[] = [
   {
-    title: 'Partner catalog',
+    title: 'PartnerCatalog',
     headers: { 'x-api-key': DEMO_KEYS.partner },
     query: `# Partner catalog (GET /api/partner/*): a partner key
 # in x-api-key (Headers below). Run one operation at a time
 # with the play button.
 
-query PartnerBrands {
+query PartnerCatalog {
   partnerBrands(limit: 5) {
     data { id name slug categories isExclusive websiteUrl }
     meta { total page limit totalPages }
@@ -45,13 +51,13 @@ query PartnerOrganizations {
 `,
   },
   {
-    title: 'Affiliate',
+    title: 'AffiliateSurface',
     headers: { 'x-api-key': DEMO_KEYS.affiliate },
     query: `# Affiliate surface (GET /affiliate/*): an affiliate key
 # in x-api-key (Headers below). Run one operation at a time
 # with the play button.
 
-query AffiliateOffers {
+query AffiliateSurface {
   affiliateCampaigns(types: [Offer], offerType: [Url], limit: 5) {
     data { id name type offerType shortUrl commission { type value } organization { name } }
     meta { total page limit totalPages }
@@ -90,13 +96,13 @@ mutation LinkToBrand($organizationId: UUID!) {
     variables: { organizationId: '<a brand id from AffiliateBrands>' },
   },
   {
-    title: 'Key management',
-    headers: { 'x-api-token': TOKEN_PLACEHOLDER },
+    title: 'KeyManagement',
+    headers: { 'x-api-token': tokenPlaceholder(DEMO_USERS.partner) },
     query: `# Key management: a dashboard JWT in x-api-token
 # (npm run token -- <userId>). The full key (apiKey) is
 # answered once, by create and rotate.
 
-query MyKeys {
+query KeyManagement {
   listApiKeys { id name type version prefix scopes createdAt lastUsedAt expiresAt revokedAt }
 }
 
@@ -112,16 +118,22 @@ mutation RevokeKey($id: ID!) {
   revokeApiKey(id: $id) { id revokedAt }
 }
 `,
-    variables: { id: '<a key id from MyKeys>' },
+    variables: { id: '<the key id from CreateKey>' },
   },
   {
-    title: 'Order webhooks',
-    headers: { 'x-api-token': TOKEN_PLACEHOLDER },
+    title: 'OrderWebhooks',
+    headers: { 'x-api-token': tokenPlaceholder(DEMO_USERS.affiliate) },
     query: `# Order webhooks: an affiliate user's dashboard JWT in
-# x-api-token. The signing secret (whsec_...) is answered
-# once, by create and rotate; see the README to verify it.
+# x-api-token (here Ana's). The signing secret (whsec_...)
+# is answered once, by create and rotate.
+#
+# On this machine (docs/webhooks.md): start the service
+# with WEBHOOK_ALLOW_PRIVATE_URLS=1, run CreateWebhook, run
+#   WEBHOOK_SECRET=<its secret> npm run webhook:listen
+# in a terminal, put the endpoint's id in Variables and run
+# SendTest: the listener prints the event.
 
-query MyWebhooks {
+query OrderWebhooks {
   listWebhookEndpoints { id url events enabled failingSince disabledReason }
 }
 
@@ -143,8 +155,8 @@ query Deliveries($id: ID!) {
 }
 `,
     variables: {
-      url: 'https://hooks.example.com/orders',
-      id: '<an endpoint id from MyWebhooks>',
+      url: WEBHOOK_LISTENER_URL,
+      id: '<the endpoint id from CreateWebhook>',
     },
   },
 ];

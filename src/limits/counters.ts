@@ -146,7 +146,8 @@ export class Counters {
       if (!this.inOutage) {
         this.inOutage = true;
         logger.warn(
-          { err: error },
+          // Disconnected, the client has said why (src/redis.ts); ioredis's error adds nothing.
+          this.shared.status === 'ready' ? { err: error } : {},
           'Redis unreachable: limiting per replica in memory until it returns',
         );
       }

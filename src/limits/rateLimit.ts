@@ -25,6 +25,9 @@ export interface Decision {
   msBeforeReset: number;
 }
 
+/** Failed authentications allowed per client address and window: keys are not to be guessed. */
+export const FAILED_AUTH_LIMIT = { max: 30, windowSeconds: 60 } as const;
+
 export interface QuotaSettings {
   /** Requests per window of each caller: a key per client address, a dashboard user, an address. */
   max: number;

@@ -1,6 +1,7 @@
 // The service as its own process, as `npm start` runs it (node itself, not an npx/tsx wrapper, so
 // signals reach the server), for tests that stop, kill or restart replicas.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 
 export interface Replica {
@@ -65,4 +66,14 @@ export function runToExit(
 export async function runScript(script: string, env: Record<string, string | undefined>) {
   const { code, output } = await runToExit(script, env);
   if (code !== 0) throw new Error(`${script} exited with ${code}: ${output}`);
+}
+
+/** A port nothing listens on at the moment. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }

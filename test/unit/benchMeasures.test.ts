@@ -149,7 +149,8 @@ describe('esbuildFlags: the reference servers are bundled as the service is buil
     ) as { scripts: { build: string } };
     const flags = esbuildFlags(scripts.build);
     expect(flags).toEqual(expect.arrayContaining(['--bundle', '--platform=node', '--format=cjs']));
-    expect(flags).toContain('--packages=external');
+    // The service is bundled whole but for its runtime dependencies: the references alike.
+    expect(flags).toContain('--external:@electric-sql/pglite');
     expect(flags.every((flag) => flag.startsWith('--'))).toBe(true);
     expect(flags.some((flag) => flag.startsWith('--outdir='))).toBe(false);
   });

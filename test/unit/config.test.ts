@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config';
+import { runToExit } from '../support/replica';
 
 /** A data folder of the test's own (the development secret is written there). */
 const freshDataDir = () => mkdtempSync(path.join(tmpdir(), 'config-data-'));
@@ -400,4 +401,49 @@ describe('GraphQL introspection and GraphiQL', () => {
       );
     },
   );
+});
+
+describe('several problems', () => {
+  const broken = {
+    NODE_ENV: 'production',
+    PORT: 'eighty',
+    KEY_ENV: 'prod',
+    CORS_ORIGINS: 'dashboard.example.com',
+    WEBHOOK_RETRY_DELAYS_S: '5,soon',
+  };
+
+  test('are reported together', () => {
+    expect(refusal(broken).problems).toEqual([
+      'PORT must be an integer >= 0, got "eighty"',
+      expect.stringMatching(/^NODE_ENV=production needs DATABASE_URL/),
+      'DASHBOARD_JWT_SECRET is required when NODE_ENV=production',
+      expect.stringMatching(/^PUBLIC_BASE_URL is required when NODE_ENV=production/),
+      'KEY_ENV must be "live" or "test"',
+      'CORS_ORIGINS takes * or origins like https://app.example.com, got "dashboard.example.com"',
+      'WEBHOOK_RETRY_DELAYS_S takes integers >= 1 separated by commas, got "5,soon"',
+    ]);
+    expect(refusal(broken).message).toMatch(/^7 settings are wrong:\n {2}- PORT must be/);
+  });
+
+  test('stop the service at start with every one of them printed, exit code 1', async () => {
+    const { code, output } = await runToExit(['-e', "require('./src/config')"], {
+      ...broken,
+      DATABASE_URL: undefined,
+      DASHBOARD_JWT_SECRET: undefined,
+      PUBLIC_BASE_URL: undefined,
+    });
+    expect(code).toBe(1);
+    const lines = output.trim().split('\n');
+    expect(lines[0]).toBe('Configuration errors, all of them:');
+    expect(lines.slice(1)).toHaveLength(7);
+    expect(lines.slice(1).every((line) => line.startsWith('  - '))).toBe(true);
+  });
+
+  test('one problem is printed on one line', async () => {
+    const { code, output } = await runToExit(['-e', "require('./src/config')"], { PORT: 'x' });
+    expect({ code, output: output.trim() }).toEqual({
+      code: 1,
+      output: 'Configuration error: PORT must be an integer >= 0, got "x"',
+    });
+  });
 });

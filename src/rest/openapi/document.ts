@@ -1,16 +1,16 @@
 // The OpenAPI 3.1 document of the route table.
 import { config } from '../../config';
-import { IDEMPOTENCY_KEY_HEADER } from '../../idempotency';
+import { IDEMPOTENCY_KEY_HEADER, KEY_FORMAT } from '../../idempotency';
+import { FAILED_AUTH_LIMIT } from '../../limits/rateLimit';
 import type { Sofa } from '../sofa';
 import { routeField, ROUTES } from '../routes';
 import { completeSchemas } from './components';
-import { ERROR_RESPONSES, errorResponseComponents, errorSchemas, headerComponents } from './errors';
+import { errorResponseComponents, errorSchemas, headerComponents } from './errors';
 import type { Json } from './json';
-import { operationOf, tagOf } from './operations';
+import { headOperationOf, operationOf, tagOf } from './operations';
 import { openApiPath } from './parameters';
+import { publicDocumentation } from './public';
 import { webhookDocumentation } from './webhooks';
-import { REDIRECT_PREFIX } from '../../shortLinks/redirect';
-import { CLICK_REPEAT_WINDOW_S } from '../../shortLinks/clicks';
 
 export interface OpenApiSettings {
   serverUrl: string;
@@ -36,37 +36,9 @@ const API_DESCRIPTION = `The affiliate network's REST API: the **affiliate surfa
 
 **Webhooks.** Order events (\`order.created\`, \`order.status_changed\`) are sent to the endpoints an affiliate user manages over GraphQL, signed per Standard Webhooks; the \`webhooks\` section describes their requests.
 
-**Limits.** A quota per key and client IP (headers \`X-RateLimit-*\`, \`RateLimit\`, \`RateLimit-Policy\`; 429 with \`Retry-After\`), 1 MB bodies (413), 60 s per request (504).`;
+**Limits.** A quota per key and client IP (headers \`X-RateLimit-*\`, \`RateLimit\`, \`RateLimit-Policy\`; 429 with \`Retry-After\`), ${FAILED_AUTH_LIMIT.max} failed authentications per client IP per ${FAILED_AUTH_LIMIT.windowSeconds} s (then 429 with \`RateLimit-Policy: "failed-auth"\`, whatever the key), 1 MB bodies (413), 60 s per request (504).
 
-const REDIRECT_TAG = 'Short links';
-
-/** The public redirect: the edge answers it (it is no GraphQL field), so Sofa does not document it. */
-const REDIRECT_OPERATION: Json = {
-  operationId: 'followShortUrl',
-  tags: [REDIRECT_TAG],
-  summary: "Follow a short link: 302 to its target with the affiliate's tracking parameter",
-  description: `Public: no key, no quota. Counts one click per client (address and user agent) and link per ${CLICK_REPEAT_WINDOW_S} s; repeats, bots, crawlers, link-preview fetchers and HEAD requests are redirected without being counted.`,
-  security: [],
-  parameters: [
-    {
-      name: 'urlCode',
-      in: 'path',
-      required: true,
-      description: "The link's 8-character code (`urlCode` of a short URL)",
-      schema: { type: 'string', pattern: '^[0-9A-Za-z]{8}$' },
-    },
-  ],
-  responses: {
-    '302': {
-      description: "To the link's target",
-      headers: {
-        Location: { schema: { type: 'string', format: 'uri' } },
-        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-      },
-    },
-    '404': { $ref: `#/components/responses/${ERROR_RESPONSES[404].name}` },
-  },
-};
+**HEAD.** Every GET path answers HEAD as GET, without the body.`;
 
 /** The OpenAPI 3.1 document of the route table: Sofa's, completed from the schema it sees. */
 export function buildOpenApiDocument(sofa: Sofa, settings: OpenApiSettings): Json {
@@ -87,17 +59,24 @@ export function buildOpenApiDocument(sofa: Sofa, settings: OpenApiSettings): Jso
     };
   }
 
-  paths[`${REDIRECT_PREFIX}{urlCode}`] = { get: REDIRECT_OPERATION };
+  const open = publicDocumentation();
+  Object.assign(paths, open.paths);
+
+  const responses = errorResponseComponents();
+  for (const operations of Object.values(paths) as Record<string, Json>[]) {
+    if (operations.get) operations.head = headOperationOf(operations.get, responses);
+  }
 
   const webhooks = webhookDocumentation();
-  const tags = [...new Set([...ROUTES.map(tagOf), REDIRECT_TAG, ...webhooks.tags])].map((name) => ({
+  const tags = [...new Set([...ROUTES.map(tagOf), ...open.tags, ...webhooks.tags])].map((name) => ({
     name,
   }));
-  return {
+  const document: Json = {
     openapi: '3.1.0',
     info: {
       title: 'Affiliate network API',
       version: '1.0.0',
+      contact: { name: 'API reference', url: `${settings.serverUrl}/docs` },
       description: `${API_DESCRIPTION}\n\nThis deployment's quota: ${settings.rateLimitMax} requests per ${settings.rateLimitWindowSeconds} s.`,
     },
     servers: [{ url: settings.serverUrl }],
@@ -122,7 +101,7 @@ export function buildOpenApiDocument(sofa: Sofa, settings: OpenApiSettings): Jso
           required: false,
           description:
             'Optional. The same key with the same request within 24 h answers the recorded answer again (with `Idempotent-Replayed: true`); with another request, 409.',
-          schema: { type: 'string', minLength: 1, maxLength: 255 },
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: KEY_FORMAT.source },
         },
         IfNoneMatch: {
           name: 'If-None-Match',
@@ -134,12 +113,40 @@ export function buildOpenApiDocument(sofa: Sofa, settings: OpenApiSettings): Jso
         },
       },
       headers: headerComponents(),
-      responses: errorResponseComponents(),
+      responses,
       schemas: {
         ...completeSchemas(schema, generated.components.schemas),
         ...errorSchemas(),
+        ...open.schemas,
         ...webhooks.schemas,
       },
+    },
+  };
+  return withoutUnusedSchemas(document);
+}
+
+/**
+ * The document without the component schemas nothing refers to: Sofa writes one per GraphQL enum,
+ * and the parameters and properties spell theirs out.
+ */
+function withoutUnusedSchemas(document: Json): Json {
+  const components = document.components as { schemas: Record<string, Json> };
+  const { schemas, ...others } = components;
+  const used = new Set<string>();
+  const visit = (node: unknown) => {
+    const text = JSON.stringify(node);
+    for (const [, name] of text.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      if (used.has(name!)) continue;
+      used.add(name!);
+      visit(schemas[name!]);
+    }
+  };
+  visit({ ...document, components: others });
+  return {
+    ...document,
+    components: {
+      ...others,
+      schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name))),
     },
   };
 }

@@ -3,16 +3,20 @@
 import type { GraphQLField } from 'graphql';
 import { HTTP_STATUS_BY_CODE } from '../../errors';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../../idempotency';
+import { FAILED_AUTH_LIMIT } from '../../limits/rateLimit';
 import { IGNORED_PARAMETERS_HEADER } from '../queryParams';
 import { TOTAL_COUNT_HEADER } from '../csv';
 import { surfaceOf, type RestRoute } from '../routes';
 import { ref, type Json } from './json';
 
+/** Failed authentications from one client address: then 429, whatever the key. */
+const FAILED_AUTH = `${FAILED_AUTH_LIMIT.max} per ${FAILED_AUTH_LIMIT.windowSeconds} s per client address`;
+
 export const ERROR_RESPONSES = {
   400: { name: 'BadRequest', description: 'Invalid parameter or body; the message names it' },
   401: {
     name: 'Unauthorized',
-    description: 'x-api-key missing, malformed, unknown, revoked or expired, or of the other type',
+    description: `x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to ${FAILED_AUTH}; beyond that, 429.`,
   },
   403: { name: 'Forbidden', description: 'The key lacks the scope of the route' },
   404: { name: 'NotFound', description: "No such resource (or the key's affiliate is gone)" },
@@ -24,9 +28,14 @@ export const ERROR_RESPONSES = {
   413: { name: 'PayloadTooLarge', description: 'The body exceeds 1 MB' },
   429: {
     name: 'TooManyRequests',
-    description: 'Quota exceeded; retry after `Retry-After` seconds',
+    description: `Retry after \`Retry-After\` seconds. \`RateLimit-Policy\` names the limit: \`"requests"\`, the quota per key and client address, or \`"failed-auth"\`, the failed authentications from the client address (${FAILED_AUTH}), which answer 429 whatever key comes next.`,
   },
   500: { name: 'InternalServerError', description: 'Server error (no details are disclosed)' },
+  503: {
+    name: 'ServiceUnavailable',
+    description:
+      'The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself)',
+  },
   504: { name: 'RequestTimeout', description: 'The request ran past the deadline (60 s)' },
 } as const;
 
@@ -144,7 +153,9 @@ export function errorResponseComponents(): Record<string, Json> {
       {
         description,
         headers: headerRefs(
-          status === '429' ? [...STANDARD_HEADERS, 'Retry-After'] : STANDARD_HEADERS,
+          status === '429' || status === '503'
+            ? [...STANDARD_HEADERS, 'Retry-After']
+            : STANDARD_HEADERS,
         ),
         content: {
           'application/json': { schema: ref(status === '404' ? 'NotFoundError' : 'Error') },
@@ -161,7 +172,7 @@ export function errorStatusesOf(
   const surface = surfaceOf(route.path)!;
   const takesInput =
     route.method === 'POST' || field.args.some((arg) => !route.path.includes(`:${arg.name}`));
-  const statuses: ErrorStatus[] = [401, 403, 429, 500, 504];
+  const statuses: ErrorStatus[] = [401, 403, 429, 500, 503, 504];
   // A removed route checks the key, then answers 410 whatever else is asked.
   if (field.deprecationReason) return [...statuses, 410].sort((a, b) => a - b) as ErrorStatus[];
   // The partner surface answers 400 to dashboard credentials, whatever the route.
@@ -170,4 +181,41 @@ export function errorStatusesOf(
   if (route.path.includes(':') || surface.keyType === 'affiliate') statuses.push(404);
   if (route.method === 'POST') statuses.push(409, 413);
   return statuses.sort((a, b) => a - b);
+}
+
+/** Why a route answers a status, where the shared component's description would mislead. */
+function errorDescriptionOf(route: RestRoute, status: ErrorStatus): string | undefined {
+  const surface = surfaceOf(route.path)!;
+  const credentials =
+    'dashboard credentials (`x-api-token` or `x-auth-key`) were sent: the partner surface takes only `x-api-key`';
+  if (status === 400 && surface.keyType === 'partner') {
+    return route.path.includes(':')
+      ? `The ${credentials}`
+      : `A parameter is invalid (the message names it), or ${credentials}`;
+  }
+  if (route.method === 'POST' && status === 400) {
+    return 'The body is invalid (the message names the field): a field it does not take, a malformed value, or an id (`featureId`, `organizationId`) of a campaign or brand that does not exist or is not visible. An unknown id in the body answers 400, not 404: the request, not the route, names what is missing.';
+  }
+  if (route.method === 'POST' && status === 404) return "The key's affiliate account is closed";
+  return undefined;
+}
+
+/** The responses of a route's error statuses: the shared components, described for the route. */
+export function errorResponsesOf(
+  route: RestRoute,
+  field: GraphQLField<unknown, unknown>,
+): Record<string, Json> {
+  return Object.fromEntries(
+    errorStatusesOf(route, field).map((status) => {
+      const description = errorDescriptionOf(route, status);
+      // OpenAPI 3.1: a reference's own description overrides the component's.
+      return [
+        String(status),
+        {
+          $ref: `#/components/responses/${ERROR_RESPONSES[status].name}`,
+          ...(description && { description }),
+        },
+      ];
+    }),
+  );
 }

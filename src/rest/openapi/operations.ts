@@ -4,7 +4,7 @@ import { IDEMPOTENT_REPLAYED_HEADER } from '../../idempotency';
 import { IGNORED_PARAMETERS_HEADER } from '../queryParams';
 import { surfaceOf, type RestRoute } from '../routes';
 import { TOTAL_COUNT_HEADER } from '../csv';
-import { ERROR_RESPONSES, errorStatusesOf, headerRefs, STANDARD_HEADERS } from './errors';
+import { errorResponsesOf, headerRefs, STANDARD_HEADERS } from './errors';
 import type { Json } from './json';
 import { keyAuthOf, queryParameter, requestBody } from './parameters';
 
@@ -80,9 +80,7 @@ export function operationOf(
       };
     }
   }
-  for (const status of errorStatusesOf(route, field)) {
-    responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
-  }
+  Object.assign(responses, errorResponsesOf(route, field));
 
   const parameters: Json[] = [
     ...pathArgs.map((arg) => ({
@@ -121,6 +119,35 @@ export function operationOf(
     'x-required-scopes': [scope],
     ...(parameters.length && { parameters }),
     ...(route.method === 'POST' && { requestBody: requestBody(queryArgs) }),
+    responses,
+  };
+}
+
+/**
+ * The HEAD operation of a GET one: the edge answers HEAD on every GET path as GET, headers and
+ * status alike, without the body.
+ */
+export function headOperationOf(get: Json, responseComponents: Record<string, Json>): Json {
+  const responses = Object.fromEntries(
+    Object.entries(get.responses as Record<string, Json>).map(([status, response]) => {
+      const component =
+        typeof response.$ref === 'string'
+          ? responseComponents[response.$ref.split('/').pop()!]!
+          : response;
+      return [
+        status,
+        {
+          description: response.description ?? component.description,
+          ...(component.headers !== undefined && { headers: component.headers }),
+        },
+      ];
+    }),
+  );
+  return {
+    ...get,
+    operationId: `${get.operationId as string}Head`,
+    summary: `${get.summary as string} (headers only)`,
+    description: `As \`GET\`, without the body.\n\n${get.description as string}`,
     responses,
   };
 }

@@ -21,7 +21,7 @@ const PARAMETER_DEFAULTS: Partial<Record<RestRoute['field'], Record<string, unkn
   'Query.affiliateShortUrls': { active: true },
 };
 
-export const SCALARS: Record<string, Json> = {
+const SCALAR_SCHEMAS: Record<string, Json> = {
   Int: { type: 'integer', format: 'int32' },
   Float: { type: 'number' },
   Boolean: { type: 'boolean' },
@@ -30,6 +30,21 @@ export const SCALARS: Record<string, Json> = {
   DateTime: { type: 'string', format: 'date-time' },
   UUID: { type: 'string', format: 'uuid' },
 };
+
+/**
+ * The JSON Schema of each scalar, a new object at every lookup. Sofa writes each route variable's
+ * description onto the very schema object its `customScalars` hand it (sofa-api's
+ * `getRouteSchemas`): a shared object would carry the last route's text into every other.
+ */
+export const SCALARS: Readonly<Record<string, Json>> = Object.defineProperties(
+  {},
+  Object.fromEntries(
+    Object.entries(SCALAR_SCHEMAS).map(([name, schema]) => [
+      name,
+      { enumerable: true, get: () => ({ ...schema }) },
+    ]),
+  ),
+);
 
 /** The OpenAPI path of a route-table path: `/a/:b` -> `/a/{b}`. */
 export function openApiPath(routePath: string): string {
