@@ -79,7 +79,7 @@ import {
   verdictOf,
   type TargetCheck,
 } from './support/targets';
-import { DEMO_USERS } from '../src/demoIdentities';
+import { DEMO_USERS } from '../src/auth/demoIdentities';
 
 const RESULTS_DIR = path.join(__dirname, 'results');
 /** Each run's copy and its query plans: kept on this machine, not committed (.gitignore). */

@@ -1,6 +1,6 @@
 // `npm start`: the service as a developer runs it. An empty embedded database gets the demo data
 // (never in production: the demo keys are public), and the banner says how to try it.
-import { DEMO_KEYS, DEMO_USERS } from '../src/demoIdentities';
+import { DEMO_KEYS, DEMO_USERS } from '../src/auth/demoIdentities';
 import { seedDemoData } from '../prisma/seed/demo';
 import { config } from '../src/config';
 import { isEmbeddedDatabase, prisma } from '../src/db';

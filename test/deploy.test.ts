@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEMO_KEYS } from '../src/demoIdentities';
+import { DEMO_KEYS } from '../src/auth/demoIdentities';
 import { freePort, startReplica, type Replica } from './support/replica';
 import { until } from './support/webhookReceiver';
 

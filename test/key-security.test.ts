@@ -7,7 +7,7 @@ import pino from 'pino';
 import { findApiKeys, generateApiKey, parseApiKey } from '../src/auth/keyFormat';
 import { keyUsageSettled, markKeyUsed, recordRevokedKeyUse } from '../src/auth/keyUsage';
 import { config } from '../src/config';
-import { DEMO_KEYS } from '../src/demoIdentities';
+import { DEMO_KEYS } from '../src/auth/demoIdentities';
 import { prisma } from '../src/db';
 import { createRedisClient, type RedisClient } from '../src/redis';
 import { logger } from '../src/logger';

@@ -13,7 +13,7 @@ import {
   trackingUrl,
 } from '../../src/shortLinks/links';
 import { config } from '../../src/config';
-import { DEMO_KEYS, DEMO_USERS } from '../../src/demoIdentities';
+import { DEMO_KEYS, DEMO_USERS } from '../../src/auth/demoIdentities';
 import { SCOPES_BY_KEY_TYPE, type KeyType } from '../../src/auth/scopes';
 import type {
   CampaignType,

@@ -11,7 +11,7 @@
 // its next requests skip the lookup; a wrong secret never finds it there.
 import { config } from '../config';
 import { prisma } from '../db';
-import { DEMO_KEYS } from '../demoIdentities';
+import { DEMO_KEYS } from './demoIdentities';
 import { keyCacheLookups } from '../metrics';
 import { Prisma } from '../generated/prisma/client';
 import { KeyCache } from './keyCache';

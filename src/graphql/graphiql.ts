@@ -5,7 +5,7 @@
 // GraphiQL titles a tab with the name of its first operation, so that operation is named after the
 // surface. test/graphiql.test.ts runs every example.
 import type { GraphiQLOptions } from 'graphql-yoga';
-import { DEMO_KEYS, DEMO_USERS } from '../demoIdentities';
+import { DEMO_KEYS, DEMO_USERS } from '../auth/demoIdentities';
 
 const tokenPlaceholder = (userId: string) => `<output of: npm run token -- ${userId}>`;
 

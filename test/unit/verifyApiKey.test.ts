@@ -2,7 +2,7 @@
 import { sha256Hex } from '../../src/auth/keyFormat';
 import { generateApiKey } from '../../src/auth/keyFormat';
 import { isOfEnvironment, isUsable, secretMatches } from '../../src/auth/verifyApiKey';
-import { DEMO_KEYS } from '../../src/demoIdentities';
+import { DEMO_KEYS } from '../../src/auth/demoIdentities';
 
 type StoredKey = Parameters<typeof secretMatches>[0];
 

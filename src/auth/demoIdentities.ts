@@ -1,6 +1,6 @@
 // The demo's fixed users and API keys: the README, GraphiQL's example tabs and the tests name them.
 // They open a fresh development instance and nothing else (demo data never reaches production).
-import { keyChecksum } from './auth/keyFormat';
+import { keyChecksum } from './keyFormat';
 
 export const DEMO_USERS = {
   affiliate: '11111111-1111-4111-8111-111111111111',
