@@ -150,27 +150,27 @@ test('packed, installed and used as its README shows', async () => {
     'API_KEY=svc_test_demoaff1_DemoAffiliateSecret000000110HKnD npx tsx example.ts',
     'API_KEY=svc_test_demoaff1_DemoAffiliateSecret000000110HKnD node example.ts',
   ]);
-  const runners = [['npx', 'tsx', 'example.ts']];
-  if (nodeRunsTypeScript) runners.push([process.execPath, 'example.ts']);
-  let runs = 0;
-  for (const dir of [project, esm]) {
-    for (const [command, ...args] of runners) {
-      // Asynchronously: the app answering it runs in this process.
-      const output = await execFileAsync(command!, args, {
-        cwd: dir,
-        env: { ...process.env, API_KEY: apiKey, API_BASE_URL: server.base },
-      });
-      // Nothing of the example's own; npm's notices about this machine's configuration aside.
-      expect(output.stderr.split('\n').filter((line) => line && !/^npm warn /.test(line))).toEqual(
-        [],
-      );
-      const lines = output.stdout.trim().split('\n');
-      expect(lines[0]).toBe('1 12.34');
-      // The first run makes the short link; later ones find it.
-      expect(lines.at(-1)).toMatch(/^https?:\/\/\S+\/s\/[0-9A-Za-z]{8} (true|false)$/);
-      expect(lines.at(-1)!.endsWith(runs === 0 ? ' true' : ' false')).toBe(true);
-      runs += 1;
-    }
+  // tsx in both projects; node itself in the ES module one, as the README says.
+  const runners: [dir: string, command: string, ...args: string[]][] = [
+    [project, 'npx', 'tsx', 'example.ts'],
+    [esm, 'npx', 'tsx', 'example.ts'],
+  ];
+  if (nodeRunsTypeScript) runners.push([esm, process.execPath, 'example.ts']);
+  for (const [run, [dir, command, ...args]] of runners.entries()) {
+    // Asynchronously: the app answering it runs in this process.
+    const output = await execFileAsync(command, args, {
+      cwd: dir,
+      env: { ...process.env, API_KEY: apiKey, API_BASE_URL: server.base },
+    });
+    // Nothing of the example's own; npm's notices about this machine's configuration aside.
+    expect(output.stderr.split('\n').filter((line) => line && !/^npm warn /.test(line))).toEqual(
+      [],
+    );
+    const lines = output.stdout.trim().split('\n');
+    expect(lines[0]).toBe('1 12.34');
+    // The first run makes the short link; later ones find it.
+    expect(lines.at(-1)).toMatch(/^https?:\/\/\S+\/s\/[0-9A-Za-z]{8} (true|false)$/);
+    expect(lines.at(-1)!.endsWith(run === 0 ? ' true' : ' false')).toBe(true);
   }
 
   // Nothing listening: the client's own error, not fetch's TypeError.
