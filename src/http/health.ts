@@ -1,6 +1,6 @@
 // Liveness and readiness. /healthz: the process answers. /readyz: the database answers `SELECT 1`
-// and, when configured, Redis answers PING; otherwise 503 naming what is down, so a load balancer
-// takes the replica out of rotation.
+// and, when configured, Redis answers PING; otherwise 503 naming what is down, for an orchestrator's
+// readiness probe or a load balancer with active checks (docs/operating.md says what nginx does).
 import { prisma } from '../db';
 import { jsonResponse } from '../errors';
 import { logger } from '../logger';
