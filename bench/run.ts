@@ -171,12 +171,20 @@ async function measure(baseUrl: string, spec: LoadSpec, options: Options): Promi
 const BROWSER_AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 
-/** The spec's request as sent by many browsers, each its own client to the click counter. */
+/**
+ * The spec's request as sent by many browsers, each its own client to the click counter and at an
+ * address of its own (X-Forwarded-For; the service trusts it): one address's clients count only
+ * up to a bound.
+ */
 function browsers(spec: LoadSpec, phase: string): LoadSpec {
   const [request] = spec.requests;
   const requests = Array.from({ length: 1_000 }, (_, n) => ({
     ...request!,
-    headers: { ...request!.headers, 'user-agent': `${BROWSER_AGENT} ${phase}/${n}` },
+    headers: {
+      ...request!.headers,
+      'user-agent': `${BROWSER_AGENT} ${phase}/${n}`,
+      'x-forwarded-for': `198.51.${Math.floor(n / 250)}.${n % 250}`,
+    },
   }));
   return { ...spec, requests };
 }

@@ -1,9 +1,14 @@
 // GET /s/{urlCode}, the public redirect: 302 to the original URL with no key; one click per client
-// (address and user agent) and link within the window, exact even under concurrency; HEAD, bots,
-// crawlers and link-preview fetchers redirected but not counted; unknown, malformed and inactive
-// codes 404 in the contract's error body.
+// (address and user agent) and link within the window, exact even under concurrency, and at most
+// a fixed number of clients per address; HEAD, bots, crawlers and link-preview fetchers
+// redirected but not counted; unknown, malformed and inactive codes 404 in the contract's error
+// body.
 import { prisma } from '../src/db';
-import { CLICK_REPEAT_WINDOW_S, forgetExpiredClickClients } from '../src/shortLinks/clicks';
+import {
+  CLICK_REPEAT_WINDOW_S,
+  forgetExpiredClickClients,
+  MAX_CLICKS_PER_ADDRESS,
+} from '../src/shortLinks/clicks';
 import { countedClient } from '../src/shortLinks/redirect';
 import { createIsolatedApp, app, useTestDatabase, expectError } from './support/app';
 import { clickCountOf, createAffiliate, createBrand, createLink } from './support/factories';
@@ -24,11 +29,22 @@ beforeAll(async () => {
 /** A browser of its own: the same page in another browser is another client. */
 const browser = (n: number) => `${BROWSER} client/${n}`;
 
-function hit(path: string, init: { method?: string; userAgent?: string | null } = {}) {
+/** Behind a proxy that says who the client is (TRUST_PROXY), so clients can come from many addresses. */
+const behindProxy = createIsolatedApp({ settings: { trustProxy: true } });
+
+/** An address of its own for person `n` (documentation ranges, RFC 5737). */
+const addressOf = (n: number) => `198.51.${Math.floor(n / 250)}.${n % 250}`;
+
+/** Person `n`: a browser and an address of their own. */
+const person = (n: number) => ({ userAgent: browser(n), ip: addressOf(n) });
+
+function hit(path: string, init: { method?: string; userAgent?: string | null; ip?: string } = {}) {
   const userAgent = init.userAgent === undefined ? BROWSER : init.userAgent;
-  return app.fetch(`http://api.test${path}`, {
+  const headers: Record<string, string> = userAgent === null ? {} : { 'user-agent': userAgent };
+  if (init.ip) headers['x-forwarded-for'] = init.ip;
+  return (init.ip ? behindProxy : app).fetch(`http://api.test${path}`, {
     method: init.method ?? 'GET',
-    headers: userAgent === null ? {} : { 'user-agent': userAgent },
+    headers,
     redirect: 'manual',
   });
 }
@@ -79,15 +95,117 @@ test('once its window has passed, the client counts again', async () => {
 });
 
 test('another address with the same browser is another client', async () => {
-  const behindProxy = createIsolatedApp({ settings: { trustProxy: true } });
   const link = await createLink(affiliateId, organizationId);
   for (const ip of ['203.0.113.7', '203.0.113.8', '203.0.113.7']) {
-    await behindProxy.fetch(`http://api.test/s/${link.urlCode}`, {
-      headers: { 'user-agent': BROWSER, 'x-forwarded-for': ip },
-      redirect: 'manual',
-    });
+    await hit(`/s/${link.urlCode}`, { ip });
   }
   expect(await clickCountOf(link.urlCode)).toBe(2);
+});
+
+describe(`one address adds at most ${MAX_CLICKS_PER_ADDRESS} clicks to a link per window`, () => {
+  /** The link's counted and repeat clicks in its hourly history. */
+  async function historyOf(linkId: string) {
+    const hours = await prisma.linkClickHour.findMany({ where: { linkId } });
+    return {
+      clicks: hours.reduce((sum, hour) => sum + hour.clicks, 0),
+      repeats: hours.reduce((sum, hour) => sum + hour.repeats, 0),
+    };
+  }
+
+  test('a script rotating its user agent: every hit redirected, the first ones counted, the rest repeats', async () => {
+    const link = await createLink(affiliateId, organizationId);
+    for (let n = 0; n < 2 * MAX_CLICKS_PER_ADDRESS; n += 1) {
+      const response = await hit(`/s/${link.urlCode}`, {
+        userAgent: browser(n),
+        ip: '203.0.113.9',
+      });
+      expect(response.status).toBe(302);
+      expect(response.headers.get('location')).toBe(link.originalUrl);
+    }
+    expect(await clickCountOf(link.urlCode)).toBe(MAX_CLICKS_PER_ADDRESS);
+    expect(await historyOf(link.id)).toEqual({
+      clicks: MAX_CLICKS_PER_ADDRESS,
+      repeats: MAX_CLICKS_PER_ADDRESS,
+    });
+  });
+
+  test('people behind one NAT, each in their own browser, all count up to the bound', async () => {
+    const link = await createLink(affiliateId, organizationId);
+    const colleagues = [
+      BROWSER,
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0',
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+      'Mozilla/5.0 (Linux; Android 15; Pixel 9) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+    ];
+    for (const userAgent of colleagues) {
+      await hit(`/s/${link.urlCode}`, { userAgent, ip: '192.0.2.44' });
+    }
+    expect(await clickCountOf(link.urlCode)).toBe(colleagues.length);
+  });
+
+  test('an IPv6 /64 is one address; another /64 is another', async () => {
+    const link = await createLink(affiliateId, organizationId);
+    for (let n = 0; n < MAX_CLICKS_PER_ADDRESS + 5; n += 1) {
+      // A new address within the same /64 for every hit.
+      await hit(`/s/${link.urlCode}`, { userAgent: browser(n), ip: `2001:db8:1:2::${n + 1}` });
+    }
+    expect(await clickCountOf(link.urlCode)).toBe(MAX_CLICKS_PER_ADDRESS);
+    await hit(`/s/${link.urlCode}`, { ip: '2001:db8:1:3::1' });
+    expect(await clickCountOf(link.urlCode)).toBe(MAX_CLICKS_PER_ADDRESS + 1);
+  });
+
+  test('the bound is per link: the same address counts on another link', async () => {
+    const [first, second] = [
+      await createLink(affiliateId, organizationId),
+      await createLink(affiliateId, organizationId),
+    ];
+    for (const link of [first, second]) {
+      for (let n = 0; n < MAX_CLICKS_PER_ADDRESS + 1; n += 1) {
+        await hit(`/s/${link.urlCode}`, { userAgent: browser(n), ip: '203.0.113.10' });
+      }
+    }
+    expect(await clickCountOf(first.urlCode)).toBe(MAX_CLICKS_PER_ADDRESS);
+    expect(await clickCountOf(second.urlCode)).toBe(MAX_CLICKS_PER_ADDRESS);
+  });
+
+  test("once the address's window has passed, its clients count again", async () => {
+    const link = await createLink(affiliateId, organizationId);
+    for (let n = 0; n < MAX_CLICKS_PER_ADDRESS + 1; n += 1) {
+      await hit(`/s/${link.urlCode}`, { userAgent: browser(n), ip: '203.0.113.11' });
+    }
+    await prisma.$executeRaw`
+      UPDATE "RecentClickAddress"
+      SET "windowStart" = "windowStart" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})
+      WHERE "linkId" = ${link.id}::uuid`;
+    await hit(`/s/${link.urlCode}`, { userAgent: browser(100), ip: '203.0.113.11' });
+    await hit(`/s/${link.urlCode}`, { userAgent: browser(101), ip: '203.0.113.11' });
+    expect(await clickCountOf(link.urlCode)).toBe(MAX_CLICKS_PER_ADDRESS + 2);
+  });
+
+  test('many user agents of one address at once count exactly the bound', async () => {
+    const link = await createLink(affiliateId, organizationId);
+    const responses = await Promise.all(
+      Array.from({ length: 60 }, (_, n) =>
+        hit(`/s/${link.urlCode}`, { userAgent: browser(n), ip: '203.0.113.12' }),
+      ),
+    );
+    expect(responses.every((response) => response.status === 302)).toBe(true);
+    expect(await clickCountOf(link.urlCode)).toBe(MAX_CLICKS_PER_ADDRESS);
+  });
+
+  test('address windows that have passed are forgotten', async () => {
+    const link = await createLink(affiliateId, organizationId);
+    await hit(`/s/${link.urlCode}`, { ip: '203.0.113.13' });
+    await hit(`/s/${link.urlCode}`, { ip: '203.0.113.14' });
+    await prisma.$executeRaw`
+      UPDATE "RecentClickAddress"
+      SET "windowStart" = "windowStart" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S + 1})
+      WHERE "linkId" = ${link.id}::uuid AND "windowStart" = (
+        SELECT min("windowStart") FROM "RecentClickAddress" WHERE "linkId" = ${link.id}::uuid)`;
+    await forgetExpiredClickClients();
+    expect(await prisma.recentClickAddress.count({ where: { linkId: link.id } })).toBe(1);
+  });
 });
 
 test('clients whose window has passed are forgotten', async () => {
@@ -139,10 +257,20 @@ test('a GET without a user agent is redirected, not counted', async () => {
   expect(await clickCountOf(link.urlCode)).toBe(0);
 });
 
-test('countedClient: browsers count, each address and browser apart; bots and no agent do not', () => {
-  expect(countedClient('203.0.113.7', BROWSER)).toMatch(/^[0-9a-f]{64}$/);
-  expect(countedClient('203.0.113.7', BROWSER)).not.toBe(countedClient('203.0.113.8', BROWSER));
-  expect(countedClient('203.0.113.7', BROWSER)).not.toBe(countedClient('203.0.113.7', browser(2)));
+test('countedClient: browsers count, each address and browser apart; an IPv6 /64 is one address; bots and no agent do not', () => {
+  const client = (ip: string, userAgent: string | null) => countedClient(ip, userAgent)?.client;
+  const address = (ip: string) => countedClient(ip, BROWSER)?.address;
+  expect(countedClient('203.0.113.7', BROWSER)).toEqual({
+    client: expect.stringMatching(/^[0-9a-f]{64}$/),
+    address: expect.stringMatching(/^[0-9a-f]{64}$/),
+  });
+  expect(client('203.0.113.7', BROWSER)).not.toBe(client('203.0.113.8', BROWSER));
+  expect(client('203.0.113.7', BROWSER)).not.toBe(client('203.0.113.7', browser(2)));
+  expect(address('203.0.113.7')).not.toBe(address('203.0.113.8'));
+  expect(address('203.0.113.7')).toBe(address('::ffff:203.0.113.7'));
+  expect(client('2001:db8::1', BROWSER)).not.toBe(client('2001:db8::2', BROWSER));
+  expect(address('2001:db8::1')).toBe(address('2001:db8:0:0:ffff::2'));
+  expect(address('2001:db8::1')).not.toBe(address('2001:db8:0:1::1'));
   expect(countedClient('203.0.113.7', 'curl/8.5.0')).toBeNull();
   expect(countedClient('203.0.113.7', '')).toBeNull();
   expect(countedClient('203.0.113.7', null)).toBeNull();
@@ -183,9 +311,7 @@ test(`${CONCURRENT_HITS} clients at once count exactly ${CONCURRENT_HITS} clicks
   const link = await createLink(affiliateId, organizationId, { clickCount: 7 });
   const everyClientOnce = () =>
     Promise.all(
-      Array.from({ length: CONCURRENT_HITS }, (_, n) =>
-        hit(`/s/${link.urlCode}`, { userAgent: browser(n) }),
-      ),
+      Array.from({ length: CONCURRENT_HITS }, (_, n) => hit(`/s/${link.urlCode}`, person(n))),
     );
   const responses = [...(await everyClientOnce()), ...(await everyClientOnce())];
   expect(responses.every((response) => response.status === 302)).toBe(true);
@@ -214,7 +340,7 @@ test('concurrent clients of many links, some inactive, are each counted on their
     links.flatMap((link) =>
       Array.from({ length: hitsPerLink }, async (_, n) => ({
         link,
-        response: await hit(`/s/${link.urlCode}`, { userAgent: browser(n) }),
+        response: await hit(`/s/${link.urlCode}`, person(n)),
       })),
     ),
   );

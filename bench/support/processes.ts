@@ -207,6 +207,8 @@ export function serviceEnv(settings: ServiceSettings, port: number): NodeJS.Proc
     LOG_LEVEL: 'warn',
     RATE_LIMIT_MAX: '100000000',
     RESPONSE_CACHE_TTL: String(settings.responseCacheTtlSeconds ?? 0),
+    // Behind a proxy, as production runs: the redirect's visitors come from many addresses.
+    TRUST_PROXY: 'true',
     REDIS_URL,
     ...databaseEnv(settings.schema),
     ...(settings.databaseUrl && { DATABASE_URL: settings.databaseUrl }),

@@ -579,7 +579,7 @@ export interface paths {
     };
     /**
      * Follow a short link: 302 to its target with the affiliate's tracking parameter
-     * @description Public: no key, no quota. Counts one click per client (address and user agent) and link per 60 s; repeats, bots, crawlers, link-preview fetchers and HEAD requests are redirected without being counted.
+     * @description Public: no key, no quota. Counts one click per client (address and user agent) and link per 60 s, and at most 10 clients of one address (an IPv4 address, an IPv6 /64) per link and 60 s; repeats, the address's further clients, bots, crawlers, link-preview fetchers and HEAD requests are redirected without being counted.
      */
     get: operations['followShortUrl'];
     put?: never;

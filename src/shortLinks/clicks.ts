@@ -5,31 +5,51 @@
 // acknowledged click is ever lost; an idle replica writes each click at once, without waiting.
 //
 // Counted is what affiliate networks count: one click per client (address and user agent) and
-// link within CLICK_REPEAT_WINDOW_S, bots never. A repeat or a bot is redirected all the same.
+// link within CLICK_REPEAT_WINDOW_S, at most MAX_CLICKS_PER_ADDRESS clients of one address on a
+// link per window, bots never. A click not counted is redirected all the same.
 import { createHash } from 'node:crypto';
 import { prisma } from '../db';
+import { addressBucket } from '../limits/addressBucket';
 import { logger } from '../logger';
 import { clickBatchLag, clickBatchSize } from '../metrics';
 
 /** A client's repeat on the same link within this window is not counted again. */
 export const CLICK_REPEAT_WINDOW_S = 60;
 
-/** Who followed a link: a hash of the address and user agent; null for a bot (never counted). */
-export type ClickClient = string | null;
+/**
+ * At most this many clients of one address (an IPv4 address, an IPv6 /64) count on one link per
+ * window: a script rotating its user agent adds no more than this, while people behind one NAT,
+ * whose browsers differ, still count (docs/decisions.md, "Short links").
+ */
+export const MAX_CLICKS_PER_ADDRESS = 10;
 
-export function clickClientOf(clientIp: string, userAgent: string): string {
-  return createHash('sha256').update(`${clientIp}\n${userAgent}`).digest('hex');
+/**
+ * Who followed a link, hashed (neither the address nor the user agent is kept): the client
+ * (address and user agent) and the address's group, which bounds what one address can add.
+ */
+export interface ClickVisitor {
+  client: string;
+  address: string;
+}
+
+/** A visitor to count; null for a bot (never counted). */
+export type ClickClient = ClickVisitor | null;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export function clickVisitorOf(clientIp: string, userAgent: string): ClickVisitor {
+  return { client: sha256(`${clientIp}\n${userAgent}`), address: sha256(addressBucket(clientIp)) };
 }
 
 /** Records each link's clicks; returns where each active link leads (inactive or unknown: absent). */
-export type WriteClicks = (
-  clicksByCode: ReadonlyMap<string, readonly ClickClient[]>,
+export type WriteClicks<Click> = (
+  clicksByCode: ReadonlyMap<string, readonly Click[]>,
 ) => Promise<Map<string, string>>;
 
-interface Pending {
+interface Pending<Click> {
   /** When the first of these clicks arrived (performance.now()). */
   since: number;
-  clients: ClickClient[];
+  clicks: Click[];
   waiters: { resolve(target: string | null): void; reject(error: unknown): void }[];
 }
 
@@ -40,16 +60,16 @@ export interface ClickBatchSettings {
   maxLinksPerBatch: number;
 }
 
-/** `count(urlCode, client)`: records one click; resolves to the link's target, null when none is active. */
-export function clickBatches(
-  write: WriteClicks,
+/** `count(urlCode, click)`: records one click; resolves to the link's target, null when none is active. */
+export function clickBatches<Click>(
+  write: WriteClicks<Click>,
   { maxWritesInFlight, maxLinksPerBatch }: ClickBatchSettings,
-): (urlCode: string, client: ClickClient) => Promise<string | null> {
-  const pending = new Map<string, Pending>();
+): (urlCode: string, click: Click) => Promise<string | null> {
+  const pending = new Map<string, Pending<Click>>();
   let writesInFlight = 0;
 
-  function takeBatch(): Map<string, Pending> {
-    const batch = new Map<string, Pending>();
+  function takeBatch(): Map<string, Pending<Click>> {
+    const batch = new Map<string, Pending<Click>>();
     for (const [code, clicks] of pending) {
       if (batch.size === maxLinksPerBatch) break;
       batch.set(code, clicks);
@@ -62,7 +82,7 @@ export function clickBatches(
     while (pending.size > 0 && writesInFlight < maxWritesInFlight) {
       const batch = takeBatch();
       writesInFlight += 1;
-      const clicksByCode = new Map([...batch].map(([code, { clients }]) => [code, clients]));
+      const clicksByCode = new Map([...batch].map(([code, { clicks }]) => [code, clicks]));
       write(clicksByCode)
         .then(
           (targets) => {
@@ -84,21 +104,21 @@ export function clickBatches(
     }
   }
 
-  return (urlCode, client) =>
+  return (urlCode, click) =>
     new Promise((resolve, reject) => {
-      const entry = pending.get(urlCode) ?? { since: performance.now(), clients: [], waiters: [] };
-      entry.clients.push(client);
+      const entry = pending.get(urlCode) ?? { since: performance.now(), clicks: [], waiters: [] };
+      entry.clicks.push(click);
       entry.waiters.push({ resolve, reject });
       pending.set(urlCode, entry);
       writeWhileAllowed();
     });
 }
 
-function observeBatch(batch: ReadonlyMap<string, Pending>): void {
+function observeBatch<Click>(batch: ReadonlyMap<string, Pending<Click>>): void {
   let clicks = 0;
   let since = Infinity;
   for (const pending of batch.values()) {
-    clicks += pending.clients.length;
+    clicks += pending.clicks.length;
     since = Math.min(since, pending.since);
   }
   clickBatchSize.observe(clicks);
@@ -106,36 +126,45 @@ function observeBatch(batch: ReadonlyMap<string, Pending>): void {
 }
 
 /**
- * What a batch asks of the database: each link's distinct clients (a client twice in one batch is
- * one candidate and one repeat), and each link's clicks by people and by bots, for the hourly
- * history (the database tells which candidates count; the other people's clicks are repeats).
+ * What a batch asks of the database: each link's distinct clients with their addresses (a client
+ * twice in one batch is one candidate and one repeat), and each link's clicks by people and by
+ * bots, for the hourly history (the database tells which candidates count; the other people's
+ * clicks are repeats).
  */
 export function clickBatchRows(clicksByCode: ReadonlyMap<string, readonly ClickClient[]>) {
   const codes: string[] = [];
   const clients: string[] = [];
+  const addresses: string[] = [];
   const links: string[] = [];
   const people: number[] = [];
   const bots: number[] = [];
   for (const [code, clicks] of clicksByCode) {
-    const distinct = new Set(clicks);
-    for (const client of distinct) {
-      if (client === null) continue;
+    const distinct = new Map<string, string>();
+    let botClicks = 0;
+    for (const visitor of clicks) {
+      if (visitor === null) botClicks += 1;
+      else if (!distinct.has(visitor.client)) distinct.set(visitor.client, visitor.address);
+    }
+    for (const [client, address] of distinct) {
       codes.push(code);
       clients.push(client);
+      addresses.push(address);
     }
-    const botClicks = clicks.filter((client) => client === null).length;
     links.push(code);
     people.push(clicks.length - botClicks);
     bots.push(botClicks);
   }
-  return { codes, clients, links, people, bots };
+  return { codes, clients, addresses, links, people, bots };
 }
 
 /**
  * One statement for a batch. Rows are locked in id order, so two batches sharing links (two
- * writes of this replica, or another replica's) wait for each other instead of deadlocking; a
- * client's click counts only if its last counted click on the link is older than the window (the
- * unique (link, client) row decides, so concurrent replicas never both count one client).
+ * writes of this replica, or another replica's) wait for each other instead of deadlocking. A
+ * client is fresh if its last counted click on the link is older than the window (the unique
+ * (link, client) row decides, so concurrent replicas never both count one client); an address's
+ * fresh clients count while its window on the link holds fewer than MAX_CLICKS_PER_ADDRESS (the
+ * unique (link, address) row keeps the window: `clients` is how many fresh clients it has seen,
+ * so of a batch's `n` the first `max - (clients - n)` count, none once the window is full).
  * The same statement adds the batch to the links' hourly history (counted, repeats, bots) and to
  * their affiliates' hours, so the counter and the history never disagree; history rows are
  * written in key order too.
@@ -145,30 +174,52 @@ export function clickBatchRows(clicksByCode: ReadonlyMap<string, readonly ClickC
  * the service; only a crash of PostgreSQL itself could lose its last few hundred milliseconds of
  * clicks (docs/decisions.md, "Short links").
  */
-const writeClicks: WriteClicks = async (clicksByCode) => {
-  const { codes, clients, links, people, bots } = clickBatchRows(clicksByCode);
+const writeClicks: WriteClicks<ClickClient> = async (clicksByCode) => {
+  const { codes, clients, addresses, links, people, bots } = clickBatchRows(clicksByCode);
   const rows = await prisma.$queryRaw<{ urlCode: string; originalUrl: string }[]>`
     WITH links AS MATERIALIZED (
       SELECT link."id", link."urlCode", link."originalUrl", link."affiliateId", link."organizationId"
       FROM "ShortUrl" link
       WHERE link."urlCode" = ANY(${links}::text[]) AND link."active"
       ORDER BY link."id" FOR UPDATE OF link
+    ), candidates AS MATERIALIZED (
+      SELECT links."id" AS "linkId", batch."client", batch."address"
+      FROM unnest(${codes}::text[], ${clients}::text[], ${addresses}::text[])
+        AS batch("urlCode", "client", "address")
+      JOIN links USING ("urlCode")
     ), fresh AS (
       INSERT INTO "RecentClick" ("linkId", "client", "countedAt")
-      SELECT links."id", batch."client", now() AT TIME ZONE 'UTC'
-      FROM unnest(${codes}::text[], ${clients}::text[]) AS batch("urlCode", "client")
-      JOIN links USING ("urlCode")
-      ORDER BY links."id", batch."client"
+      SELECT "linkId", "client", now() AT TIME ZONE 'UTC' FROM candidates
+      ORDER BY "linkId", "client"
       ON CONFLICT ("linkId", "client") DO UPDATE SET "countedAt" = excluded."countedAt"
       WHERE "RecentClick"."countedAt"
         <= excluded."countedAt" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})
-      RETURNING "linkId"
+      RETURNING "linkId", "client"
+    ), fresh_by_address AS (
+      SELECT "linkId", candidates."address", count(*)::int AS "clients"
+      FROM fresh JOIN candidates USING ("linkId", "client")
+      GROUP BY 1, 2
+    ), address_windows AS (
+      INSERT INTO "RecentClickAddress" AS held ("linkId", "address", "windowStart", "clients")
+      SELECT "linkId", "address", now() AT TIME ZONE 'UTC', "clients" FROM fresh_by_address
+      ORDER BY "linkId", "address"
+      ON CONFLICT ("linkId", "address") DO UPDATE SET
+        "clients" = CASE WHEN held."windowStart"
+            <= excluded."windowStart" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})
+          THEN excluded."clients" ELSE held."clients" + excluded."clients" END,
+        "windowStart" = CASE WHEN held."windowStart"
+            <= excluded."windowStart" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})
+          THEN excluded."windowStart" ELSE held."windowStart" END
+      RETURNING "linkId", "address", "clients"
     ), fresh_clicks AS (
-      SELECT "linkId", count(*)::int AS "clicks" FROM fresh GROUP BY "linkId"
+      SELECT "linkId", sum(greatest(0, least(held."clients", ${MAX_CLICKS_PER_ADDRESS})
+          - (held."clients" - batch."clients")))::int AS "clicks"
+      FROM address_windows held JOIN fresh_by_address batch USING ("linkId", "address")
+      GROUP BY "linkId"
     ), counted AS (
       UPDATE "ShortUrl" link SET "clickCount" = link."clickCount" + fresh_clicks."clicks"
       FROM fresh_clicks
-      WHERE link."id" = fresh_clicks."linkId"
+      WHERE link."id" = fresh_clicks."linkId" AND fresh_clicks."clicks" > 0
     ), link_hours AS (
       SELECT links."id" AS "linkId", links."affiliateId", links."organizationId", links."urlCode",
         date_trunc('hour', now() AT TIME ZONE 'UTC') AS "hour",
@@ -200,11 +251,15 @@ const writeClicks: WriteClicks = async (clicksByCode) => {
   return new Map(rows.map((row) => [row.urlCode, row.originalUrl]));
 };
 
-/** Forgets the clients whose window has passed; returns how many. */
-export function forgetExpiredClickClients(): Promise<number> {
-  return prisma.$executeRaw`
+/** Forgets the clients and address windows whose window has passed; returns how many. */
+export async function forgetExpiredClickClients(): Promise<number> {
+  const clients = await prisma.$executeRaw`
     DELETE FROM "RecentClick"
     WHERE "countedAt" < now() AT TIME ZONE 'UTC' - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})`;
+  const addresses = await prisma.$executeRaw`
+    DELETE FROM "RecentClickAddress"
+    WHERE "windowStart" < now() AT TIME ZONE 'UTC' - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})`;
+  return clients + addresses;
 }
 
 let lastSweep = 0;

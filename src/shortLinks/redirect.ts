@@ -1,14 +1,15 @@
 // GET /s/{urlCode}: the public redirect of a short link (no key). A 302 to the link's original URL
 // for everyone, answered once its click is recorded (no read first: the hot path of the service;
 // clicks are written in batches, src/shortLinks/clicks.ts). Counted: one click per client and link
-// within a window; bots, crawlers and link-preview fetchers (isbot) and HEAD are redirected without
-// a click. Unknown, malformed or inactive codes: 404 in the contract's body.
+// within a window, a bounded number per address; bots, crawlers and link-preview fetchers (isbot)
+// and HEAD are redirected without a click. Unknown, malformed or inactive codes: 404 in the
+// contract's body.
 // Answered by the edge (src/http/edge.ts) before the quota: it takes no key.
 import { isbot } from 'isbot';
 import { prisma } from '../db';
 import { errorResponse, MethodNotAllowedError, NotFoundError } from '../errors';
 import { isUrlCode } from './links';
-import { clickClientOf, countClick, type ClickClient } from './clicks';
+import { clickVisitorOf, countClick, type ClickClient } from './clicks';
 import { Response } from '../fetchApi';
 import type { RequestRecord } from '../requestRecord';
 
@@ -20,7 +21,7 @@ export const REDIRECT_PREFIX = '/s/';
  */
 export function countedClient(clientIp: string, userAgent: string | null): ClickClient {
   if (!userAgent || isbot(userAgent)) return null;
-  return clickClientOf(clientIp, userAgent);
+  return clickVisitorOf(clientIp, userAgent);
 }
 
 /** Where an active link leads, without counting; null when there is none. */

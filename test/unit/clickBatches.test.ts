@@ -1,13 +1,16 @@
-import { clickBatches, type ClickClient, type WriteClicks } from '../../src/shortLinks/clicks';
+import { clickBatches, type WriteClicks } from '../../src/shortLinks/clicks';
+
+/** The batching is the same whatever a click is: here a client's name, null for a bot. */
+type Click = string | null;
 
 /** A write the test completes by hand, recording each batch it was given. */
 function manualWrites() {
   const batches: {
-    clicks: Map<string, readonly ClickClient[]>;
+    clicks: Map<string, readonly Click[]>;
     finish(targets: [string, string][]): void;
     fail(error: Error): void;
   }[] = [];
-  const write: WriteClicks = (clicksByCode) =>
+  const write: WriteClicks<Click> = (clicksByCode) =>
     new Promise((resolve, reject) => {
       batches.push({
         clicks: new Map(clicksByCode),

@@ -1,6 +1,6 @@
 // The public paths the edge answers itself (no GraphQL field, so Sofa does not document them): the
 // short-link redirect and the probes. No key, no quota.
-import { CLICK_REPEAT_WINDOW_S } from '../../shortLinks/clicks';
+import { CLICK_REPEAT_WINDOW_S, MAX_CLICKS_PER_ADDRESS } from '../../shortLinks/clicks';
 import { REDIRECT_PREFIX } from '../../shortLinks/redirect';
 import { ERROR_RESPONSES, headerRefs } from './errors';
 import { ref, type Json } from './json';
@@ -12,7 +12,7 @@ const REDIRECT_OPERATION: Json = {
   operationId: 'followShortUrl',
   tags: [REDIRECT_TAG],
   summary: "Follow a short link: 302 to its target with the affiliate's tracking parameter",
-  description: `Public: no key, no quota. Counts one click per client (address and user agent) and link per ${CLICK_REPEAT_WINDOW_S} s; repeats, bots, crawlers, link-preview fetchers and HEAD requests are redirected without being counted.`,
+  description: `Public: no key, no quota. Counts one click per client (address and user agent) and link per ${CLICK_REPEAT_WINDOW_S} s, and at most ${MAX_CLICKS_PER_ADDRESS} clients of one address (an IPv4 address, an IPv6 /64) per link and ${CLICK_REPEAT_WINDOW_S} s; repeats, the address's further clients, bots, crawlers, link-preview fetchers and HEAD requests are redirected without being counted.`,
   security: [],
   parameters: [
     {
