@@ -34,6 +34,8 @@ beforeAll(async () => {
       commissionRateBps: 550,
       earningsMinor: 679,
       shortUrlCode: 'aB3dE5gH',
+      sub1: 'spring-mail',
+      sub2: 'hero-banner',
       orderedAt: new Date('2025-03-01T10:00:00Z'),
     },
     // Stored out of position order: the answer follows `position`.
@@ -64,11 +66,13 @@ beforeAll(async () => {
   orders.june = await createOrder(affiliate.id, brands.books.id, {
     orderNumber: 'AB-1002',
     status: 'PAID',
+    sub1: 'spring-mail',
     orderedAt: new Date('2025-06-01T00:00:00Z'),
   });
   orders.september = await createOrder(affiliate.id, brands.shoes.id, {
     orderNumber: 'XY-2001',
     status: 'REJECTED',
+    sub1: 'Spring-Mail',
     orderedAt: new Date('2025-09-01T00:00:00Z'),
   });
   orders.hiddenBrand = await createOrder(affiliate.id, brands.hidden.id, {
@@ -85,6 +89,8 @@ beforeAll(async () => {
   orders.others = await createOrder(other.id, brands.shoes.id, {
     orderNumber: 'AB-9999',
     status: 'APPROVED',
+    sub1: 'spring-mail',
+    sub2: 'hero-banner',
     orderedAt: new Date('2025-03-02T00:00:00Z'),
   });
 });
@@ -131,6 +137,11 @@ const MARCH_ORDER = () => ({
   ],
   shortUrlCode: 'aB3dE5gH',
   channelId: null,
+  sub1: 'spring-mail',
+  sub2: 'hero-banner',
+  sub3: null,
+  sub4: null,
+  sub5: null,
   orderedAt: '2025-03-01T10:00:00.000Z',
   updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
 });
@@ -180,6 +191,15 @@ describe('GET /affiliate/orders', () => {
     ],
     ['endAt=2025-06-01', ['june', 'march']],
     ['status=APPROVED,REJECTED&startAt=2025-04-01', ['september']],
+    // Sub-IDs match exactly (case included); another affiliate's orders with the value stay theirs.
+    ['sub1=spring-mail', ['june', 'march']],
+    ['sub1=Spring-Mail', ['september']],
+    ['sub1=spring', []],
+    ['sub2=hero-banner', ['march']],
+    ['sub1=spring-mail&sub2=hero-banner', ['march']],
+    ['sub1=spring-mail&status=PAID', ['june']],
+    ['sub3=spring-mail', []],
+    ['sub4=x&sub5=y', []],
   ])('filters %s', async (query, expected) => {
     const { status, body } = await get(`/affiliate/orders?${query}`);
     expect(status).toBe(200);
@@ -220,6 +240,7 @@ describe('GET /affiliate/orders', () => {
       ['limit=0', 'limit'],
       ['limit=abc', 'limit'],
       ['search=a&search=b', 'search'],
+      ['sub1=a&sub1=b', 'sub1'],
       ['updatedSince=yesterday', 'updatedSince'],
       ['updatedSince=2025-02-30T00:00:00Z', 'updatedSince'],
     ],
@@ -451,6 +472,11 @@ describe('GraphQL answers what REST answers', () => {
               }
               shortUrlCode
               channelId
+              sub1
+              sub2
+              sub3
+              sub4
+              sub5
               orderedAt
               updatedAt
             }

@@ -9,6 +9,7 @@ import {
   forgetExpiredClickClients,
   MAX_CLICKS_PER_ADDRESS,
 } from '../src/shortLinks/clicks';
+import { OTHER_SUB_ID_VALUES } from '../src/shortLinks/subIds';
 import { countedClient } from '../src/shortLinks/redirect';
 import { createIsolatedApp, app, useTestDatabase, expectError } from './support/app';
 import { clickCountOf, createAffiliate, createBrand, createLink } from './support/factories';
@@ -351,3 +352,184 @@ test('concurrent clients of many links, some inactive, are each counted on their
   const counts = await Promise.all(links.map((link) => clickCountOf(link.urlCode)));
   expect(counts).toEqual([...active.map((link) => link.clickCount + hitsPerLink), 3]);
 }, 60_000);
+
+describe('sub-IDs: GET /s/{urlCode}?sub1=…&sub5=…', () => {
+  /** The link's clicks per sub-ID value (`sub1=value`), over every hour. */
+  async function valuesOf(linkId: string) {
+    const rows = await prisma.linkSubIdClickHour.findMany({ where: { linkId } });
+    const values: Record<string, { clicks: number; repeats: number; bots: number }> = {};
+    for (const row of rows) {
+      const sum = (values[`sub${row.slot}=${row.value}`] ??= { clicks: 0, repeats: 0, bots: 0 });
+      sum.clicks += row.clicks;
+      sum.repeats += row.repeats;
+      sum.bots += row.bots;
+    }
+    return values;
+  }
+
+  const once = { clicks: 1, repeats: 0, bots: 0 };
+
+  test("a tagged follow: 302 with the values appended, encoded, after the target's own parameters; counted under each value", async () => {
+    const link = await createLink(affiliateId, organizationId, {
+      originalUrl: `https://shop.example/sale?size=42&aff=${affiliateId}#top`,
+    });
+    const response = await hit(
+      `/s/${link.urlCode}?utm_source=mail&sub1=newsletter-may&sub3=a%2Fb%3Dc%26d&sub5=%5Bhero%5D`,
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe(
+      `https://shop.example/sale?size=42&aff=${affiliateId}&sub1=newsletter-may&sub3=a%2Fb%3Dc%26d&sub5=%5Bhero%5D#top`,
+    );
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await clickCountOf(link.urlCode)).toBe(1);
+    expect(await valuesOf(link.id)).toEqual({
+      'sub1=newsletter-may': once,
+      'sub3=a/b=c&d': once,
+      'sub5=[hero]': once,
+    });
+  });
+
+  test("an untagged follow's Location is the target as it is, whatever else the query holds", async () => {
+    const link = await createLink(affiliateId, organizationId, {
+      originalUrl: `https://shop.example/sale?size=42&aff=${affiliateId}#top`,
+    });
+    for (const query of ['', '?', '?utm_source=mail', '?SUB1=upper&sub6=six&sub=x&subid=y']) {
+      const response = await hit(`/s/${link.urlCode}${query}`, person(query.length));
+      expect(response.headers.get('location')).toBe(link.originalUrl);
+    }
+    expect(await clickCountOf(link.urlCode)).toBe(4);
+    expect(await valuesOf(link.id)).toEqual({});
+  });
+
+  test.each([
+    ['empty', 'sub1='],
+    ['101 characters', `sub1=${'x'.repeat(101)}`],
+    ['a space', 'sub1=spring+sale'],
+    ['an encoded space', 'sub1=spring%20sale'],
+    ['a tab', 'sub1=a%09b'],
+    ['a control character', 'sub1=a%00b'],
+    ['a non-ASCII character', 'sub1=caf%C3%A9'],
+    ['broken percent-encoding', 'sub1=%E0%A4%A'],
+  ])('an invalid value (%s) is dropped; the redirect and the click happen', async (_, query) => {
+    const link = await createLink(affiliateId, organizationId);
+    const response = await hit(`/s/${link.urlCode}?${query}&sub2=kept`);
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe(`${link.originalUrl}&sub2=kept`);
+    expect(await clickCountOf(link.urlCode)).toBe(1);
+    expect(await valuesOf(link.id)).toEqual({ 'sub2=kept': once });
+  });
+
+  test('a value of 100 visible ASCII characters, every one of them, is kept and encoded', async () => {
+    const printable = Array.from({ length: 94 }, (_, i) => String.fromCharCode(0x21 + i)).join('');
+    const value = `${printable}abcdef`;
+    expect(value).toHaveLength(100);
+    const link = await createLink(affiliateId, organizationId, {
+      originalUrl: 'https://shop.example/',
+    });
+    const response = await hit(`/s/${link.urlCode}?sub4=${encodeURIComponent(value)}`);
+    const location = response.headers.get('location')!;
+    expect(location).toBe(`https://shop.example/?sub4=${encodeURIComponent(value)}`);
+    expect(new URL(location).searchParams.get('sub4')).toBe(value);
+    expect(await valuesOf(link.id)).toEqual({ [`sub4=${value}`]: once });
+  });
+
+  test("the first of a repeated name counts; the target's own parameter of that name gives way", async () => {
+    const link = await createLink(affiliateId, organizationId, {
+      originalUrl: 'https://shop.example/p?sub1=static&x=1&sub2=own',
+    });
+    const response = await hit(`/s/${link.urlCode}?sub1=first&sub1=second`);
+    expect(response.headers.get('location')).toBe('https://shop.example/p?x=1&sub2=own&sub1=first');
+    expect(await valuesOf(link.id)).toEqual({ 'sub1=first': once });
+  });
+
+  test('HEAD: the same Location, not counted', async () => {
+    const link = await createLink(affiliateId, organizationId);
+    const response = await hit(`/s/${link.urlCode}?sub1=preview`, { method: 'HEAD' });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe(`${link.originalUrl}&sub1=preview`);
+    expect(await clickCountOf(link.urlCode)).toBe(0);
+    expect(await valuesOf(link.id)).toEqual({});
+  });
+
+  test('repeats and bots are kept per value, as on the link; a repeat with other values is a repeat under those', async () => {
+    const link = await createLink(affiliateId, organizationId);
+    await hit(`/s/${link.urlCode}?sub1=a`, person(1));
+    await hit(`/s/${link.urlCode}?sub1=a`, person(1));
+    await hit(`/s/${link.urlCode}?sub1=b`, person(1));
+    await hit(`/s/${link.urlCode}?sub1=a`, person(2));
+    await hit(`/s/${link.urlCode}?sub1=a`, {
+      userAgent: 'Googlebot/2.1 (+http://www.google.com/bot.html)',
+    });
+    expect(await clickCountOf(link.urlCode)).toBe(2);
+    expect(await valuesOf(link.id)).toEqual({
+      'sub1=a': { clicks: 2, repeats: 1, bots: 1 },
+      'sub1=b': { clicks: 0, repeats: 1, bots: 0 },
+    });
+  });
+
+  test('clicks past the address bound are repeats under their values too', async () => {
+    const link = await createLink(affiliateId, organizationId);
+    for (let n = 0; n < MAX_CLICKS_PER_ADDRESS + 3; n += 1) {
+      await hit(`/s/${link.urlCode}?sub1=scripted`, { userAgent: browser(n), ip: '203.0.113.20' });
+    }
+    expect(await valuesOf(link.id)).toEqual({
+      'sub1=scripted': { clicks: MAX_CLICKS_PER_ADDRESS, repeats: 3, bots: 0 },
+    });
+  });
+
+  test('many people at once, tagged: every value counted exactly', async () => {
+    const link = await createLink(affiliateId, organizationId);
+    const responses = await Promise.all(
+      Array.from({ length: 120 }, (_, n) =>
+        hit(`/s/${link.urlCode}?sub1=v${n % 3}&sub2=all`, person(n)),
+      ),
+    );
+    expect(responses.every((response) => response.status === 302)).toBe(true);
+    expect(await clickCountOf(link.urlCode)).toBe(120);
+    expect(await valuesOf(link.id)).toEqual({
+      'sub1=v0': { clicks: 40, repeats: 0, bots: 0 },
+      'sub1=v1': { clicks: 40, repeats: 0, bots: 0 },
+      'sub1=v2': { clicks: 40, repeats: 0, bots: 0 },
+      'sub2=all': { clicks: 120, repeats: 0, bots: 0 },
+    });
+  });
+
+  test(`past the bound of values per link, hour and sub-ID, further values count under "${OTHER_SUB_ID_VALUES}"`, async () => {
+    const [settings] = await prisma.$queryRaw<{ bound: number; other: string }[]>`
+      SELECT "sub_id_values_per_hour"() AS bound, "sub_id_other_values"() AS other`;
+    const { bound, other } = settings!;
+    expect(other).toBe(OTHER_SUB_ID_VALUES);
+    const link = await createLink(affiliateId, organizationId);
+    const value = (n: number) => `v${String(n).padStart(3, '0')}`;
+    const extra = 5;
+    for (let n = 0; n < bound + extra; n += 1) {
+      await hit(`/s/${link.urlCode}?sub1=${value(n)}&sub2=same`, person(n));
+    }
+    // A kept value keeps counting under itself; the other values' clicks still reach the brand.
+    const late = await hit(`/s/${link.urlCode}?sub1=${value(3)}`, person(bound + extra));
+    expect(late.headers.get('location')).toBe(`${link.originalUrl}&sub1=${value(3)}`);
+    const beyond = await hit(`/s/${link.urlCode}?sub1=late`, person(bound + extra + 1));
+    expect(beyond.headers.get('location')).toBe(`${link.originalUrl}&sub1=late`);
+
+    const rows = await prisma.linkSubIdClickHour.findMany({ where: { linkId: link.id, slot: 1 } });
+    const hours = new Set(rows.map((row) => row.hour.getTime()));
+    for (const hour of hours) {
+      const kept = rows.filter((row) => row.hour.getTime() === hour && row.value !== other);
+      expect(kept.length).toBeLessThanOrEqual(bound);
+    }
+    const total = rows.reduce((sum, row) => sum + row.clicks, 0);
+    expect(total).toBe(bound + extra + 2);
+    if (hours.size === 1) {
+      // (An hour that turned during the test would start a new set of values.)
+      const clicksOf = (v: string) => rows.find((row) => row.value === v)?.clicks;
+      expect(clicksOf(value(3))).toBe(2);
+      expect(clicksOf(value(bound - 1))).toBe(1);
+      expect(clicksOf(value(bound))).toBeUndefined();
+      expect(clicksOf(other)).toBe(extra + 1);
+    }
+    // Another sub-ID keeps its own values.
+    expect(await valuesOf(link.id)).toMatchObject({
+      'sub2=same': { clicks: bound + extra, repeats: 0, bots: 0 },
+    });
+  });
+});

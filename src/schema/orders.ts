@@ -7,6 +7,7 @@ import { OrganizationSummary } from './brands';
 import { builder, keyAuth } from './builder';
 import { containing, dateRange } from './filters';
 import { itemQuery, listQuery } from './lists';
+import { SUB_ID_NAMES } from '../shortLinks/subIds';
 import { fromBasisPoints, fromMinor } from './money';
 import { listOf, searchWork } from './complexity';
 
@@ -32,6 +33,11 @@ const orderFilterArgs = builder.args((t) => ({
     description:
       'Orders changed at or after this time, oldest change first (`updatedAt`, then `id`): for incremental sync',
   }),
+  sub1: t.string({ description: 'Orders whose sub1 is exactly this value' }),
+  sub2: t.string({ description: 'Orders whose sub2 is exactly this value' }),
+  sub3: t.string({ description: 'Orders whose sub3 is exactly this value' }),
+  sub4: t.string({ description: 'Orders whose sub4 is exactly this value' }),
+  sub5: t.string({ description: 'Orders whose sub5 is exactly this value' }),
 }));
 
 /** The affiliate's orders matching the filter; every filter narrows the list (AND). */
@@ -47,6 +53,10 @@ export function affiliateOrderWhere(
   if (orderedAt) where.orderedAt = orderedAt;
   if (filter.search) where.orderNumber = containing(filter.search);
   if (filter.updatedSince) where.updatedAt = { gte: filter.updatedSince };
+  for (const name of SUB_ID_NAMES) {
+    const value = filter[name];
+    if (value != null) where[name] = value;
+  }
   return where;
 }
 
@@ -86,6 +96,10 @@ const OrderItem = builder.prismaObject('OrderItem', {
   }),
 });
 
+/** The description of an order's sub-ID field. */
+const reportedSubId = (name: string) =>
+  `The \`${name}\` of the click the order came from (GET /s/{urlCode}?${name}=…), as the brand reported it`;
+
 const Order = builder.prismaObject('Order', {
   description: 'An order the affiliate referred; money in major units of `currency`',
   fields: (t) => ({
@@ -117,6 +131,11 @@ const Order = builder.prismaObject('Order', {
     }),
     shortUrlCode: t.exposeString('shortUrlCode', { nullable: true }),
     channelId: t.exposeID('channelId', { nullable: true }),
+    sub1: t.exposeString('sub1', { nullable: true, description: reportedSubId('sub1') }),
+    sub2: t.exposeString('sub2', { nullable: true, description: reportedSubId('sub2') }),
+    sub3: t.exposeString('sub3', { nullable: true, description: reportedSubId('sub3') }),
+    sub4: t.exposeString('sub4', { nullable: true, description: reportedSubId('sub4') }),
+    sub5: t.exposeString('sub5', { nullable: true, description: reportedSubId('sub5') }),
     orderedAt: t.expose('orderedAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', {
       type: 'DateTime',

@@ -1,17 +1,15 @@
-// Clicks of the redirect, counted in batches: a click that arrives while earlier ones are being
-// written joins the next write, so a busy replica writes one statement per batch instead of one
-// per click (the row lock of a popular link, the round trip and the statement's own cost are paid
-// once per batch). A click is answered only after the statement holding it has committed, so no
-// acknowledged click is ever lost; an idle replica writes each click at once, without waiting.
-//
+// What the redirect counts, and how a batch of clicks is written (batching: ./clickBatches.ts).
 // Counted is what affiliate networks count: one click per client (address and user agent) and
 // link within CLICK_REPEAT_WINDOW_S, at most MAX_CLICKS_PER_ADDRESS clients of one address on a
-// link per window, bots never. A click not counted is redirected all the same.
+// link per window, bots never; a click not counted is redirected all the same. Each click is also
+// counted per sub-ID value it was tagged with (./subIds.ts).
 import { createHash } from 'node:crypto';
 import { prisma } from '../db';
+import { Prisma } from '../generated/prisma/client';
 import { addressBucket } from '../limits/addressBucket';
 import { logger } from '../logger';
-import { clickBatchLag, clickBatchSize } from '../metrics';
+import { clickBatches, type WriteClicks } from './clickBatches';
+import { SUB_ID_NAMES, type SubIds } from './subIds';
 
 /** A client's repeat on the same link within this window is not counted again. */
 export const CLICK_REPEAT_WINDOW_S = 60;
@@ -32,129 +30,165 @@ export interface ClickVisitor {
   address: string;
 }
 
-/** A visitor to count; null for a bot (never counted). */
-export type ClickClient = ClickVisitor | null;
-
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export function clickVisitorOf(clientIp: string, userAgent: string): ClickVisitor {
   return { client: sha256(`${clientIp}\n${userAgent}`), address: sha256(addressBucket(clientIp)) };
 }
 
-/** Records each link's clicks; returns where each active link leads (inactive or unknown: absent). */
-export type WriteClicks<Click> = (
-  clicksByCode: ReadonlyMap<string, readonly Click[]>,
-) => Promise<Map<string, string>>;
-
-interface Pending<Click> {
-  /** When the first of these clicks arrived (performance.now()). */
-  since: number;
-  clicks: Click[];
-  waiters: { resolve(target: string | null): void; reject(error: unknown): void }[];
+export interface Click {
+  /** Who clicked; null for a bot (never counted). */
+  visitor: ClickVisitor | null;
+  /** The follow's sub-IDs; null for none. */
+  subIds: SubIds | null;
 }
 
-export interface ClickBatchSettings {
-  /** Batches being written at once (each holds a pooled connection). */
-  maxWritesInFlight: number;
-  /** Links per statement; more wait for the next batch. */
-  maxLinksPerBatch: number;
+/** A link's clicks with one value of one sub-ID: people's (counted or repeats) and bots'. */
+interface TagClicks {
+  people: number;
+  bots: number;
 }
 
-/** `count(urlCode, click)`: records one click; resolves to the link's target, null when none is active. */
-export function clickBatches<Click>(
-  write: WriteClicks<Click>,
-  { maxWritesInFlight, maxLinksPerBatch }: ClickBatchSettings,
-): (urlCode: string, click: Click) => Promise<string | null> {
-  const pending = new Map<string, Pending<Click>>();
-  let writesInFlight = 0;
-
-  function takeBatch(): Map<string, Pending<Click>> {
-    const batch = new Map<string, Pending<Click>>();
-    for (const [code, clicks] of pending) {
-      if (batch.size === maxLinksPerBatch) break;
-      batch.set(code, clicks);
-      pending.delete(code);
-    }
-    return batch;
-  }
-
-  function writeWhileAllowed(): void {
-    while (pending.size > 0 && writesInFlight < maxWritesInFlight) {
-      const batch = takeBatch();
-      writesInFlight += 1;
-      const clicksByCode = new Map([...batch].map(([code, { clicks }]) => [code, clicks]));
-      write(clicksByCode)
-        .then(
-          (targets) => {
-            observeBatch(batch);
-            for (const [code, { waiters }] of batch) {
-              for (const waiter of waiters) waiter.resolve(targets.get(code) ?? null);
-            }
-          },
-          (error: unknown) => {
-            for (const { waiters } of batch.values()) {
-              for (const waiter of waiters) waiter.reject(error);
-            }
-          },
-        )
-        .finally(() => {
-          writesInFlight -= 1;
-          writeWhileAllowed();
-        });
-    }
-  }
-
-  return (urlCode, click) =>
-    new Promise((resolve, reject) => {
-      const entry = pending.get(urlCode) ?? { since: performance.now(), clicks: [], waiters: [] };
-      entry.clicks.push(click);
-      entry.waiters.push({ resolve, reject });
-      pending.set(urlCode, entry);
-      writeWhileAllowed();
-    });
-}
-
-function observeBatch<Click>(batch: ReadonlyMap<string, Pending<Click>>): void {
-  let clicks = 0;
-  let since = Infinity;
-  for (const pending of batch.values()) {
-    clicks += pending.clicks.length;
-    since = Math.min(since, pending.since);
-  }
-  clickBatchSize.observe(clicks);
-  clickBatchLag.observe((performance.now() - since) / 1000);
+/** Sub-ID values of a batch's clicks: each candidate's, and every click's per link, slot and value. */
+interface TagRows {
+  /** The candidates' values, one array per sub-ID, aligned with the candidates. */
+  candidates: (string | null)[][];
+  codes: string[];
+  slots: number[];
+  values: string[];
+  people: number[];
+  bots: number[];
 }
 
 /**
  * What a batch asks of the database: each link's distinct clients with their addresses (a client
- * twice in one batch is one candidate and one repeat), and each link's clicks by people and by
- * bots, for the hourly history (the database tells which candidates count; the other people's
- * clicks are repeats).
+ * twice in one batch is one candidate, with its first click's sub-IDs, and one repeat), and each
+ * link's clicks by people and by bots for the hourly history (the database tells which candidates
+ * count; the other people's clicks are repeats), in all and per sub-ID value; `tags` is null when
+ * no click has a sub-ID.
  */
-export function clickBatchRows(clicksByCode: ReadonlyMap<string, readonly ClickClient[]>) {
+export function clickBatchRows(clicksByCode: ReadonlyMap<string, readonly Click[]>) {
   const codes: string[] = [];
   const clients: string[] = [];
   const addresses: string[] = [];
+  const candidateSubIds: (SubIds | null)[] = [];
   const links: string[] = [];
   const people: number[] = [];
   const bots: number[] = [];
+  const tagClicks = new Map<string, Map<string, TagClicks>>();
   for (const [code, clicks] of clicksByCode) {
-    const distinct = new Map<string, string>();
+    const distinct = new Map<string, Click>();
     let botClicks = 0;
-    for (const visitor of clicks) {
+    for (const click of clicks) {
+      const { visitor, subIds } = click;
       if (visitor === null) botClicks += 1;
-      else if (!distinct.has(visitor.client)) distinct.set(visitor.client, visitor.address);
+      else if (!distinct.has(visitor.client)) distinct.set(visitor.client, click);
+      if (subIds) addTagClick(tagClicks, code, subIds, visitor === null);
     }
-    for (const [client, address] of distinct) {
+    for (const [client, { visitor, subIds }] of distinct) {
       codes.push(code);
       clients.push(client);
-      addresses.push(address);
+      addresses.push(visitor!.address);
+      candidateSubIds.push(subIds);
     }
     links.push(code);
     people.push(clicks.length - botClicks);
     bots.push(botClicks);
   }
-  return { codes, clients, addresses, links, people, bots };
+  const tags = tagClicks.size ? tagRows(tagClicks, candidateSubIds) : null;
+  return { codes, clients, addresses, links, people, bots, tags };
+}
+
+/** Keyed by link code, then by slot and value (`${slot}\n${value}`). */
+function addTagClick(
+  tagClicks: Map<string, Map<string, TagClicks>>,
+  code: string,
+  subIds: SubIds,
+  isBot: boolean,
+): void {
+  const ofLink = tagClicks.get(code) ?? new Map<string, TagClicks>();
+  tagClicks.set(code, ofLink);
+  subIds.forEach((value, i) => {
+    if (value === null) return;
+    const key = `${i + 1}\n${value}`;
+    const counts = ofLink.get(key) ?? { people: 0, bots: 0 };
+    if (isBot) counts.bots += 1;
+    else counts.people += 1;
+    ofLink.set(key, counts);
+  });
+}
+
+function tagRows(
+  tagClicks: ReadonlyMap<string, ReadonlyMap<string, TagClicks>>,
+  candidateSubIds: readonly (SubIds | null)[],
+): TagRows {
+  const rows: TagRows = {
+    candidates: SUB_ID_NAMES.map((_, i) => candidateSubIds.map((subIds) => subIds?.[i] ?? null)),
+    codes: [],
+    slots: [],
+    values: [],
+    people: [],
+    bots: [],
+  };
+  for (const [code, ofLink] of tagClicks) {
+    for (const [key, counts] of ofLink) {
+      const split = key.indexOf('\n');
+      rows.codes.push(code);
+      rows.slots.push(Number(key.slice(0, split)));
+      rows.values.push(key.slice(split + 1));
+      rows.people.push(counts.people);
+      rows.bots.push(counts.bots);
+    }
+  }
+  return rows;
+}
+
+/** Each candidate's values, as statement columns, for a tagged batch. */
+function candidateTagColumns(tags: TagRows | null): { arrays: Prisma.Sql; columns: Prisma.Sql } {
+  if (!tags) return { arrays: Prisma.empty, columns: Prisma.empty };
+  const [sub1, sub2, sub3, sub4, sub5] = tags.candidates;
+  return {
+    arrays: Prisma.sql`, ${sub1}::text[], ${sub2}::text[], ${sub3}::text[], ${sub4}::text[], ${sub5}::text[]`,
+    columns: Prisma.sql`, "sub1", "sub2", "sub3", "sub4", "sub5"`,
+  };
+}
+
+/**
+ * The sub-ID part of a tagged batch's statement: which of the counted clients carried which
+ * values (an address's counted clients are its first fresh ones by client hash), and each value's
+ * clicks, repeats and bots per link, handed to "add_sub_id_clicks" (migration sub_ids), which
+ * keeps the values of a link and hour bounded. It is called once every link it names is locked,
+ * and reads with a snapshot of its own, so the bound is exact across replicas.
+ */
+function subIdHistory(tags: TagRows): Prisma.Sql {
+  return Prisma.sql`, counted_clients AS (
+      SELECT ranked."linkId", ranked."client"
+      FROM (
+        SELECT fresh."linkId", fresh."client", candidates."address",
+          row_number() OVER (PARTITION BY fresh."linkId", candidates."address"
+            ORDER BY fresh."client") AS "rank"
+        FROM fresh JOIN candidates USING ("linkId", "client")
+      ) AS ranked
+      JOIN allowed USING ("linkId", "address")
+      WHERE ranked."rank" <= allowed."clients"
+    ), tag_clicks AS (
+      SELECT candidates."linkId", tag."slot", tag."value", count(*)::int AS "clicks"
+      FROM counted_clients JOIN candidates USING ("linkId", "client")
+      CROSS JOIN LATERAL (VALUES (1::smallint, candidates."sub1"), (2::smallint, candidates."sub2"),
+        (3::smallint, candidates."sub3"), (4::smallint, candidates."sub4"),
+        (5::smallint, candidates."sub5")) AS tag("slot", "value")
+      WHERE tag."value" IS NOT NULL
+      GROUP BY 1, 2, 3
+    ), sub_id_history AS (
+      SELECT "add_sub_id_clicks"(array_agg(links."id"), array_agg(tag."slot"),
+        array_agg(tag."value"), array_agg(coalesce(tag_clicks."clicks", 0)),
+        array_agg(tag."people" - coalesce(tag_clicks."clicks", 0)), array_agg(tag."bots"))
+      FROM unnest(${tags.codes}::text[], ${tags.slots}::smallint[], ${tags.values}::text[],
+        ${tags.people}::int[], ${tags.bots}::int[]) AS tag("urlCode", "slot", "value", "people", "bots")
+      JOIN links USING ("urlCode")
+      LEFT JOIN tag_clicks ON (tag_clicks."linkId", tag_clicks."slot", tag_clicks."value")
+        = (links."id", tag."slot", tag."value")
+    )`;
 }
 
 /**
@@ -166,26 +200,29 @@ export function clickBatchRows(clicksByCode: ReadonlyMap<string, readonly ClickC
  * unique (link, address) row keeps the window: `clients` is how many fresh clients it has seen,
  * so of a batch's `n` the first `max - (clients - n)` count, none once the window is full).
  * The same statement adds the batch to the links' hourly history (counted, repeats, bots) and to
- * their affiliates' hours, so the counter and the history never disagree; history rows are
- * written in key order too.
+ * their affiliates' hours, so the counter and the history never disagree (history rows are
+ * written in key order too), and a tagged batch to the sub-ID history (`subIdHistory`).
  * The transaction commits without waiting for the WAL flush (`synchronous_commit` off for it
  * alone): clicks on one link queue on its row lock, held until the commit, and a flush per commit
  * capped a popular link at one batch per disk flush. The counts stay exact and survive any crash of
  * the service; only a crash of PostgreSQL itself could lose its last few hundred milliseconds of
  * clicks (docs/decisions.md, "Short links").
  */
-const writeClicks: WriteClicks<ClickClient> = async (clicksByCode) => {
-  const { codes, clients, addresses, links, people, bots } = clickBatchRows(clicksByCode);
-  const rows = await prisma.$queryRaw<{ urlCode: string; originalUrl: string }[]>`
+export function clickStatement(clicksByCode: ReadonlyMap<string, readonly Click[]>): Prisma.Sql {
+  const { codes, clients, addresses, links, people, bots, tags } = clickBatchRows(clicksByCode);
+  const tagColumns = candidateTagColumns(tags);
+  const windowPassed = (held: Prisma.Sql) =>
+    Prisma.sql`${held}."windowStart" <= excluded."windowStart" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})`;
+  return Prisma.sql`
     WITH links AS MATERIALIZED (
       SELECT link."id", link."urlCode", link."originalUrl", link."affiliateId", link."organizationId"
       FROM "ShortUrl" link
       WHERE link."urlCode" = ANY(${links}::text[]) AND link."active"
       ORDER BY link."id" FOR UPDATE OF link
     ), candidates AS MATERIALIZED (
-      SELECT links."id" AS "linkId", batch."client", batch."address"
-      FROM unnest(${codes}::text[], ${clients}::text[], ${addresses}::text[])
-        AS batch("urlCode", "client", "address")
+      SELECT links."id" AS "linkId", batch."client", batch."address" ${tagColumns.columns}
+      FROM unnest(${codes}::text[], ${clients}::text[], ${addresses}::text[] ${tagColumns.arrays})
+        AS batch("urlCode", "client", "address" ${tagColumns.columns})
       JOIN links USING ("urlCode")
     ), fresh AS (
       INSERT INTO "RecentClick" ("linkId", "client", "countedAt")
@@ -204,18 +241,17 @@ const writeClicks: WriteClicks<ClickClient> = async (clicksByCode) => {
       SELECT "linkId", "address", now() AT TIME ZONE 'UTC', "clients" FROM fresh_by_address
       ORDER BY "linkId", "address"
       ON CONFLICT ("linkId", "address") DO UPDATE SET
-        "clients" = CASE WHEN held."windowStart"
-            <= excluded."windowStart" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})
+        "clients" = CASE WHEN ${windowPassed(Prisma.sql`held`)}
           THEN excluded."clients" ELSE held."clients" + excluded."clients" END,
-        "windowStart" = CASE WHEN held."windowStart"
-            <= excluded."windowStart" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})
+        "windowStart" = CASE WHEN ${windowPassed(Prisma.sql`held`)}
           THEN excluded."windowStart" ELSE held."windowStart" END
       RETURNING "linkId", "address", "clients"
-    ), fresh_clicks AS (
-      SELECT "linkId", sum(greatest(0, least(held."clients", ${MAX_CLICKS_PER_ADDRESS})
-          - (held."clients" - batch."clients")))::int AS "clicks"
+    ), allowed AS (
+      SELECT "linkId", "address", greatest(0, least(held."clients", ${MAX_CLICKS_PER_ADDRESS})
+          - (held."clients" - batch."clients")) AS "clients"
       FROM address_windows held JOIN fresh_by_address batch USING ("linkId", "address")
-      GROUP BY "linkId"
+    ), fresh_clicks AS (
+      SELECT "linkId", sum("clients")::int AS "clicks" FROM allowed GROUP BY "linkId"
     ), counted AS (
       UPDATE "ShortUrl" link SET "clickCount" = link."clickCount" + fresh_clicks."clicks"
       FROM fresh_clicks
@@ -244,9 +280,15 @@ const writeClicks: WriteClicks<ClickClient> = async (clicksByCode) => {
       ORDER BY "affiliateId"
       ON CONFLICT ("affiliateId", "hour") DO UPDATE SET "clicks" = history."clicks" + excluded."clicks",
         "repeats" = history."repeats" + excluded."repeats", "bots" = history."bots" + excluded."bots"
-    )
+    ) ${tags ? subIdHistory(tags) : Prisma.empty}
     SELECT "urlCode", "originalUrl", set_config('synchronous_commit', 'off', true) AS "commit"
-    FROM links`;
+    FROM links ${tags ? Prisma.sql`CROSS JOIN sub_id_history` : Prisma.empty}`;
+}
+
+const writeClicks: WriteClicks<Click> = async (clicksByCode) => {
+  const rows = await prisma.$queryRaw<{ urlCode: string; originalUrl: string }[]>(
+    clickStatement(clicksByCode),
+  );
   sweepRecentClicks();
   return new Map(rows.map((row) => [row.urlCode, row.originalUrl]));
 };

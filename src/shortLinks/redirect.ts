@@ -1,15 +1,16 @@
 // GET /s/{urlCode}: the public redirect of a short link (no key). A 302 to the link's original URL
 // for everyone, answered once its click is recorded (no read first: the hot path of the service;
 // clicks are written in batches, src/shortLinks/clicks.ts). Counted: one click per client and link
-// within a window, a bounded number per address; bots, crawlers and link-preview fetchers (isbot)
-// and HEAD are redirected without a click. Unknown, malformed or inactive codes: 404 in the
-// contract's body.
+// within a window, a bounded number per address, and per sub-ID value (`sub1`...`sub5`, which the
+// target gets appended); bots, crawlers and link-preview fetchers (isbot) and HEAD are redirected
+// without a click. Unknown, malformed or inactive codes: 404 in the contract's body.
 // Answered by the edge (src/http/edge.ts) before the quota: it takes no key.
 import { isbot } from 'isbot';
 import { prisma } from '../db';
 import { errorResponse, MethodNotAllowedError, NotFoundError } from '../errors';
 import { isUrlCode } from './links';
-import { clickVisitorOf, countClick, type ClickClient } from './clicks';
+import { clickVisitorOf, countClick, type ClickVisitor } from './clicks';
+import { subIdsOf, withSubIds } from './subIds';
 import { Response } from '../fetchApi';
 import type { RequestRecord } from '../requestRecord';
 
@@ -19,7 +20,7 @@ export const REDIRECT_PREFIX = '/s/';
  * Who a GET comes from, for counting; null when it must not count: a bot, crawler or link-preview
  * fetcher, or no user agent at all (every browser sends one).
  */
-export function countedClient(clientIp: string, userAgent: string | null): ClickClient {
+export function countedClient(clientIp: string, userAgent: string | null): ClickVisitor | null {
   if (!userAgent || isbot(userAgent)) return null;
   return clickVisitorOf(clientIp, userAgent);
 }
@@ -44,14 +45,24 @@ export async function redirectResponse(record: RequestRecord): Promise<Response>
   const urlCode = record.url.pathname.slice(REDIRECT_PREFIX.length);
   // Malformed codes (wrong length, other characters, a further path) cannot exist: no query.
   if (!isUrlCode(urlCode)) return notFound();
+  // An untagged follow (most of them) parses no query string.
+  const { search } = record.url;
+  const subIds = search ? subIdsOf(search.slice(1)) : null;
   const target =
     request.method === 'GET'
-      ? await countClick(urlCode, countedClient(clientIp, request.headers.get('user-agent')))
+      ? await countClick(urlCode, {
+          visitor: countedClient(clientIp, request.headers.get('user-agent')),
+          subIds,
+        })
       : await targetOf(urlCode);
   if (!target) return notFound();
   // no-store: a cached redirect would be a click nobody counts.
   return new Response(null, {
     status: 302,
-    headers: { ...answerHeaders, Location: target, 'Cache-Control': 'no-store' },
+    headers: {
+      ...answerHeaders,
+      Location: subIds ? withSubIds(target, subIds) : target,
+      'Cache-Control': 'no-store',
+    },
   });
 }

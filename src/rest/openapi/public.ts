@@ -2,6 +2,7 @@
 // short-link redirect and the probes. No key, no quota.
 import { CLICK_REPEAT_WINDOW_S, MAX_CLICKS_PER_ADDRESS } from '../../shortLinks/clicks';
 import { REDIRECT_PREFIX } from '../../shortLinks/redirect';
+import { MAX_SUB_ID_LENGTH, SUB_ID_NAMES } from '../../shortLinks/subIds';
 import { ERROR_RESPONSES, headerRefs } from './errors';
 import { ref, type Json } from './json';
 
@@ -22,10 +23,17 @@ const REDIRECT_OPERATION: Json = {
       description: "The link's 8-character code (`urlCode` of a short URL)",
       schema: { type: 'string', pattern: '^[0-9A-Za-z]{8}$' },
     },
+    ...SUB_ID_NAMES.map((name) => ({
+      name,
+      in: 'query',
+      required: false,
+      description: `A tag of this follow, 1 to ${MAX_SUB_ID_LENGTH} visible ASCII characters (anything else is dropped; the redirect still happens): the click is also counted under it (\`GET /affiliate/reports/performance?groupBy=${name}\`), and the target gets it appended as \`${name}\``,
+      schema: { type: 'string', minLength: 1, maxLength: MAX_SUB_ID_LENGTH, pattern: '^[!-~]+$' },
+    })),
   ],
   responses: {
     '302': {
-      description: "To the link's target",
+      description: "To the link's target, with the follow's sub-IDs appended",
       headers: {
         Location: { schema: { type: 'string', format: 'uri' } },
         ...headerRefs(['X-Request-Id']),

@@ -1,7 +1,9 @@
 // GET /affiliate/reports/performance: the key's affiliate's clicks, orders and earnings by day,
-// brand, campaign or link, per currency, from the hourly rollups (./performanceRows.ts). A list
-// like the others (`listQuery`, `meta` envelope); its rows are computed, not stored.
+// brand, campaign, link or sub-ID value, per currency, from the hourly rollups
+// (./performanceRows.ts). A list like the others (`listQuery`, `meta` envelope); its rows are
+// computed, not stored.
 import { shortUrlOf } from '../../shortLinks/links';
+import { OTHER_SUB_ID_VALUES } from '../../shortLinks/subIds';
 import { builder, keyAuth } from '../builder';
 import { listQuery } from '../lists';
 import { fromMinor } from '../money';
@@ -15,7 +17,8 @@ import {
 import { perClick, reportPeriod, reportTimeZone } from './range';
 
 const ReportGroupBy = builder.enumType('ReportGroupBy', {
-  description: 'What a report row adds up: a local day, a brand, a campaign or a link',
+  description:
+    'What a report row adds up: a local day, a brand, a campaign, a link, or a value of one sub-ID (sub1 ... sub5)',
   values: REPORT_GROUPS,
 });
 
@@ -41,7 +44,7 @@ function earningsMinorOf(row: PerformanceRecord): number {
 
 const PerformanceRow = builder.objectRef<PerformanceRecord>('PerformanceRow').implement({
   description:
-    "One row of a performance report: a key (the day, brand, campaign or link the report groups by; the other keys are null) and a currency. Clicks belong to the key, whatever the currency: each of a key's currency rows shows all of its clicks. Money in major units of `currency`.",
+    "One row of a performance report: a key (the day, brand, campaign, link or sub-ID value the report groups by; the other keys are null) and a currency. Clicks belong to the key, whatever the currency: each of a key's currency rows shows all of its clicks. Money in major units of `currency`.",
   fields: (t) => ({
     date: t.string({
       nullable: true,
@@ -79,6 +82,11 @@ const PerformanceRow = builder.objectRef<PerformanceRecord>('PerformanceRow').im
       description: 'groupBy=link: the short URL of `urlCode`',
       resolve: (row) => (row.urlCode === null ? null : shortUrlOf(row.urlCode)),
     }),
+    subId: t.string({
+      nullable: true,
+      description: `groupBy=sub1...sub5: the value (null: clicks and orders without one; "${OTHER_SUB_ID_VALUES}": the values of a link and hour past the ones kept, and order values that are no sub-ID)`,
+      resolve: (row) => row.subId,
+    }),
     currency: t.string({
       nullable: true,
       description:
@@ -91,7 +99,7 @@ const PerformanceRow = builder.objectRef<PerformanceRecord>('PerformanceRow').im
     }),
     repeatClicks: t.int({
       description:
-        "Clicks not counted because the client's last counted click was under a minute ago",
+        "Clicks not counted because the client's last counted click was under a minute ago, or its address's clients had reached their bound on the link for the minute",
       resolve: (row) => row.repeatClicks,
     }),
     botClicks: t.int({
@@ -131,7 +139,8 @@ const reportArgs = builder.args((t) => ({
   groupBy: t.field({
     type: ReportGroupBy,
     required: true,
-    description: 'What a row adds up: day, brand, campaign or link',
+    description:
+      'What a row adds up: day, brand, campaign, link, or sub1 ... sub5 (a sub-ID value)',
   }),
   startAt: t.field({
     type: 'DateTime',
@@ -158,7 +167,7 @@ listQuery('affiliatePerformanceReport', {
   envelope: 'meta',
   type: 'PerformanceReportPage',
   description:
-    "GET /affiliate/reports/performance: the key's affiliate's clicks, orders and earnings by day, brand, campaign or link, one row per key and currency, busiest first (days in order, every day of the period, also without activity). `Accept: text/csv` answers the rows as CSV",
+    "GET /affiliate/reports/performance: the key's affiliate's clicks, orders and earnings by day, brand, campaign, link or sub-ID value, one row per key and currency, busiest first (days in order, every day of the period, also without activity). `Accept: text/csv` answers the rows as CSV",
   auth: keyAuth('affiliate', 'reports:read'),
   page: { defaultLimit: 31, maxLimit: 366, aboveMax: 'clamp' },
   args: reportArgs,

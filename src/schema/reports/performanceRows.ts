@@ -1,15 +1,23 @@
 // The performance report's rows, read from the hourly rollups the database keeps (migration
 // performance_rollups): clicks from LinkClickHour / AffiliateClickHour (written with the links'
-// counters), orders from OrderLinkHour / OrderAffiliateHour (kept by triggers on "Order"). One
-// statement answers a page of rows and their total; no order is read.
+// counters), orders from OrderLinkHour / OrderAffiliateHour (kept by triggers on "Order"); by
+// sub-ID, the tagged ones from their sub-ID rollups (migration sub_ids), the untagged ones as the
+// difference. One statement answers a page of rows and their total; no order or click is read.
 import { prisma } from '../../db';
 import { BadRequestError } from '../../errors';
 import { Prisma } from '../../generated/prisma/client';
+import { SUB_ID_NAMES, type SubIdName } from '../../shortLinks/subIds';
 import type { Page } from '../pagination';
 import { periodDays, type ReportPeriod } from './range';
 
-export const REPORT_GROUPS = ['day', 'brand', 'campaign', 'link'] as const;
+export const REPORT_GROUPS = ['day', 'brand', 'campaign', 'link', ...SUB_ID_NAMES] as const;
 export type ReportGroup = (typeof REPORT_GROUPS)[number];
+
+/** Which sub-ID a grouping is by (1 for sub1 ... 5 for sub5); null for the other groupings. */
+export function subIdSlotOf(group: ReportGroup): number | null {
+  const index = SUB_ID_NAMES.indexOf(group as SubIdName);
+  return index < 0 ? null : index + 1;
+}
 
 export interface ReportQuery {
   affiliateId: string;
@@ -44,6 +52,7 @@ export interface PerformanceRecord {
   campaignId: string | null;
   campaignName: string | null;
   urlCode: string | null;
+  subId: string | null;
   currency: string | null;
   clicks: number;
   repeatClicks: number;
@@ -63,12 +72,19 @@ const localDay = (hour: Prisma.Sql, timezone: string) =>
   Prisma.sql`((${hour} + interval '30 minutes') AT TIME ZONE 'UTC' AT TIME ZONE ${timezone})::date`;
 
 /**
- * A row's key: its local day (a date), or the brand, campaign ('' for none) or link code as text
- * in the "C" collation, which compares bytes (the keys are ids and codes, not words to sort).
+ * A row's key: its local day (a date), or the brand, campaign ('' for none), link code or sub-ID
+ * value ('' for none) as text in the "C" collation, which compares bytes (the keys are ids, codes
+ * and tags, not words to sort).
  */
 function keyOf(
   query: ReportQuery,
-  columns: { hour: Prisma.Sql; brand: Prisma.Sql; campaign: Prisma.Sql; link: Prisma.Sql },
+  columns: {
+    hour: Prisma.Sql;
+    brand: Prisma.Sql;
+    campaign: Prisma.Sql;
+    link: Prisma.Sql;
+    subId: Prisma.Sql;
+  },
 ): Prisma.Sql {
   switch (query.groupBy) {
     case 'day':
@@ -79,25 +95,31 @@ function keyOf(
       return Prisma.sql`coalesce(${columns.campaign}::text, '') COLLATE "C"`;
     case 'link':
       return Prisma.sql`${columns.link} COLLATE "C"`;
+    default:
+      return Prisma.sql`${columns.subId} COLLATE "C"`;
   }
 }
 
 /**
- * Whether the report may read the affiliate-wide hours (by day, no brand or campaign filter);
- * any other reads each link's hours.
+ * Whether the report may read the affiliate-wide hours (by day or sub-ID, no brand or campaign
+ * filter); any other reads each link's hours.
  */
 export const readsAffiliateHours = (
   query: Pick<ReportQuery, 'groupBy' | 'organizationId' | 'campaignId'>,
-) => query.groupBy === 'day' && !query.organizationId && !query.campaignId;
+) =>
+  (query.groupBy === 'day' || subIdSlotOf(query.groupBy) !== null) &&
+  !query.organizationId &&
+  !query.campaignId;
 
 /**
  * A report's work per day of its period, in operation-cost units (src/schema/complexity.ts), about
  * 10 per millisecond of the database on the scale data (bench/reportTiming.ts): the big account's
- * year by day, from its own hours, answers in ~35 ms (0.1 ms a day); its month by link, from each
- * link's hours, in ~95 ms (3 ms a day). A year by link (9,150) fits one operation at its largest
- * page and full width; three do not fit one operation.
+ * year by day, from its own hours, answers in ~35 ms (0.1 ms a day); its month by sub1, from its
+ * own hours by value, in ~15 ms (0.5 ms a day); its month by link, from each link's hours, in
+ * ~95 ms (3 ms a day). A year by link (9,150) fits one operation at its largest page and full
+ * width; three do not fit one operation.
  */
-export const REPORT_DAY_COST = { affiliateHours: 1, linkHours: 25 };
+export const REPORT_DAY_COST = { affiliateHours: 1, affiliateSubIdHours: 5, linkHours: 25 };
 
 /** What a report costs beyond its rows: the days of its period times what each day reads. */
 export function reportWork(
@@ -107,22 +129,26 @@ export function reportWork(
   },
   now = new Date(),
 ): number {
-  const perDay = readsAffiliateHours(query)
-    ? REPORT_DAY_COST.affiliateHours
-    : REPORT_DAY_COST.linkHours;
+  const perDay = !readsAffiliateHours(query)
+    ? REPORT_DAY_COST.linkHours
+    : subIdSlotOf(query.groupBy) === null
+      ? REPORT_DAY_COST.affiliateHours
+      : REPORT_DAY_COST.affiliateSubIdHours;
   return periodDays(query.startAt, query.endAt, now) * perDay;
 }
 
-/** The rollup rows of the period, the affiliate and the filters. */
+/** The rollup rows of the period, the affiliate and the filters (of one sub-ID, given `slot`). */
 function rollupRows(
   query: ReportQuery,
   table: Prisma.Sql,
   /** The rollup's link column and the link's column it names. */
   link: { rollup: Prisma.Sql; shortUrl: Prisma.Sql },
+  slot: number | null = null,
 ): Prisma.Sql {
   const { affiliateId, period, organizationId, campaignId } = query;
   return Prisma.sql`SELECT * FROM ${table} r
     WHERE r."affiliateId" = ${affiliateId}::uuid
+      ${slot === null ? Prisma.empty : Prisma.sql`AND r."slot" = ${slot}::smallint`}
       AND r."hour" >= ${utc(period.from)} AND r."hour" < ${utc(period.to)}
       ${organizationId ? Prisma.sql`AND r."organizationId" = ${organizationId}::uuid` : Prisma.empty}
       ${
@@ -133,30 +159,69 @@ function rollupRows(
       }`;
 }
 
+const ORDER_LINK = { rollup: Prisma.sql`"linkCode"`, shortUrl: Prisma.sql`"urlCode"` };
+const CLICK_LINK = { rollup: Prisma.sql`"linkId"`, shortUrl: Prisma.sql`"id"` };
+
+/**
+ * The orders of one sub-ID by value, per currency and status: the tagged ones from the sub-ID
+ * rollup, and those without a value ('') as all orders less the tagged ones.
+ */
+function ordersBySubId(query: ReportQuery, slot: number): Prisma.Sql {
+  const affiliateWide = readsAffiliateHours(query);
+  const all = rollupRows(
+    query,
+    affiliateWide ? Prisma.sql`"OrderAffiliateHour"` : Prisma.sql`"OrderLinkHour"`,
+    ORDER_LINK,
+  );
+  const tagged = rollupRows(
+    query,
+    affiliateWide ? Prisma.sql`"OrderAffiliateSubIdHour"` : Prisma.sql`"OrderLinkSubIdHour"`,
+    ORDER_LINK,
+    slot,
+  );
+  return Prisma.sql`WITH tagged AS (
+      SELECT "value", "currency", "status", sum("orders")::int AS "orders",
+        sum("transactionValueMinor"::float8) AS "transactionValueMinor",
+        sum("earningsMinor"::float8) AS "earningsMinor"
+      FROM (${tagged}) AS hours GROUP BY 1, 2, 3
+    )
+    SELECT "value" AS "subId", "currency", "status", "orders", "transactionValueMinor",
+      "earningsMinor"
+    FROM tagged
+    UNION ALL
+    SELECT '', "currency", "status", "orders", "transactionValueMinor"::float8,
+      "earningsMinor"::float8
+    FROM (${all}) AS hours
+    UNION ALL
+    SELECT '', "currency", "status", -"orders", -"transactionValueMinor", -"earningsMinor"
+    FROM tagged`;
+}
+
 function orderRows(query: ReportQuery): Prisma.Sql {
   const table = readsAffiliateHours(query)
     ? Prisma.sql`"OrderAffiliateHour"`
     : Prisma.sql`"OrderLinkHour"`;
-  const hours = rollupRows(query, table, {
-    rollup: Prisma.sql`"linkCode"`,
-    shortUrl: Prisma.sql`"urlCode"`,
-  });
+  const slot = subIdSlotOf(query.groupBy);
+  const hours = rollupRows(query, table, ORDER_LINK);
   // By campaign: each link's sums first, then its campaign, one lookup per link (not per hour).
   const source =
-    query.groupBy === 'campaign'
-      ? Prisma.sql`SELECT link."campaignId", o.* FROM (
+    slot !== null
+      ? ordersBySubId(query, slot)
+      : query.groupBy === 'campaign'
+        ? Prisma.sql`SELECT link."campaignId", o.* FROM (
           SELECT "linkCode", "currency", "status", sum("orders")::int AS "orders",
             sum("transactionValueMinor"::float8) AS "transactionValueMinor",
             sum("earningsMinor"::float8) AS "earningsMinor"
           FROM (${hours}) AS hours GROUP BY 1, 2, 3) AS o
         LEFT JOIN "ShortUrl" link
           ON link."urlCode" = o."linkCode" AND link."affiliateId" = ${query.affiliateId}::uuid`
-      : hours;
+        : hours;
   const key = keyOf(query, {
     hour: Prisma.sql`o."hour"`,
     brand: Prisma.sql`o."organizationId"`,
     campaign: Prisma.sql`o."campaignId"`,
     link: Prisma.sql`o."linkCode"`,
+    subId: Prisma.sql`o."subId"`,
   });
   const earnings = (status: string) =>
     Prisma.sql`coalesce(sum(o."earningsMinor"::float8) FILTER (WHERE o."status" = ${status}::"OrderStatus"), 0)`;
@@ -172,34 +237,69 @@ function orderRows(query: ReportQuery): Prisma.Sql {
       OR sum(o."earningsMinor"::float8) <> 0`;
 }
 
+/**
+ * The clicks of one sub-ID by value: the tagged ones from the sub-ID rollup, and those without a
+ * value ('') as all clicks less the tagged ones.
+ */
+function clicksBySubId(query: ReportQuery, slot: number): Prisma.Sql {
+  const affiliateWide = readsAffiliateHours(query);
+  const all = rollupRows(
+    query,
+    affiliateWide ? Prisma.sql`"AffiliateClickHour"` : Prisma.sql`"LinkClickHour"`,
+    CLICK_LINK,
+  );
+  const tagged = rollupRows(
+    query,
+    affiliateWide ? Prisma.sql`"AffiliateSubIdClickHour"` : Prisma.sql`"LinkSubIdClickHour"`,
+    CLICK_LINK,
+    slot,
+  );
+  return Prisma.sql`WITH tagged AS (
+      SELECT "value", sum("clicks") AS "clicks", sum("repeats") AS "repeats", sum("bots") AS "bots"
+      FROM (${tagged}) AS hours GROUP BY 1
+    )
+    SELECT "value" AS "subId", "clicks", "repeats", "bots" FROM tagged
+    UNION ALL
+    SELECT '', "clicks", "repeats", "bots" FROM (${all}) AS hours
+    UNION ALL
+    SELECT '', -"clicks", -"repeats", -"bots" FROM tagged`;
+}
+
 function clickRows(query: ReportQuery): Prisma.Sql {
   const table = readsAffiliateHours(query)
     ? Prisma.sql`"AffiliateClickHour"`
     : Prisma.sql`"LinkClickHour"`;
-  const hours = rollupRows(query, table, {
-    rollup: Prisma.sql`"linkId"`,
-    shortUrl: Prisma.sql`"id"`,
-  });
+  const slot = subIdSlotOf(query.groupBy);
+  const hours = rollupRows(query, table, CLICK_LINK);
   const source =
-    query.groupBy === 'campaign'
-      ? Prisma.sql`SELECT link."campaignId", c.* FROM (
+    slot !== null
+      ? clicksBySubId(query, slot)
+      : query.groupBy === 'campaign'
+        ? Prisma.sql`SELECT link."campaignId", c.* FROM (
           SELECT "linkId", sum("clicks") AS "clicks", sum("repeats") AS "repeats",
             sum("bots") AS "bots"
           FROM (${hours}) AS hours GROUP BY 1) AS c
         JOIN "ShortUrl" link
           ON link."id" = c."linkId" AND link."affiliateId" = ${query.affiliateId}::uuid`
-      : hours;
+        : hours;
   const key = keyOf(query, {
     hour: Prisma.sql`c."hour"`,
     brand: Prisma.sql`c."organizationId"`,
     campaign: Prisma.sql`c."campaignId"`,
     link: Prisma.sql`c."urlCode"`,
+    subId: Prisma.sql`c."subId"`,
   });
   return Prisma.sql`
     SELECT ${key} AS key, sum(c."clicks")::int AS clicks, sum(c."repeats")::int AS repeats,
       sum(c."bots")::int AS bots
     FROM (${source}) AS c
-    GROUP BY 1`;
+    GROUP BY 1
+    ${
+      // No row for "no sub-ID" when every click had one.
+      slot === null
+        ? Prisma.empty
+        : Prisma.sql`HAVING sum(c."clicks") <> 0 OR sum(c."repeats") <> 0 OR sum(c."bots") <> 0`
+    }`;
 }
 
 /** Every local day of the period, so a chart has no gaps. */
@@ -281,6 +381,7 @@ function recordOf(row: ReportRecord, group: ReportGroup): PerformanceRecord {
     campaignId: group === 'campaign' ? key : null,
     campaignName: group === 'campaign' ? row.name : null,
     urlCode: group === 'link' ? key : null,
+    subId: subIdSlotOf(group) === null ? null : key,
     currency: row.currency,
     clicks: row.clicks,
     repeatClicks: row.repeats,

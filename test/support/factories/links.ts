@@ -83,3 +83,40 @@ export async function recordClicks(
     },
   });
 }
+
+/**
+ * Tagged clicks on a link in an hour of the past, as the redirect's statement records them (the
+ * link's sub-ID hour and its affiliate's); part of the link's clicks of that hour (recordClicks).
+ */
+export async function recordSubIdClicks(
+  link: { id: string; affiliateId: string; organizationId: string },
+  hour: Date,
+  slot: number,
+  value: string,
+  { clicks = 0, repeats = 0, bots = 0 }: { clicks?: number; repeats?: number; bots?: number },
+) {
+  await prisma.linkSubIdClickHour.create({
+    data: {
+      linkId: link.id,
+      affiliateId: link.affiliateId,
+      organizationId: link.organizationId,
+      hour,
+      slot,
+      value,
+      clicks,
+      repeats,
+      bots,
+    },
+  });
+  await prisma.affiliateSubIdClickHour.upsert({
+    where: {
+      affiliateId_slot_hour_value: { affiliateId: link.affiliateId, slot, hour, value },
+    },
+    create: { affiliateId: link.affiliateId, slot, hour, value, clicks, repeats, bots },
+    update: {
+      clicks: { increment: clicks },
+      repeats: { increment: repeats },
+      bots: { increment: bots },
+    },
+  });
+}
