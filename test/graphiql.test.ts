@@ -69,6 +69,7 @@ describe('GraphiQL', () => {
       'AffiliateSurface',
       'KeyManagement',
       'OrderWebhooks',
+      'SubIds',
     ]);
     const guide = readFileSync(path.join(__dirname, '..', 'docs', 'integrating.md'), 'utf8');
     expect(guide.replace(/\s+/g, ' ')).toContain(titles.map((title) => `\`${title}\``).join(', '));
@@ -80,6 +81,7 @@ describe('GraphiQL', () => {
       ['x-api-key'],
       ['x-api-token'],
       ['x-api-token'],
+      ['x-api-key'],
     ]);
   });
 

@@ -221,6 +221,11 @@ export interface OrderRow {
   items: OrderItemRow[];
   shortUrlCode: string | null;
   channelId: string | null;
+  sub1: string | null;
+  sub2: string | null;
+  sub3: string | null;
+  sub4: string | null;
+  sub5: string | null;
   orderedAt: Date;
   updatedAt: Date;
 }
@@ -249,6 +254,11 @@ export function orderJson(order: OrderRow) {
     })),
     shortUrlCode: order.shortUrlCode,
     channelId: order.channelId,
+    sub1: order.sub1,
+    sub2: order.sub2,
+    sub3: order.sub3,
+    sub4: order.sub4,
+    sub5: order.sub5,
     orderedAt: order.orderedAt.toISOString(),
     updatedAt: order.updatedAt.toISOString(),
   };

@@ -83,7 +83,8 @@ const ORDER_PAGE_SQL = `
                      'totalMinor', i."totalMinor", 'commissionRateBps', i."commissionRateBps",
                      'commissionValueMinor', i."commissionValueMinor") ORDER BY i.position, i.id)
                      FROM "OrderItem" i WHERE i."orderId" = r.id), '[]') AS items,
-         r."shortUrlCode", r."channelId", r."orderedAt", r."updatedAt"
+         r."shortUrlCode", r."channelId", r.sub1, r.sub2, r.sub3, r.sub4, r.sub5,
+         r."orderedAt", r."updatedAt"
     FROM "Order" r JOIN "Organization" o ON o.id = r."organizationId"
    WHERE r."affiliateId" = $1
    ORDER BY r."orderedAt" DESC, r.id DESC

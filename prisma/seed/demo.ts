@@ -923,6 +923,9 @@ function orderItemRows(orderId: string, rateBps: number, rng: Rng, products: Pro
   });
 }
 
+/** What the demo affiliates tag their links' clicks with in sub1 (GET /s/{urlCode}?sub1=…). */
+const DEMO_SUB1_SOURCES = ['newsletter', 'blog-review', 'instagram'];
+
 function orderRows(now: Date) {
   const orders: Prisma.OrderCreateManyInput[] = [];
   const items: Prisma.OrderItemCreateManyInput[] = [];
@@ -953,6 +956,7 @@ function orderRows(now: Date) {
       const products = PRODUCTS.filter((p) => p.owner === owner);
       const orderItems = orderItemRows(id, rateBps, rng, products);
       const link = SHORT_URLS.find((s) => s.affiliateId === plan.affiliateId && s.owner === owner);
+      const throughLink = link !== undefined && n % 2 === 1;
       orders.push({
         id,
         orderNumber: `ORD-${orderedAt.getUTCFullYear()}-${String(sequence).padStart(6, '0')}`,
@@ -963,8 +967,11 @@ function orderRows(now: Date) {
         transactionValueMinor: orderItems.reduce((sum, item) => sum + item.totalMinor, 0),
         commissionRateBps: rateBps,
         earningsMinor: orderItems.reduce((sum, item) => sum + item.commissionValueMinor, 0),
-        shortUrlCode: link && n % 2 === 1 ? link.urlCode : null,
+        shortUrlCode: throughLink ? link.urlCode : null,
         channelId: n % 3 === 0 ? channelId(nth(channels, n / 3).key) : null,
+        // Most orders through a link carry the tags of its click, as the brand reported them.
+        sub1: throughLink && n % 7 !== 0 ? nth(DEMO_SUB1_SOURCES, n) : null,
+        sub2: throughLink && n % 4 === 1 ? 'hero' : null,
         orderedAt,
       });
       items.push(...orderItems);

@@ -57,6 +57,10 @@ export const SCALE_TABLES = [
   'AffiliateClickHour',
   'OrderLinkHour',
   'OrderAffiliateHour',
+  'LinkSubIdClickHour',
+  'AffiliateSubIdClickHour',
+  'OrderLinkSubIdHour',
+  'OrderAffiliateSubIdHour',
 ] as const;
 
 /** Tables of a million rows and more: their secondary indexes are built after the load. */

@@ -1,7 +1,9 @@
 // Orders at scale, with their items, in one statement per batch: the order's value and earnings
 // are the sums of its items. The demo affiliate's 500,000 and the small affiliates' 1,500,000
 // spread over each account's percentage-paying brands (a few brands bring most orders) and over
-// the last two years (more of them recent). Statuses follow age, as in the demo data.
+// the last two years (more of them recent). Statuses follow age, as in the demo data. Most
+// orders through a link carry the sub-IDs its click was tagged with (sub1 a source, sub2 a
+// placement), as the brands report them back.
 import {
   affiliateIdOf,
   channelCountOf,
@@ -29,10 +31,12 @@ import {
   daysBefore,
   fraction,
   idOf,
+  itemOf,
   pick,
   urlCodeOf,
   type Sql,
 } from './sql';
+import { SUB1_SOURCES, SUB2_PLACEMENTS } from './vocabulary';
 
 const HISTORY_DAYS = 730;
 
@@ -88,14 +92,19 @@ export function ordersStep(anchor: Sql): Step {
       new_orders AS (
         INSERT INTO "Order" ("id", "orderNumber", "affiliateId", "organizationId", "status",
           "currency", "transactionValueMinor", "commissionRateBps", "earningsMinor", "shortUrlCode",
-          "channelId", "orderedAt")
+          "channelId", "orderedAt", "sub1", "sub2")
         SELECT ${idOf('order', 'o')},
           'ORD-' || extract(year FROM ordered_at)::int || '-' || lpad((o + 1)::text, 8, '0'),
           affiliate_id, ${brandIdOf('b')}, status,
           CASE WHEN ${chance('o', 'order:usd', 17)} THEN 'USD' ELSE 'EUR' END,
           totals.value, rate, totals.earnings, ${urlCodeOf('link_digest')},
           CASE WHEN o % 3 = 0 THEN ${channelIdOf('a', pick('o', 'order:channel', channelCountOf('a')))} END,
-          ordered_at
+          ordered_at,
+          -- Sub-IDs: 60 % of the orders through a link name a source, 30 % a placement.
+          CASE WHEN link_digest IS NOT NULL AND ${chance('o', 'order:sub1', 60)}
+            THEN ${itemOf(SUB1_SOURCES, pick('o', 'order:sub1-value', SUB1_SOURCES.length))} END,
+          CASE WHEN link_digest IS NOT NULL AND ${chance('o', 'order:sub2', 30)}
+            THEN ${itemOf(SUB2_PLACEMENTS, pick('o', 'order:sub2-value', SUB2_PLACEMENTS.length))} END
         FROM orders
         JOIN (SELECT o, sum(total)::int AS value, sum(commission)::int AS earnings
           FROM items GROUP BY o) AS totals USING (o)

@@ -148,3 +148,30 @@ export const DEEP_LINK_PATHS = [
   '/collections/new-in', '/collections/bestsellers', '/collections/sale', '/gift-cards',
   '/collections/bundles', '/stores', '/collections/last-chance', '/blog/buying-guide',
 ];
+
+/** What affiliates tag their traffic with in sub1: the newsletter, post or ad set a visit came from. */
+export const SUB1_SOURCES = [
+  'newsletter-jan',
+  'newsletter-feb',
+  'newsletter-mar',
+  'newsletter-weekly',
+  'blog-review',
+  'blog-top10',
+  'blog-guide',
+  'ig-story',
+  'ig-reel',
+  'tiktok-haul',
+  'yt-unboxing',
+  'yt-description',
+  'ppc-brand',
+  'ppc-generic',
+  'pinterest-board',
+  'push-flash',
+  'deal-page',
+  'comparison-table',
+  'podcast-ad',
+  'spring-sale',
+] as const;
+
+/** And in sub2: where on the page the link was. */
+export const SUB2_PLACEMENTS = ['header', 'hero', 'inline', 'sidebar', 'footer', 'popup'] as const;
