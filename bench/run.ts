@@ -189,6 +189,8 @@ function browsers(spec: LoadSpec, phase: string): LoadSpec {
   return { ...spec, requests };
 }
 
+let redirectScenarios = 0;
+
 /**
  * The redirect, with its click count checked: the measured phase makes a fixed number of requests
  * per connection (sized from the warm-up's rate), so none is in flight when the count is read.
@@ -200,7 +202,9 @@ async function measureRedirect(
   options: Options,
 ): Promise<Pick<ScenarioOutcome, 'result' | 'clicks'>> {
   const { connections, durationS, warmupS } = options;
-  const warm = await runLoad(baseUrl, browsers(scenario.spec, 'visitor-a'), {
+  // Visitors of their own for each redirect scenario: a visitor of the previous one is a repeat.
+  redirectScenarios += 1;
+  const warm = await runLoad(baseUrl, browsers(scenario.spec, `visitor-a${redirectScenarios}`), {
     connections,
     durationS: warmupS,
   });
@@ -212,7 +216,7 @@ async function measureRedirect(
     1,
     Math.round((warm.requestsPerSecond * durationS) / connections),
   );
-  const measured = browsers(scenario.spec, 'visitor-b');
+  const measured = browsers(scenario.spec, `visitor-b${redirectScenarios}`);
   const result = await runLoad(baseUrl, measured, {
     connections,
     durationS,

@@ -229,6 +229,17 @@ function redirectScenario(f: Fixtures): Scenario {
   };
 }
 
+/** The redirect of a follow tagged with sub-IDs: counted per value, which the target gets. */
+function taggedRedirectScenario(f: Fixtures): Scenario {
+  return {
+    name: 'GET /s/{urlCode}?sub1=…&sub2=… (tagged)',
+    kind: 'redirect',
+    route: '/s/:urlCode',
+    spec: get(`/s/${f.urlCode}?sub1=newsletter-may&sub2=hero`, [302], null),
+    clickCode: f.urlCode,
+  };
+}
+
 /**
  * The auth + quota path alone. The unrouted path answers 404 in the facade before any auth, so
  * with a key the only added work is the edge's quota admission (key verification, Redis count)
@@ -261,6 +272,7 @@ export function buildScenarios(f: Fixtures): Scenario[] {
     ...singleScenarios(f),
     shortenerScenario(f),
     redirectScenario(f),
+    taggedRedirectScenario(f),
     ...authPairs(),
   ];
 }
