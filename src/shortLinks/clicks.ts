@@ -158,36 +158,60 @@ function candidateTagColumns(tags: TagRows | null): { arrays: Prisma.Sql; column
  * values (an address's counted clients are its first fresh ones by client hash), and each value's
  * clicks, repeats and bots per link, handed to "add_sub_id_clicks" (migration sub_ids), which
  * keeps the values of a link and hour bounded. It is called once every link it names is locked,
- * and reads with a snapshot of its own, so the bound is exact across replicas.
+ * and reads with a snapshot of its own, so the bound is exact across replicas. Rows meet by
+ * grouping and window functions over their union rather than by joins: the planner cannot tell
+ * a batch's sizes, and a nested loop over two thousand fresh clients would be quadratic.
  */
 function subIdHistory(tags: TagRows): Prisma.Sql {
+  const noTags = Prisma.sql`NULL::text, NULL::text, NULL::text, NULL::text, NULL::text`;
   return Prisma.sql`, counted_clients AS (
-      SELECT ranked."linkId", ranked."client"
+      SELECT "linkId", "client"
       FROM (
-        SELECT fresh."linkId", fresh."client", candidates."address",
-          row_number() OVER (PARTITION BY fresh."linkId", candidates."address"
-            ORDER BY fresh."client") AS "rank"
-        FROM fresh JOIN candidates USING ("linkId", "client")
+        SELECT "linkId", "client",
+          row_number() OVER (PARTITION BY "linkId", "address" ORDER BY "client" NULLS FIRST) - 1
+            AS "rank",
+          max("admitted") OVER (PARTITION BY "linkId", "address") AS "admitted"
+        FROM (
+          SELECT "linkId", "address", "client", NULL::int AS "admitted" FROM fresh
+          UNION ALL
+          SELECT "linkId", "address", NULL, "admitted" FROM address_windows
+        ) AS windows
       ) AS ranked
-      JOIN allowed USING ("linkId", "address")
-      WHERE ranked."rank" <= allowed."clients"
-    ), tag_clicks AS (
-      SELECT candidates."linkId", tag."slot", tag."value", count(*)::int AS "clicks"
-      FROM counted_clients JOIN candidates USING ("linkId", "client")
-      CROSS JOIN LATERAL (VALUES (1::smallint, candidates."sub1"), (2::smallint, candidates."sub2"),
-        (3::smallint, candidates."sub3"), (4::smallint, candidates."sub4"),
-        (5::smallint, candidates."sub5")) AS tag("slot", "value")
-      WHERE tag."value" IS NOT NULL
+      WHERE "client" IS NOT NULL AND "rank" <= "admitted"
+    ), counted_tags AS (
+      SELECT "linkId", "client", bool_or("counted") AS "counted", max("sub1") AS "sub1",
+        max("sub2") AS "sub2", max("sub3") AS "sub3", max("sub4") AS "sub4", max("sub5") AS "sub5"
+      FROM (
+        SELECT "linkId", "client", false AS "counted", "sub1", "sub2", "sub3", "sub4", "sub5"
+        FROM candidates
+        UNION ALL
+        SELECT "linkId", "client", true, ${noTags} FROM counted_clients
+      ) AS clients
+      GROUP BY 1, 2
+    ), tag_counts AS (
+      SELECT "linkId", "slot", "value", sum("clicks")::int AS "clicks", sum("people")::int AS "people",
+        sum("bots")::int AS "bots"
+      FROM (
+        SELECT counted_tags."linkId", tag."slot", tag."value", 1 AS "clicks", 0 AS "people",
+          0 AS "bots"
+        FROM counted_tags
+        CROSS JOIN LATERAL (VALUES (1::smallint, counted_tags."sub1"),
+          (2::smallint, counted_tags."sub2"), (3::smallint, counted_tags."sub3"),
+          (4::smallint, counted_tags."sub4"), (5::smallint, counted_tags."sub5"))
+          AS tag("slot", "value")
+        WHERE counted_tags."counted" AND tag."value" IS NOT NULL
+        UNION ALL
+        SELECT links."id", tag."slot", tag."value", 0, tag."people", tag."bots"
+        FROM unnest(${tags.codes}::text[], ${tags.slots}::smallint[], ${tags.values}::text[],
+          ${tags.people}::int[], ${tags.bots}::int[])
+          AS tag("urlCode", "slot", "value", "people", "bots")
+        JOIN links USING ("urlCode")
+      ) AS tagged
       GROUP BY 1, 2, 3
     ), sub_id_history AS (
-      SELECT "add_sub_id_clicks"(array_agg(links."id"), array_agg(tag."slot"),
-        array_agg(tag."value"), array_agg(coalesce(tag_clicks."clicks", 0)),
-        array_agg(tag."people" - coalesce(tag_clicks."clicks", 0)), array_agg(tag."bots"))
-      FROM unnest(${tags.codes}::text[], ${tags.slots}::smallint[], ${tags.values}::text[],
-        ${tags.people}::int[], ${tags.bots}::int[]) AS tag("urlCode", "slot", "value", "people", "bots")
-      JOIN links USING ("urlCode")
-      LEFT JOIN tag_clicks ON (tag_clicks."linkId", tag_clicks."slot", tag_clicks."value")
-        = (links."id", tag."slot", tag."value")
+      SELECT "add_sub_id_clicks"(array_agg("linkId"), array_agg("slot"), array_agg("value"),
+        array_agg("clicks"), array_agg("people" - "clicks"), array_agg("bots"))
+      FROM tag_counts
     )`;
 }
 
@@ -196,9 +220,8 @@ function subIdHistory(tags: TagRows): Prisma.Sql {
  * writes of this replica, or another replica's) wait for each other instead of deadlocking. A
  * client is fresh if its last counted click on the link is older than the window (the unique
  * (link, client) row decides, so concurrent replicas never both count one client); an address's
- * fresh clients count while its window on the link holds fewer than MAX_CLICKS_PER_ADDRESS (the
- * unique (link, address) row keeps the window: `clients` is how many fresh clients it has seen,
- * so of a batch's `n` the first `max - (clients - n)` count, none once the window is full).
+ * fresh clients count while its window on the link has counted fewer than MAX_CLICKS_PER_ADDRESS
+ * (the unique (link, address) row keeps the window and tells how many of the batch's it admitted).
  * The same statement adds the batch to the links' hourly history (counted, repeats, bots) and to
  * their affiliates' hours, so the counter and the history never disagree (history rows are
  * written in key order too), and a tagged batch to the sub-ID history (`subIdHistory`).
@@ -211,47 +234,46 @@ function subIdHistory(tags: TagRows): Prisma.Sql {
 export function clickStatement(clicksByCode: ReadonlyMap<string, readonly Click[]>): Prisma.Sql {
   const { codes, clients, addresses, links, people, bots, tags } = clickBatchRows(clicksByCode);
   const tagColumns = candidateTagColumns(tags);
-  const windowPassed = (held: Prisma.Sql) =>
-    Prisma.sql`${held}."windowStart" <= excluded."windowStart" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})`;
+  const windowPassed = Prisma.sql`held."windowStart"
+    <= excluded."windowStart" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})`;
   return Prisma.sql`
     WITH links AS MATERIALIZED (
       SELECT link."id", link."urlCode", link."originalUrl", link."affiliateId", link."organizationId"
       FROM "ShortUrl" link
       WHERE link."urlCode" = ANY(${links}::text[]) AND link."active"
       ORDER BY link."id" FOR UPDATE OF link
-    ), candidates AS MATERIALIZED (
+    ), candidates AS (
       SELECT links."id" AS "linkId", batch."client", batch."address" ${tagColumns.columns}
       FROM unnest(${codes}::text[], ${clients}::text[], ${addresses}::text[] ${tagColumns.arrays})
         AS batch("urlCode", "client", "address" ${tagColumns.columns})
       JOIN links USING ("urlCode")
     ), fresh AS (
-      INSERT INTO "RecentClick" ("linkId", "client", "countedAt")
-      SELECT "linkId", "client", now() AT TIME ZONE 'UTC' FROM candidates
+      INSERT INTO "RecentClick" ("linkId", "client", "address", "countedAt")
+      SELECT "linkId", "client", "address", now() AT TIME ZONE 'UTC' FROM candidates
       ORDER BY "linkId", "client"
-      ON CONFLICT ("linkId", "client") DO UPDATE SET "countedAt" = excluded."countedAt"
+      ON CONFLICT ("linkId", "client") DO UPDATE
+      SET "countedAt" = excluded."countedAt", "address" = excluded."address"
       WHERE "RecentClick"."countedAt"
         <= excluded."countedAt" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})
-      RETURNING "linkId", "client"
-    ), fresh_by_address AS (
-      SELECT "linkId", candidates."address", count(*)::int AS "clients"
-      FROM fresh JOIN candidates USING ("linkId", "client")
-      GROUP BY 1, 2
+      RETURNING "linkId", "client", "address"
     ), address_windows AS (
-      INSERT INTO "RecentClickAddress" AS held ("linkId", "address", "windowStart", "clients")
-      SELECT "linkId", "address", now() AT TIME ZONE 'UTC', "clients" FROM fresh_by_address
+      INSERT INTO "RecentClickAddress" AS held ("linkId", "address", "windowStart", "counted",
+        "admitted")
+      SELECT "linkId", "address", now() AT TIME ZONE 'UTC',
+        least(count(*), ${MAX_CLICKS_PER_ADDRESS}), least(count(*), ${MAX_CLICKS_PER_ADDRESS})
+      FROM fresh
+      GROUP BY "linkId", "address"
       ORDER BY "linkId", "address"
       ON CONFLICT ("linkId", "address") DO UPDATE SET
-        "clients" = CASE WHEN ${windowPassed(Prisma.sql`held`)}
-          THEN excluded."clients" ELSE held."clients" + excluded."clients" END,
-        "windowStart" = CASE WHEN ${windowPassed(Prisma.sql`held`)}
-          THEN excluded."windowStart" ELSE held."windowStart" END
-      RETURNING "linkId", "address", "clients"
-    ), allowed AS (
-      SELECT "linkId", "address", greatest(0, least(held."clients", ${MAX_CLICKS_PER_ADDRESS})
-          - (held."clients" - batch."clients")) AS "clients"
-      FROM address_windows held JOIN fresh_by_address batch USING ("linkId", "address")
+        "windowStart" = CASE WHEN ${windowPassed} THEN excluded."windowStart"
+          ELSE held."windowStart" END,
+        "counted" = CASE WHEN ${windowPassed} THEN excluded."counted"
+          ELSE held."counted" + least(excluded."admitted", ${MAX_CLICKS_PER_ADDRESS} - held."counted") END,
+        "admitted" = CASE WHEN ${windowPassed} THEN excluded."admitted"
+          ELSE least(excluded."admitted", ${MAX_CLICKS_PER_ADDRESS} - held."counted") END
+      RETURNING "linkId", "address", "admitted"
     ), fresh_clicks AS (
-      SELECT "linkId", sum("clients")::int AS "clicks" FROM allowed GROUP BY "linkId"
+      SELECT "linkId", sum("admitted")::int AS "clicks" FROM address_windows GROUP BY "linkId"
     ), counted AS (
       UPDATE "ShortUrl" link SET "clickCount" = link."clickCount" + fresh_clicks."clicks"
       FROM fresh_clicks

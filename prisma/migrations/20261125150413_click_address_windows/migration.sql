@@ -1,9 +1,17 @@
+-- DropForeignKey: a check per counted click, for rows swept a minute later anyway.
+ALTER TABLE "RecentClick" DROP CONSTRAINT "RecentClick_linkId_fkey";
+
+-- AlterTable: rows counted before keep no address; they leave the window within a minute.
+ALTER TABLE "RecentClick" ADD COLUMN "address" TEXT NOT NULL DEFAULT '';
+ALTER TABLE "RecentClick" ALTER COLUMN "address" DROP DEFAULT;
+
 -- CreateTable
 CREATE TABLE "RecentClickAddress" (
     "linkId" UUID NOT NULL,
     "address" TEXT NOT NULL,
     "windowStart" TIMESTAMP(3) NOT NULL,
-    "clients" INTEGER NOT NULL,
+    "counted" INTEGER NOT NULL,
+    "admitted" INTEGER NOT NULL,
 
     CONSTRAINT "RecentClickAddress_pkey" PRIMARY KEY ("linkId","address")
 );
@@ -11,5 +19,3 @@ CREATE TABLE "RecentClickAddress" (
 -- CreateIndex
 CREATE INDEX "RecentClickAddress_windowStart_idx" ON "RecentClickAddress"("windowStart");
 
--- AddForeignKey
-ALTER TABLE "RecentClickAddress" ADD CONSTRAINT "RecentClickAddress_linkId_fkey" FOREIGN KEY ("linkId") REFERENCES "ShortUrl"("id") ON DELETE CASCADE ON UPDATE CASCADE;
