@@ -9,7 +9,7 @@ import { Prisma } from '../generated/prisma/client';
 import { addressBucket } from '../limits/addressBucket';
 import { logger } from '../logger';
 import { clickBatches, type WriteClicks } from './clickBatches';
-import { SUB_ID_NAMES, type SubIds } from './subIds';
+import type { SubIds } from './subIds';
 
 /** A client's repeat on the same link within this window is not counted again. */
 export const CLICK_REPEAT_WINDOW_S = 60;
@@ -44,20 +44,16 @@ export interface Click {
 }
 
 /** A link's clicks with one value of one sub-ID: people's (counted or repeats) and bots'. */
-interface TagClicks {
+interface ValueClicks {
   people: number;
   bots: number;
 }
 
-/** Sub-ID values of a batch's clicks: each candidate's, and every click's per link, slot and value. */
-interface TagRows {
-  /** The candidates' values, one array per sub-ID, aligned with the candidates. */
-  candidates: (string | null)[][];
-  codes: string[];
-  slots: number[];
-  values: string[];
-  people: number[];
-  bots: number[];
+/** A tagged batch's values: each candidate's, and every click's per link, slot and value. */
+export interface TagRows {
+  /** One row per candidate and value it carries. */
+  candidates: { codes: string[]; clients: string[]; slots: number[]; values: string[] };
+  clicks: { codes: string[]; slots: number[]; values: string[]; people: number[]; bots: number[] };
 }
 
 /**
@@ -71,147 +67,108 @@ export function clickBatchRows(clicksByCode: ReadonlyMap<string, readonly Click[
   const codes: string[] = [];
   const clients: string[] = [];
   const addresses: string[] = [];
-  const candidateSubIds: (SubIds | null)[] = [];
   const links: string[] = [];
   const people: number[] = [];
   const bots: number[] = [];
-  const tagClicks = new Map<string, Map<string, TagClicks>>();
+  const tags: TagRows = {
+    candidates: { codes: [], clients: [], slots: [], values: [] },
+    clicks: { codes: [], slots: [], values: [], people: [], bots: [] },
+  };
   for (const [code, clicks] of clicksByCode) {
     const distinct = new Map<string, Click>();
+    const byValue = new Map<string, ValueClicks>();
     let botClicks = 0;
     for (const click of clicks) {
       const { visitor, subIds } = click;
       if (visitor === null) botClicks += 1;
       else if (!distinct.has(visitor.client)) distinct.set(visitor.client, click);
-      if (subIds) addTagClick(tagClicks, code, subIds, visitor === null);
+      if (subIds) countValues(byValue, subIds, visitor === null);
     }
     for (const [client, { visitor, subIds }] of distinct) {
       codes.push(code);
       clients.push(client);
       addresses.push(visitor!.address);
-      candidateSubIds.push(subIds);
+      subIds?.forEach((value, i) => {
+        if (value === null) return;
+        tags.candidates.codes.push(code);
+        tags.candidates.clients.push(client);
+        tags.candidates.slots.push(i + 1);
+        tags.candidates.values.push(value);
+      });
+    }
+    for (const [key, counts] of byValue) {
+      const split = key.indexOf('\n');
+      tags.clicks.codes.push(code);
+      tags.clicks.slots.push(Number(key.slice(0, split)));
+      tags.clicks.values.push(key.slice(split + 1));
+      tags.clicks.people.push(counts.people);
+      tags.clicks.bots.push(counts.bots);
     }
     links.push(code);
     people.push(clicks.length - botClicks);
     bots.push(botClicks);
   }
-  const tags = tagClicks.size ? tagRows(tagClicks, candidateSubIds) : null;
-  return { codes, clients, addresses, links, people, bots, tags };
+  return {
+    codes,
+    clients,
+    addresses,
+    links,
+    people,
+    bots,
+    tags: tags.clicks.codes.length ? tags : null,
+  };
 }
 
-/** Keyed by link code, then by slot and value (`${slot}\n${value}`). */
-function addTagClick(
-  tagClicks: Map<string, Map<string, TagClicks>>,
-  code: string,
-  subIds: SubIds,
-  isBot: boolean,
-): void {
-  const ofLink = tagClicks.get(code) ?? new Map<string, TagClicks>();
-  tagClicks.set(code, ofLink);
+/** Counts a click under each of its values, keyed by slot and value (`${slot}\n${value}`). */
+function countValues(byValue: Map<string, ValueClicks>, subIds: SubIds, isBot: boolean): void {
   subIds.forEach((value, i) => {
     if (value === null) return;
     const key = `${i + 1}\n${value}`;
-    const counts = ofLink.get(key) ?? { people: 0, bots: 0 };
+    const counts = byValue.get(key) ?? { people: 0, bots: 0 };
     if (isBot) counts.bots += 1;
     else counts.people += 1;
-    ofLink.set(key, counts);
+    byValue.set(key, counts);
   });
 }
 
-function tagRows(
-  tagClicks: ReadonlyMap<string, ReadonlyMap<string, TagClicks>>,
-  candidateSubIds: readonly (SubIds | null)[],
-): TagRows {
-  const rows: TagRows = {
-    candidates: SUB_ID_NAMES.map((_, i) => candidateSubIds.map((subIds) => subIds?.[i] ?? null)),
-    codes: [],
-    slots: [],
-    values: [],
-    people: [],
-    bots: [],
-  };
-  for (const [code, ofLink] of tagClicks) {
-    for (const [key, counts] of ofLink) {
-      const split = key.indexOf('\n');
-      rows.codes.push(code);
-      rows.slots.push(Number(key.slice(0, split)));
-      rows.values.push(key.slice(split + 1));
-      rows.people.push(counts.people);
-      rows.bots.push(counts.bots);
-    }
-  }
-  return rows;
-}
-
-/** Each candidate's values, as statement columns, for a tagged batch. */
-function candidateTagColumns(tags: TagRows | null): { arrays: Prisma.Sql; columns: Prisma.Sql } {
-  if (!tags) return { arrays: Prisma.empty, columns: Prisma.empty };
-  const [sub1, sub2, sub3, sub4, sub5] = tags.candidates;
-  return {
-    arrays: Prisma.sql`, ${sub1}::text[], ${sub2}::text[], ${sub3}::text[], ${sub4}::text[], ${sub5}::text[]`,
-    columns: Prisma.sql`, "sub1", "sub2", "sub3", "sub4", "sub5"`,
-  };
-}
-
 /**
- * The sub-ID part of a tagged batch's statement: which of the counted clients carried which
- * values (an address's counted clients are its first fresh ones by client hash), and each value's
- * clicks, repeats and bots per link, handed to "add_sub_id_clicks" (migration sub_ids), which
- * keeps the values of a link and hour bounded. It is called once every link it names is locked,
- * and reads with a snapshot of its own, so the bound is exact across replicas. Rows meet by
- * grouping and window functions over their union rather than by joins: the planner cannot tell
- * a batch's sizes, and a nested loop over two thousand fresh clients would be quadratic.
+ * The sub-ID part of a tagged batch's statement: what it decided (its fresh clients, what each
+ * address window admitted) and the batch's values, handed to "add_sub_id_clicks" (migration
+ * sub_ids), which attributes the counted clicks to values and keeps a link's values per hour
+ * bounded. The function runs once every link it names is locked (its arguments come from them)
+ * and reads with a snapshot of its own, so the bound is exact across replicas; its plan stays
+ * with the session, where this statement's would be made again for every batch.
  */
-function subIdHistory(tags: TagRows): Prisma.Sql {
-  const noTags = Prisma.sql`NULL::text, NULL::text, NULL::text, NULL::text, NULL::text`;
-  return Prisma.sql`, counted_clients AS (
-      SELECT "linkId", "client"
+function subIdHistory({ candidates, clicks }: TagRows): Prisma.Sql {
+  return Prisma.sql`, sub_id_history AS (
+      SELECT "add_sub_id_clicks"(fresh_rows."links", fresh_rows."clients", fresh_rows."addresses",
+        windows."links", windows."addresses", windows."admitted",
+        tagged."links", tagged."clients", tagged."slots", tagged."values",
+        clicked."links", clicked."slots", clicked."values", clicked."people", clicked."bots")
       FROM (
-        SELECT "linkId", "client",
-          row_number() OVER (PARTITION BY "linkId", "address" ORDER BY "client" NULLS FIRST) - 1
-            AS "rank",
-          max("admitted") OVER (PARTITION BY "linkId", "address") AS "admitted"
-        FROM (
-          SELECT "linkId", "address", "client", NULL::int AS "admitted" FROM fresh
-          UNION ALL
-          SELECT "linkId", "address", NULL, "admitted" FROM address_windows
-        ) AS windows
-      ) AS ranked
-      WHERE "client" IS NOT NULL AND "rank" <= "admitted"
-    ), counted_tags AS (
-      SELECT "linkId", "client", bool_or("counted") AS "counted", max("sub1") AS "sub1",
-        max("sub2") AS "sub2", max("sub3") AS "sub3", max("sub4") AS "sub4", max("sub5") AS "sub5"
-      FROM (
-        SELECT "linkId", "client", false AS "counted", "sub1", "sub2", "sub3", "sub4", "sub5"
-        FROM candidates
-        UNION ALL
-        SELECT "linkId", "client", true, ${noTags} FROM counted_clients
-      ) AS clients
-      GROUP BY 1, 2
-    ), tag_counts AS (
-      SELECT "linkId", "slot", "value", sum("clicks")::int AS "clicks", sum("people")::int AS "people",
-        sum("bots")::int AS "bots"
-      FROM (
-        SELECT counted_tags."linkId", tag."slot", tag."value", 1 AS "clicks", 0 AS "people",
-          0 AS "bots"
-        FROM counted_tags
-        CROSS JOIN LATERAL (VALUES (1::smallint, counted_tags."sub1"),
-          (2::smallint, counted_tags."sub2"), (3::smallint, counted_tags."sub3"),
-          (4::smallint, counted_tags."sub4"), (5::smallint, counted_tags."sub5"))
-          AS tag("slot", "value")
-        WHERE counted_tags."counted" AND tag."value" IS NOT NULL
-        UNION ALL
-        SELECT links."id", tag."slot", tag."value", 0, tag."people", tag."bots"
-        FROM unnest(${tags.codes}::text[], ${tags.slots}::smallint[], ${tags.values}::text[],
-          ${tags.people}::int[], ${tags.bots}::int[])
-          AS tag("urlCode", "slot", "value", "people", "bots")
+        SELECT array_agg("linkId") AS "links", array_agg("client") AS "clients",
+          array_agg("address") AS "addresses"
+        FROM fresh
+      ) AS fresh_rows, (
+        SELECT array_agg("linkId") AS "links", array_agg("address") AS "addresses",
+          array_agg("admitted") AS "admitted"
+        FROM address_windows
+      ) AS windows, (
+        SELECT array_agg(links."id") AS "links", array_agg(tag."client") AS "clients",
+          array_agg(tag."slot") AS "slots", array_agg(tag."value") AS "values"
+        FROM unnest(${candidates.codes}::text[], ${candidates.clients}::text[],
+          ${candidates.slots}::smallint[], ${candidates.values}::text[])
+          AS tag("urlCode", "client", "slot", "value")
         JOIN links USING ("urlCode")
-      ) AS tagged
-      GROUP BY 1, 2, 3
-    ), sub_id_history AS (
-      SELECT "add_sub_id_clicks"(array_agg("linkId"), array_agg("slot"), array_agg("value"),
-        array_agg("clicks"), array_agg("people" - "clicks"), array_agg("bots"))
-      FROM tag_counts
+      ) AS tagged, (
+        SELECT array_agg(links."id") AS "links", array_agg(click."slot") AS "slots",
+          array_agg(click."value") AS "values", array_agg(click."people") AS "people",
+          array_agg(click."bots") AS "bots"
+        FROM unnest(${clicks.codes}::text[], ${clicks.slots}::smallint[], ${clicks.values}::text[],
+          ${clicks.people}::int[], ${clicks.bots}::int[])
+          AS click("urlCode", "slot", "value", "people", "bots")
+        JOIN links USING ("urlCode")
+      ) AS clicked
     )`;
 }
 
@@ -233,7 +190,6 @@ function subIdHistory(tags: TagRows): Prisma.Sql {
  */
 export function clickStatement(clicksByCode: ReadonlyMap<string, readonly Click[]>): Prisma.Sql {
   const { codes, clients, addresses, links, people, bots, tags } = clickBatchRows(clicksByCode);
-  const tagColumns = candidateTagColumns(tags);
   const windowPassed = Prisma.sql`held."windowStart"
     <= excluded."windowStart" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})`;
   return Prisma.sql`
@@ -243,9 +199,9 @@ export function clickStatement(clicksByCode: ReadonlyMap<string, readonly Click[
       WHERE link."urlCode" = ANY(${links}::text[]) AND link."active"
       ORDER BY link."id" FOR UPDATE OF link
     ), candidates AS (
-      SELECT links."id" AS "linkId", batch."client", batch."address" ${tagColumns.columns}
-      FROM unnest(${codes}::text[], ${clients}::text[], ${addresses}::text[] ${tagColumns.arrays})
-        AS batch("urlCode", "client", "address" ${tagColumns.columns})
+      SELECT links."id" AS "linkId", batch."client", batch."address"
+      FROM unnest(${codes}::text[], ${clients}::text[], ${addresses}::text[])
+        AS batch("urlCode", "client", "address")
       JOIN links USING ("urlCode")
     ), fresh AS (
       INSERT INTO "RecentClick" ("linkId", "client", "address", "countedAt")

@@ -43,18 +43,19 @@ describe('clickBatchRows', () => {
     );
     expect(rows.codes).toEqual(['AAAAAAAA', 'AAAAAAAA', 'BBBBBBBB']);
     expect(rows.tags).toEqual({
-      candidates: [
-        ['mail', null, 'mail'],
-        ['hero', null, null],
-        [null, null, null],
-        [null, null, null],
-        [null, null, null],
-      ],
-      codes: ['AAAAAAAA', 'AAAAAAAA', 'AAAAAAAA', 'BBBBBBBB'],
-      slots: [1, 2, 1, 1],
-      values: ['mail', 'hero', 'social', 'mail'],
-      people: [1, 1, 1, 1],
-      bots: [1, 0, 0, 0],
+      candidates: {
+        codes: ['AAAAAAAA', 'AAAAAAAA', 'BBBBBBBB'],
+        clients: ['client-ana', 'client-ana', 'client-ana'],
+        slots: [1, 2, 1],
+        values: ['mail', 'hero', 'mail'],
+      },
+      clicks: {
+        codes: ['AAAAAAAA', 'AAAAAAAA', 'AAAAAAAA', 'BBBBBBBB'],
+        slots: [1, 2, 1, 1],
+        values: ['mail', 'hero', 'social', 'mail'],
+        people: [1, 1, 1, 1],
+        bots: [1, 0, 0, 0],
+      },
     });
   });
 });

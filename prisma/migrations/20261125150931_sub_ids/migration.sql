@@ -105,23 +105,66 @@ LANGUAGE sql IMMUTABLE AS $$ SELECT 100 $$;
 CREATE FUNCTION "sub_id_other_values"() RETURNS text
 LANGUAGE sql IMMUTABLE AS $$ SELECT '(other values)'::text $$;
 
--- A click batch's tagged clicks by link, slot and value, added to the current hour of the links
--- and of their affiliates. Called by the redirect's click statement (src/shortLinks/clicks.ts)
--- once it holds the row locks of the batch's links, which every writer of these links' rows
--- holds until its commit; being a function, its statement reads with a snapshot taken after
--- those locks were granted, so it sees every earlier batch's values and the bound is exact
--- across replicas. A value of a link, hour and slot is kept when it is already there or while
--- fewer than "sub_id_values_per_hour"() are (new values in value order); further values are
--- counted under "sub_id_other_values"(). Rows are written in key order.
-CREATE FUNCTION "add_sub_id_clicks"(batch_links uuid[], batch_slots smallint[],
-  batch_values text[], batch_clicks integer[], batch_repeats integer[], batch_bots integer[])
-RETURNS void
+-- A click batch's tagged clicks, added to the current hour of their links and affiliates by
+-- value. Called by the redirect's click statement (src/shortLinks/clicks.ts) with what it
+-- decided: its fresh clients (link, client, address group), how many of each address group's
+-- fresh clients its window admitted (the first ones by client), the values its candidates carried
+-- (link, client, slot, value), and every click's values (people's and bots' per link, slot and
+-- value). Counted under a value are the admitted clients that carried it; its repeats are its
+-- other people's clicks. Rows meet by window functions and grouping over their union, never by a
+-- join whose size the planner cannot know; as a function, the statement's plan is kept by the
+-- session. It runs once the click statement holds the row locks of the batch's links, which every
+-- writer of these links' rows holds until its commit, and reads with a snapshot taken after them,
+-- so it sees every earlier batch's values and the bound is exact across replicas: a value of a
+-- link, hour and slot is kept when it is already there or while fewer than
+-- "sub_id_values_per_hour"() are (new values in value order); further values are counted under
+-- "sub_id_other_values"(). Rows are written in key order.
+CREATE FUNCTION "add_sub_id_clicks"(
+  fresh_links uuid[], fresh_clients text[], fresh_addresses text[],
+  window_links uuid[], window_addresses text[], window_admitted integer[],
+  tag_links uuid[], tag_clients text[], tag_slots smallint[], tag_values text[],
+  click_links uuid[], click_slots smallint[], click_values text[], click_people integer[],
+  click_bots integer[]) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
-  WITH batch AS (
-    SELECT given.*, date_trunc('hour', now() AT TIME ZONE 'UTC') AS "hour"
-    FROM unnest(batch_links, batch_slots, batch_values, batch_clicks, batch_repeats, batch_bots)
-      AS given("linkId", "slot", "value", "clicks", "repeats", "bots")
+  WITH counted_clients AS (
+    SELECT "linkId", "client"
+    FROM (
+      SELECT "linkId", "client",
+        row_number() OVER (PARTITION BY "linkId", "address" ORDER BY "client" NULLS FIRST) - 1
+          AS "rank",
+        max("admitted") OVER (PARTITION BY "linkId", "address") AS "admitted"
+      FROM (
+        SELECT fresh.*, NULL::integer AS "admitted"
+        FROM unnest(fresh_links, fresh_clients, fresh_addresses) AS fresh("linkId", "client", "address")
+        UNION ALL
+        SELECT held."linkId", NULL, held."address", held."admitted"
+        FROM unnest(window_links, window_addresses, window_admitted) AS held("linkId", "address", "admitted")
+      ) AS clients
+    ) AS ranked
+    WHERE "client" IS NOT NULL AND "rank" <= "admitted"
+  ), tags AS (
+    SELECT "linkId", "slot", "value",
+      bool_or("isCounted") OVER (PARTITION BY "linkId", "client") AS "isCounted"
+    FROM (
+      SELECT tag.*, false AS "isCounted"
+      FROM unnest(tag_links, tag_clients, tag_slots, tag_values) AS tag("linkId", "client", "slot", "value")
+      UNION ALL
+      SELECT "linkId", "client", NULL, NULL, true FROM counted_clients
+    ) AS clients
+  ), batch AS (
+    SELECT "linkId", "slot", "value", date_trunc('hour', now() AT TIME ZONE 'UTC') AS "hour",
+      sum("clicks")::int AS "clicks", sum("people" - "clicks")::int AS "repeats",
+      sum("bots")::int AS "bots"
+    FROM (
+      SELECT "linkId", "slot", "value", 1 AS "clicks", 0 AS "people", 0 AS "bots"
+      FROM tags WHERE "isCounted" AND "value" IS NOT NULL
+      UNION ALL
+      SELECT click."linkId", click."slot", click."value", 0, click."people", click."bots"
+      FROM unnest(click_links, click_slots, click_values, click_people, click_bots)
+        AS click("linkId", "slot", "value", "people", "bots")
+    ) AS clicks
+    GROUP BY 1, 2, 3
   ), known AS (
     SELECT held."linkId", held."slot", held."value"
     FROM "LinkSubIdClickHour" held
@@ -133,7 +176,7 @@ BEGIN
   ), newcomers AS (
     SELECT given."linkId", given."slot", given."value",
       row_number() OVER (PARTITION BY given."linkId", given."slot" ORDER BY given."value") AS "rank"
-    FROM (SELECT DISTINCT "linkId", "slot", "value" FROM batch) AS given
+    FROM batch AS given
     WHERE NOT EXISTS (SELECT FROM known
       WHERE (known."linkId", known."slot", known."value") = (given."linkId", given."slot", given."value"))
   ), admitted AS (
