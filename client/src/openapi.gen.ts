@@ -548,8 +548,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The key's affiliate's clicks, orders and earnings by day, brand, campaign or link, one ...
-     * @description The key's affiliate's clicks, orders and earnings by day, brand, campaign or link, one row per key and currency, busiest first (days in order, every day of the period, also without activity). `Accept: text/csv` answers the rows as CSV
+     * The key's affiliate's clicks, orders and earnings by day, brand, campaign, link or sub-...
+     * @description The key's affiliate's clicks, orders and earnings by day, brand, campaign, link or sub-ID value, one row per key and currency, busiest first (days in order, every day of the period, also without activity). `Accept: text/csv` answers the rows as CSV
      *
      *     **Key:** affiliate key with scope `reports:read`.
      */
@@ -559,10 +559,10 @@ export interface paths {
     delete?: never;
     options?: never;
     /**
-     * The key's affiliate's clicks, orders and earnings by day, brand, campaign or link, one ... (headers only)
+     * The key's affiliate's clicks, orders and earnings by day, brand, campaign, link or sub-... (headers only)
      * @description As `GET`, without the body.
      *
-     *     The key's affiliate's clicks, orders and earnings by day, brand, campaign or link, one row per key and currency, busiest first (days in order, every day of the period, also without activity). `Accept: text/csv` answers the rows as CSV
+     *     The key's affiliate's clicks, orders and earnings by day, brand, campaign, link or sub-ID value, one row per key and currency, busiest first (days in order, every day of the period, also without activity). `Accept: text/csv` answers the rows as CSV
      *
      *     **Key:** affiliate key with scope `reports:read`.
      */
@@ -590,7 +590,7 @@ export interface paths {
      * Follow a short link: 302 to its target with the affiliate's tracking parameter (headers only)
      * @description As `GET`, without the body.
      *
-     *     Public: no key, no quota. Counts one click per client (address and user agent) and link per 60 s; repeats, bots, crawlers, link-preview fetchers and HEAD requests are redirected without being counted.
+     *     Public: no key, no quota. Counts one click per client (address and user agent) and link per 60 s, and at most 10 clients of one address (an IPv4 address, an IPv6 /64) per link and 60 s; repeats, the address's further clients, bots, crawlers, link-preview fetchers and HEAD requests are redirected without being counted.
      */
     head: operations['followShortUrlHead'];
     patch?: never;
@@ -950,6 +950,16 @@ export interface components {
       items: components['schemas']['OrderItem'][];
       shortUrlCode: string | null;
       channelId: string | null;
+      /** @description The `sub1` of the click the order came from (GET /s/{urlCode}?sub1=…), as the brand reported it */
+      sub1: string | null;
+      /** @description The `sub2` of the click the order came from (GET /s/{urlCode}?sub2=…), as the brand reported it */
+      sub2: string | null;
+      /** @description The `sub3` of the click the order came from (GET /s/{urlCode}?sub3=…), as the brand reported it */
+      sub3: string | null;
+      /** @description The `sub4` of the click the order came from (GET /s/{urlCode}?sub4=…), as the brand reported it */
+      sub4: string | null;
+      /** @description The `sub5` of the click the order came from (GET /s/{urlCode}?sub5=…), as the brand reported it */
+      sub5: string | null;
       /** Format: date-time */
       orderedAt: string;
       /**
@@ -1052,7 +1062,7 @@ export interface components {
       /** Format: float */
       REJECTED: number;
     };
-    /** @description One row of a performance report: a key (the day, brand, campaign or link the report groups by; the other keys are null) and a currency. Clicks belong to the key, whatever the currency: each of a key's currency rows shows all of its clicks. Money in major units of `currency`. */
+    /** @description One row of a performance report: a key (the day, brand, campaign, link or sub-ID value the report groups by; the other keys are null) and a currency. Clicks belong to the key, whatever the currency: each of a key's currency rows shows all of its clicks. Money in major units of `currency`. */
     PerformanceRow: {
       /** @description groupBy=day: the local day (YYYY-MM-DD) in `timezone` */
       date: string | null;
@@ -1068,6 +1078,8 @@ export interface components {
       urlCode: string | null;
       /** @description groupBy=link: the short URL of `urlCode` */
       shortUrl: string | null;
+      /** @description groupBy=sub1...sub5: the value (null: clicks and orders without one; "(other values)": the values of a link and hour past the ones kept, and order values that are no sub-ID) */
+      subId: string | null;
       /** @description ISO 4217 code of the money fields; null on a row without orders (a day without activity, a link with clicks only) */
       currency: string | null;
       /**
@@ -1077,7 +1089,7 @@ export interface components {
       clicks: number;
       /**
        * Format: int32
-       * @description Clicks not counted because the client's last counted click was under a minute ago
+       * @description Clicks not counted because the client's last counted click was under a minute ago, or its address's clients had reached their bound on the link for the minute
        */
       repeatClicks: number;
       /**
@@ -3892,6 +3904,16 @@ export interface operations {
         search?: string;
         /** @description Orders changed at or after this time, oldest change first (`updatedAt`, then `id`): for incremental sync. */
         updatedSince?: string;
+        /** @description Orders whose sub1 is exactly this value. */
+        sub1?: string;
+        /** @description Orders whose sub2 is exactly this value. */
+        sub2?: string;
+        /** @description Orders whose sub3 is exactly this value. */
+        sub3?: string;
+        /** @description Orders whose sub4 is exactly this value. */
+        sub4?: string;
+        /** @description Orders whose sub5 is exactly this value. */
+        sub5?: string;
       };
       header?: {
         /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
@@ -3962,6 +3984,16 @@ export interface operations {
         search?: string;
         /** @description Orders changed at or after this time, oldest change first (`updatedAt`, then `id`): for incremental sync. */
         updatedSince?: string;
+        /** @description Orders whose sub1 is exactly this value. */
+        sub1?: string;
+        /** @description Orders whose sub2 is exactly this value. */
+        sub2?: string;
+        /** @description Orders whose sub3 is exactly this value. */
+        sub3?: string;
+        /** @description Orders whose sub4 is exactly this value. */
+        sub4?: string;
+        /** @description Orders whose sub5 is exactly this value. */
+        sub5?: string;
       };
       header?: {
         /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
@@ -5048,8 +5080,8 @@ export interface operations {
         page?: number;
         /** @description Items per page. Default 31; values above 366 are clamped to 366. */
         limit?: number;
-        /** @description What a row adds up: day, brand, campaign or link. */
-        groupBy: 'day' | 'brand' | 'campaign' | 'link';
+        /** @description What a row adds up: day, brand, campaign, link, or sub1 ... sub5 (a sub-ID value). */
+        groupBy: 'day' | 'brand' | 'campaign' | 'link' | 'sub1' | 'sub2' | 'sub3' | 'sub4' | 'sub5';
         /** @description Start of the period. Default: 30 days before endAt; at most 366 days before it. Read in whole hours: an hour counts when its middle lies in [startAt, endAt). */
         startAt?: string;
         /** @description End of the period (excluded). Default: the end of the current hour. */
@@ -5121,8 +5153,8 @@ export interface operations {
         page?: number;
         /** @description Items per page. Default 31; values above 366 are clamped to 366. */
         limit?: number;
-        /** @description What a row adds up: day, brand, campaign or link. */
-        groupBy: 'day' | 'brand' | 'campaign' | 'link';
+        /** @description What a row adds up: day, brand, campaign, link, or sub1 ... sub5 (a sub-ID value). */
+        groupBy: 'day' | 'brand' | 'campaign' | 'link' | 'sub1' | 'sub2' | 'sub3' | 'sub4' | 'sub5';
         /** @description Start of the period. Default: 30 days before endAt; at most 366 days before it. Read in whole hours: an hour counts when its middle lies in [startAt, endAt). */
         startAt?: string;
         /** @description End of the period (excluded). Default: the end of the current hour. */
@@ -5284,7 +5316,18 @@ export interface operations {
   };
   followShortUrl: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description A tag of this follow, 1 to 100 visible ASCII characters (anything else is dropped; the redirect still happens): the click is also counted under it (`GET /affiliate/reports/performance?groupBy=sub1`), and the target gets it appended as `sub1` */
+        sub1?: string;
+        /** @description A tag of this follow, 1 to 100 visible ASCII characters (anything else is dropped; the redirect still happens): the click is also counted under it (`GET /affiliate/reports/performance?groupBy=sub2`), and the target gets it appended as `sub2` */
+        sub2?: string;
+        /** @description A tag of this follow, 1 to 100 visible ASCII characters (anything else is dropped; the redirect still happens): the click is also counted under it (`GET /affiliate/reports/performance?groupBy=sub3`), and the target gets it appended as `sub3` */
+        sub3?: string;
+        /** @description A tag of this follow, 1 to 100 visible ASCII characters (anything else is dropped; the redirect still happens): the click is also counted under it (`GET /affiliate/reports/performance?groupBy=sub4`), and the target gets it appended as `sub4` */
+        sub4?: string;
+        /** @description A tag of this follow, 1 to 100 visible ASCII characters (anything else is dropped; the redirect still happens): the click is also counted under it (`GET /affiliate/reports/performance?groupBy=sub5`), and the target gets it appended as `sub5` */
+        sub5?: string;
+      };
       header?: never;
       path: {
         /** @description The link's 8-character code (`urlCode` of a short URL) */
@@ -5294,7 +5337,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description To the link's target */
+      /** @description To the link's target, with the follow's sub-IDs appended */
       302: {
         headers: {
           Location?: string;
@@ -5308,7 +5351,18 @@ export interface operations {
   };
   followShortUrlHead: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description A tag of this follow, 1 to 100 visible ASCII characters (anything else is dropped; the redirect still happens): the click is also counted under it (`GET /affiliate/reports/performance?groupBy=sub1`), and the target gets it appended as `sub1` */
+        sub1?: string;
+        /** @description A tag of this follow, 1 to 100 visible ASCII characters (anything else is dropped; the redirect still happens): the click is also counted under it (`GET /affiliate/reports/performance?groupBy=sub2`), and the target gets it appended as `sub2` */
+        sub2?: string;
+        /** @description A tag of this follow, 1 to 100 visible ASCII characters (anything else is dropped; the redirect still happens): the click is also counted under it (`GET /affiliate/reports/performance?groupBy=sub3`), and the target gets it appended as `sub3` */
+        sub3?: string;
+        /** @description A tag of this follow, 1 to 100 visible ASCII characters (anything else is dropped; the redirect still happens): the click is also counted under it (`GET /affiliate/reports/performance?groupBy=sub4`), and the target gets it appended as `sub4` */
+        sub4?: string;
+        /** @description A tag of this follow, 1 to 100 visible ASCII characters (anything else is dropped; the redirect still happens): the click is also counted under it (`GET /affiliate/reports/performance?groupBy=sub5`), and the target gets it appended as `sub5` */
+        sub5?: string;
+      };
       header?: never;
       path: {
         /** @description The link's 8-character code (`urlCode` of a short URL) */
@@ -5318,7 +5372,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description To the link's target */
+      /** @description To the link's target, with the follow's sub-IDs appended */
       302: {
         headers: {
           Location?: string;
