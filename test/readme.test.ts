@@ -146,6 +146,11 @@ describe('the blocks, run in one shell', () => {
     expect(stdout).toContain('HTTP/1.1 302 Found');
   });
 
+  test('a tagged follow takes its sub-IDs to the brand, and the report by sub1 counts it', () => {
+    expect(stdout).toMatch(/^https?:\/\/\S+[?&]aff=\S+&sub1=newsletter&sub2=hero$/m);
+    expect(stdout).toMatch(/^\{"subId":"newsletter","currency":[^,]+,"clicks":[1-9]/m);
+  });
+
   test("the webhook listener prints the test event, verified with the endpoint's secret", async () => {
     const [, endpointId] = /ENDPOINT_ID=(\S+)$/m.exec(stdout) ?? [];
     expect(endpointId).toMatch(/^[0-9a-f-]{36}$/);
