@@ -370,12 +370,13 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-total-count')).toBe('3');
     const lines = (await response.text()).split('\r\n');
-    expect(lines[0]!.split(',')).toContain('subId');
-    const subIdColumn = lines[0]!.split(',').indexOf('subId');
+    // Text cells are quoted; an empty cell is null.
+    const subIdColumn = lines[0]!.split(',').indexOf('"subId"');
+    expect(subIdColumn).toBe(lines[0]!.split(',').indexOf('"shortUrl"') + 1);
     expect(lines.slice(1, 4).map((line) => line.split(',')[subIdColumn])).toEqual([
-      'mail',
+      '"mail"',
       '',
-      'social',
+      '"social"',
     ]);
   });
 
