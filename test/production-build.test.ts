@@ -110,10 +110,11 @@ test('node runs dist/server.js: ready, keys checked, SIGTERM exits 0', async () 
   );
   try {
     expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
-    // On PostgreSQL the service shares this test's schema: a key made here opens the catalog there.
-    // The embedded database is the child's own and holds no key: a key is refused.
+    // On PostgreSQL the service shares this test's schema: a key made here opens the catalog there
+    // (a live key: production takes live keys). The embedded database is the child's own and holds
+    // no key: a key is refused.
     const { apiKey } = config.databaseUrl
-      ? await createApiKey('partner')
+      ? await createApiKey('partner', { env: 'live' })
       : { apiKey: 'svc_live_nokey001_NoSuchSecret00000000000000000' };
     const answer = await fetch(`${server.base}/api/partner/organizations`, {
       headers: { 'x-api-key': apiKey },

@@ -11,6 +11,8 @@ export async function createUser(role: 'AFFILIATE' | 'PARTNER' = 'AFFILIATE') {
 }
 
 export interface KeyOptions {
+  /** The key's environment; the tests' installations take `test` keys (KEY_ENV), production `live`. */
+  env?: 'live' | 'test';
   scopes?: string[];
   expiresAt?: Date;
   revokedAt?: Date;
@@ -21,13 +23,14 @@ export interface KeyOptions {
 export async function createApiKey(type: KeyType, options: KeyOptions = {}) {
   const ownerId =
     options.ownerId ?? (await createUser(type === 'partner' ? 'PARTNER' : 'AFFILIATE')).id;
-  const { apiKey, prefix, secret } = generateApiKey('test');
+  const env = options.env ?? 'test';
+  const { apiKey, prefix, secret } = generateApiKey(env);
   const row = await prisma.apiKey.create({
     data: {
       name: `key ${next()}`,
       type,
       version: 'v2',
-      env: 'test',
+      env,
       prefix,
       secretHash: sha256Hex(secret),
       scopes: options.scopes ?? [...SCOPES_BY_KEY_TYPE[type]],
