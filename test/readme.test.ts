@@ -103,9 +103,8 @@ describe('the blocks, run in one shell', () => {
       // As docs/webhooks.md starts it for the local webhook recipe.
       WEBHOOK_ALLOW_PRIVATE_URLS: '1',
       // The access log on the replica's output: every answer's status, whatever the blocks pipe
-      // it through (CI points LOG_FILE elsewhere).
+      // it through.
       LOG_LEVEL: 'info',
-      LOG_FILE: undefined,
     });
     const listenerPort = await freePort();
     const script = [

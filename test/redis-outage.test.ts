@@ -117,9 +117,7 @@ withRedisServer('a replica says in words when Redis is unreachable, back, or los
       DATABASE_URL: undefined,
       PGLITE_DATA_DIR: 'memory://',
       REDIS_URL: `redis://:redis-password@127.0.0.1:${port}`,
-      // The replica's own output is read (CI points LOG_FILE elsewhere).
       LOG_LEVEL: 'info',
-      LOG_FILE: undefined,
     });
   }, 60_000);
 

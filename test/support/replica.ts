@@ -19,7 +19,8 @@ const ROOT = path.join(__dirname, '..', '..');
 /**
  * Starts the service with `env` over the test's own, on a free port: as `npm start` runs it
  * (scripts/start.ts, demo data into an empty embedded database), as production does
- * (src/server.ts), or as its compiled build (dist/server.js, node alone).
+ * (src/server.ts), or as its compiled build (dist/server.js, node alone). It logs to its own
+ * output, which tests read, whatever LOG_FILE the test run has.
  */
 export async function startReplica(
   env: Record<string, string | undefined>,
@@ -28,7 +29,7 @@ export async function startReplica(
   const args = entry.endsWith('.js') ? [entry] : ['--import', 'tsx', entry];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', LOG_FILE: undefined, ...env },
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   let output = '';
