@@ -337,10 +337,12 @@ function authSection(run: TargetRun, connections: number): string[] {
     '(1000 / req/s with key - 1000 / req/s without, ms of the whole machine).',
     '',
     `- \`GET /affiliate/bench-unrouted\` is the isolating pair: the facade answers 404 for an`,
-    '  unrouted path under /affiliate/ before it authenticates, so with a key the only added work',
-    '  is the edge quota admission (key verification, the Redis count, the rate-limit headers).',
-    '- `GET /affiliate/offers` is the cheapest routed path: 410 with a key (after auth and Sofa),',
-    '  401 without (the facade refuses before Sofa), so its delta also holds a GraphQL execution.',
+    '  unrouted path under /affiliate/ before it authenticates, and both requests are counted (a key',
+    "  per address, or the address's anonymous budget), so with a key the added work is the key's",
+    '  verification.',
+    '- `GET /affiliate/offers` is the cheapest routed path: 410 with a key (after auth and the',
+    "  route's GraphQL execution), 401 without (the facade refuses before executing), so its delta",
+    '  also holds a GraphQL execution.',
     '',
     ...table(
       [

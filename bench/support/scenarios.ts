@@ -241,10 +241,10 @@ function taggedRedirectScenario(f: Fixtures): Scenario {
 }
 
 /**
- * The auth + quota path alone. The unrouted path answers 404 in the facade before any auth, so
- * with a key the only added work is the edge's quota admission (key verification, Redis count)
- * and its headers. The removed route is the cheapest routed one: 410 after auth and Sofa, 401
- * without a key (so that pair also differs by Sofa's execution).
+ * The auth + quota path alone. The unrouted path answers 404 in the facade before any auth, and
+ * both requests are counted (a key's budget or the anonymous one), so with a key the added work is
+ * the key's verification. The removed route is the cheapest routed one: 410 after auth and the
+ * route's GraphQL execution, 401 without a key (so that pair also differs by the execution).
  */
 export function authPairs(): Scenario[] {
   const pair = (path: string, withKey: number, without: number): Scenario[] => [
