@@ -1,8 +1,8 @@
 // The REST facade: each contract path is answered by its route's GraphQL operation. Sofa turns a
 // route's root field into that operation (the one its router would run, src/rest/sofa.ts) and
 // documents the routes (src/rest/openapi); the facade runs the operation through the server's
-// GraphQL pipeline (envelop: the response cache, tracing, cancellation at the deadline) with the
-// context of the edge's request record. Sofa's own router is not asked per request: it would match
+// GraphQL pipeline (envelop's execute: its plugins, tracing, cancellation at the deadline) with the
+// context of the edge's request record, unless the answer cache (src/rest/answerCache.ts) has it. Sofa's own router is not asked per request: it would match
 // the path the edge already matched and parse the query string with `qs`, which bends what the
 // contract accepts (stack notes, "Sofa").
 //
@@ -10,12 +10,7 @@
 // type of the surface (401 before any 400), the partner surface's refusal of dashboard
 // credentials, strict query-string and JSON-body parsing, and `Idempotency-Key` replays on POST
 // routes. After it: CSV where a route offers it, and `ETag`/304 on GET answers.
-import {
-  type DocumentNode,
-  type ExecutionResult,
-  type GraphQLArgument,
-  type GraphQLSchema,
-} from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLArgument, GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { accessRefusal, keyRefusal } from '../auth/keyRefusal';
 import type { VerifiedKey } from '../auth/verifyApiKey';
@@ -296,13 +291,33 @@ export function createRestFacade(cache: AnswerCache | null) {
     return { status: answer.status, body, replayed };
   }
 
+  /** A POST's response, replayed when it carries an Idempotency-Key already answered. */
+  async function writeResponse(
+    record: RequestRecord,
+    route: PreparedRoute,
+    apiKey: VerifiedKey,
+    rest: RestExecution,
+    headers: Record<string, string>,
+  ): Promise<Response> {
+    const idempotencyKey = record.request.headers.get(IDEMPOTENCY_KEY_HEADER);
+    if (idempotencyKey === null) {
+      const { status, body } = await writeAnswer(record, route, apiKey, rest);
+      return jsonAnswer(record, status, body, headers);
+    }
+    const written = await idempotentAnswer(record, route, apiKey, rest, idempotencyKey);
+    return jsonAnswer(record, written.status, written.body, {
+      ...headers,
+      ...(written.replayed && { [IDEMPOTENT_REPLAYED_HEADER]: 'true' }),
+    });
+  }
+
   /** The answer to a request under a REST surface, its route as the edge looked it up. */
   async function answer(
     record: RequestRecord,
     found: RouteLookup,
     body: ReadableStream<Uint8Array> | null,
   ): Promise<Response> {
-    const { method, url } = record.request;
+    const { method } = record.request;
     try {
       if (found.kind === 'not-found') {
         throw new NotFoundError(`No route ${method} ${shown(record.url.pathname)}`);
@@ -310,9 +325,9 @@ export function createRestFacade(cache: AnswerCache | null) {
       if (found.kind === 'method-not-allowed') {
         throw new MethodNotAllowedError(method, found.allow);
       }
+      // Prepared from the same route table: a miss would be a bug.
       const route = prepared.get(found.route);
-      if (!route)
-        throw new Error(`No operation for ${found.route.method} ${found.route.path} (${url})`);
+      if (!route) throw new Error(`No operation for ${found.route.method} ${found.route.path}`);
       const apiKey = await surfaceKey(record);
       const rest: RestExecution = {
         method: route.route.method,
@@ -324,16 +339,7 @@ export function createRestFacade(cache: AnswerCache | null) {
         ? { [IGNORED_PARAMETERS_HEADER]: ignored.join(', ') }
         : {};
       if (route.route.method === 'POST') {
-        const idempotencyKey = record.request.headers.get(IDEMPOTENCY_KEY_HEADER);
-        if (idempotencyKey === null) {
-          const { status, body } = await writeAnswer(record, route, apiKey, rest);
-          return jsonAnswer(record, status, body, headers);
-        }
-        const written = await idempotentAnswer(record, route, apiKey, rest, idempotencyKey);
-        return jsonAnswer(record, written.status, written.body, {
-          ...headers,
-          ...(written.replayed && { [IDEMPOTENT_REPLAYED_HEADER]: 'true' }),
-        });
+        return await writeResponse(record, route, apiKey, rest, headers);
       }
       return sendAnswer(record, await readAnswer(record, route, apiKey, rest), headers);
     } catch (error) {

@@ -6,17 +6,18 @@ import { errorResponse, NotFoundError, shown } from '../errors';
 import type { RequestRecord } from '../requestRecord';
 
 /** Registered after every plugin that serves a path, so it sees only what nobody served. */
-export function useUnknownPathAnswer(graphqlEndpoint: string): Plugin {
+export function useUnknownPathAnswer(
+  graphqlEndpoint: string,
+): Plugin<Record<string, unknown>, { record: RequestRecord }> {
   return {
     onRequest({ request, url, serverContext, endResponse }) {
       if (url.pathname === graphqlEndpoint) return;
       // The root is where a newcomer's browser lands first: point to the reference.
       const hint = url.pathname === '/' ? ': the API reference is at /docs' : '';
-      const { record } = serverContext as unknown as { record: RequestRecord };
       endResponse(
         errorResponse(
           new NotFoundError(`No route ${request.method} ${shown(url.pathname)}${hint}`),
-          record.id,
+          serverContext.record.id,
         ),
       );
     },
