@@ -1,8 +1,8 @@
 // GraphQL abuse limits for /graphql (graphql-armor plugins, every option set here rather than left to
 // a default that could change under us). They run in yoga's parse and validate phases, and the
 // operation's cost just before it executes, so a refused operation never reaches a resolver or the
-// database. The REST facade does not pass through them: Sofa executes its own fixed, generated
-// operations, whose pages are bounded by each route's page rule.
+// database. The REST facade does not pass through them: it runs the fixed operations Sofa builds
+// from the route table, whose pages are bounded by each route's page rule.
 //
 // The limits sit above what any legitimate operation needs (test/graphql-limits.test.ts proves it
 // for every root field at full width, and for all affiliate lists in one operation): the schema
