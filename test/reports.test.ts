@@ -15,6 +15,7 @@ import {
   createOrder,
   recordClicks,
 } from './support/factories';
+import { earningsByStatus, reportRow } from './support/reportRows';
 
 useTestDatabase();
 
@@ -116,35 +117,6 @@ beforeAll(async () => {
   await recordClicks(otherLink, new Date('2026-03-01T12:00:00Z'), { clicks: 7 });
 });
 
-const earningsByStatus = (
-  by: Partial<Record<'PENDING' | 'APPROVED' | 'PAID' | 'REJECTED', number>>,
-) => ({ PENDING: 0, APPROVED: 0, PAID: 0, REJECTED: 0, ...by });
-
-/** A report row: nulls and zeros unless given. */
-function row(fields: Record<string, unknown>) {
-  return {
-    date: null,
-    organizationId: null,
-    organizationName: null,
-    campaignId: null,
-    campaignName: null,
-    urlCode: null,
-    shortUrl: null,
-    subId: null,
-    currency: null,
-    clicks: 0,
-    repeatClicks: 0,
-    botClicks: 0,
-    orders: 0,
-    transactionValue: 0,
-    earnings: 0,
-    earningsByStatus: earningsByStatus({}),
-    conversionRate: null,
-    epc: null,
-    ...fields,
-  };
-}
-
 /** The March shop's rows by currency: the sale link's (1 March), both Chapter Books orders (3 March). */
 const sale = { clicks: 40, repeatClicks: 5, botClicks: 3, orders: 1, conversionRate: 0.025 };
 const saleEur = {
@@ -181,10 +153,10 @@ describe('groupBy=day', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       data: [
-        row({ date: '2026-03-01', ...saleEur }),
-        row({ date: '2026-03-01', ...saleUsd }),
-        row({ date: '2026-03-02' }),
-        row({ date: '2026-03-03', ...booksEur }),
+        reportRow({ date: '2026-03-01', ...saleEur }),
+        reportRow({ date: '2026-03-01', ...saleUsd }),
+        reportRow({ date: '2026-03-02' }),
+        reportRow({ date: '2026-03-03', ...booksEur }),
       ],
       meta: { total: 4, page: 1, limit: 31, totalPages: 1 },
     });
@@ -224,10 +196,10 @@ describe('groupBy=day', () => {
   test('campaignId narrows to the orders and clicks of its links', async () => {
     const answer = await report(`groupBy=day&campaignId=${shop.campaign.id}&${MARCH}`);
     expect(answer.body.data).toEqual([
-      row({ date: '2026-03-01', ...saleEur }),
-      row({ date: '2026-03-01', ...saleUsd }),
-      row({ date: '2026-03-02' }),
-      row({ date: '2026-03-03' }),
+      reportRow({ date: '2026-03-01', ...saleEur }),
+      reportRow({ date: '2026-03-01', ...saleUsd }),
+      reportRow({ date: '2026-03-02' }),
+      reportRow({ date: '2026-03-03' }),
     ]);
   });
 
@@ -264,9 +236,9 @@ describe('groupBy=brand, campaign, link', () => {
     const books = { organizationId: shop.brands.books.id, organizationName: 'Chapter Books' };
     expect(answer.body).toEqual({
       data: [
-        row({ ...shoes, ...saleEur }),
-        row({ ...shoes, ...saleUsd }),
-        row({ ...books, ...booksEur }),
+        reportRow({ ...shoes, ...saleEur }),
+        reportRow({ ...shoes, ...saleUsd }),
+        reportRow({ ...books, ...booksEur }),
       ],
       meta: { total: 3, page: 1, limit: 31, totalPages: 1 },
     });
@@ -276,9 +248,9 @@ describe('groupBy=brand, campaign, link', () => {
     const answer = await report(`groupBy=campaign&${MARCH}`);
     const spring = { campaignId: shop.campaign.id, campaignName: 'Spring Sale' };
     expect(answer.body.data).toEqual([
-      row({ ...spring, ...saleEur }),
-      row({ ...spring, ...saleUsd }),
-      row(booksEur),
+      reportRow({ ...spring, ...saleEur }),
+      reportRow({ ...spring, ...saleUsd }),
+      reportRow(booksEur),
     ]);
   });
 
@@ -286,9 +258,9 @@ describe('groupBy=brand, campaign, link', () => {
     const answer = await report(`groupBy=link&${MARCH}`);
     const link = ({ urlCode }: Link) => ({ urlCode, shortUrl: shortUrlOf(urlCode) });
     expect(answer.body.data).toEqual([
-      row({ ...link(shop.links.sale), ...saleEur }),
-      row({ ...link(shop.links.sale), ...saleUsd }),
-      row({
+      reportRow({ ...link(shop.links.sale), ...saleEur }),
+      reportRow({ ...link(shop.links.sale), ...saleUsd }),
+      reportRow({
         ...link(shop.links.books),
         ...booksEur,
         orders: 1,
@@ -298,7 +270,7 @@ describe('groupBy=brand, campaign, link', () => {
         conversionRate: 0.1,
         epc: 0,
       }),
-      row({
+      reportRow({
         currency: 'EUR',
         orders: 1,
         transactionValue: 30,

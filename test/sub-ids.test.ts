@@ -22,6 +22,7 @@ import {
 } from './support/factories';
 import { createApiKey } from './support/factories';
 import { startReceiver, until } from './support/webhookReceiver';
+import { earningsByStatus, reportRow } from './support/reportRows';
 
 useTestDatabase();
 
@@ -59,39 +60,6 @@ async function insertOrder(
       ${order.urlCode ?? null}, ${new Date(order.at)}, ${sub1}, ${sub2}, ${sub3}, ${sub4}, ${sub5})
     RETURNING "id"::text`;
   return row!.id;
-}
-
-const earningsByStatus = (by: Partial<Record<Status, number>>) => ({
-  PENDING: 0,
-  APPROVED: 0,
-  PAID: 0,
-  REJECTED: 0,
-  ...by,
-});
-
-/** A report row by sub-ID: nulls and zeros unless given. */
-function row(fields: Record<string, unknown>) {
-  return {
-    date: null,
-    organizationId: null,
-    organizationName: null,
-    campaignId: null,
-    campaignName: null,
-    urlCode: null,
-    shortUrl: null,
-    subId: null,
-    currency: null,
-    clicks: 0,
-    repeatClicks: 0,
-    botClicks: 0,
-    orders: 0,
-    transactionValue: 0,
-    earnings: 0,
-    earningsByStatus: earningsByStatus({}),
-    conversionRate: null,
-    epc: null,
-    ...fields,
-  };
 }
 
 /**
@@ -224,7 +192,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
     const answer = await report(`groupBy=sub1&${MARCH}`);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
-      data: [row(mailEur), row(untaggedEur), row(socialUsd)],
+      data: [reportRow(mailEur), reportRow(untaggedEur), reportRow(socialUsd)],
       meta: { total: 3, page: 1, limit: 31, totalPages: 1 },
     });
   });
@@ -232,7 +200,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
   test('sub2: each sub-ID has its own values; the untagged row per currency', async () => {
     const answer = await report(`groupBy=sub2&${MARCH}`);
     expect(answer.body.data).toEqual([
-      row({
+      reportRow({
         subId: 'hero',
         currency: 'EUR',
         clicks: 40,
@@ -245,7 +213,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
         conversionRate: 0.025,
         epc: 0.125,
       }),
-      row({
+      reportRow({
         currency: 'EUR',
         clicks: 10,
         repeatClicks: 1,
@@ -256,7 +224,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
         conversionRate: 0.2,
         epc: 0.15,
       }),
-      row({
+      reportRow({
         currency: 'USD',
         clicks: 10,
         repeatClicks: 1,
@@ -289,7 +257,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
 
   test('organizationId narrows to one brand; the period to its hours', async () => {
     const books = [
-      row({
+      reportRow({
         currency: 'EUR',
         clicks: 6,
         repeatClicks: 1,
@@ -300,7 +268,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
         conversionRate: 0.1667,
         epc: 0.25,
       }),
-      row({
+      reportRow({
         subId: 'mail',
         currency: 'EUR',
         clicks: 4,
@@ -323,7 +291,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
   test('campaignId narrows to the clicks and orders of its links', async () => {
     const answer = await report(`groupBy=sub1&campaignId=${shop.campaignId}&${MARCH}`);
     expect(answer.body.data).toEqual([
-      row({
+      reportRow({
         subId: 'mail',
         currency: 'EUR',
         clicks: 25,
@@ -336,8 +304,8 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
         conversionRate: 0.04,
         epc: 0.2,
       }),
-      row(socialUsd),
-      row({ clicks: 5, repeatClicks: 2, botClicks: 2, conversionRate: 0, epc: 0 }),
+      reportRow(socialUsd),
+      reportRow({ clicks: 5, repeatClicks: 2, botClicks: 2, conversionRate: 0, epc: 0 }),
     ]);
   });
 
@@ -358,7 +326,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
   test('pages count rows', async () => {
     const answer = await report(`groupBy=sub1&${MARCH}&limit=2&page=2`);
     expect(answer.body).toEqual({
-      data: [row(socialUsd)],
+      data: [reportRow(socialUsd)],
       meta: { total: 3, page: 2, limit: 2, totalPages: 2 },
     });
   });
@@ -431,7 +399,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
   test("another affiliate's report holds only its own value; neither sees the other's", async () => {
     const theirs = await report(`groupBy=sub1&${MARCH}`, shop.other.apiKey);
     expect(theirs.body.data).toEqual([
-      row({
+      reportRow({
         subId: 'mail',
         currency: 'EUR',
         clicks: 7,
