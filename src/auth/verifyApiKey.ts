@@ -152,10 +152,16 @@ function presentedSecret(parsed: ParsedApiKey): { hash: string; rememberedAs: st
   return { hash, rememberedAs: parsed.version === 'v2' ? `${parsed.prefix}:${hash}` : hash };
 }
 
-/** Whether checking this key now needs no database lookup (it opened its key a moment ago). */
-export function isRememberedKey(raw: string): boolean {
+/**
+ * How far a presented key can be trusted before any lookup: whether its shape and checksum hold
+ * (a malformed key can never verify), and whether checking it needs no database lookup (it
+ * opened its key a moment ago).
+ */
+export function keyStanding(raw: string): { wellFormed: boolean; remembered: boolean } {
   const parsed = parseApiKey(raw);
-  return parsed !== null && rememberedKeys.get(presentedSecret(parsed).rememberedAs) !== undefined;
+  if (!parsed) return { wellFormed: false, remembered: false };
+  const remembered = rememberedKeys.get(presentedSecret(parsed).rememberedAs) !== undefined;
+  return { wellFormed: true, remembered };
 }
 
 /**

@@ -9,8 +9,7 @@
 // request. Every answer the service builds carries the record's headers from the start; yoga's
 // answers get them here.
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import { parseApiKey } from '../auth/keyFormat';
-import { isRememberedKey } from '../auth/verifyApiKey';
+import { keyStanding } from '../auth/verifyApiKey';
 import { raceDeadline, withDeadline } from '../deadline';
 import {
   errorResponse,
@@ -128,8 +127,7 @@ function presentedCredentials(record: RequestRecord): PresentedCredentials {
       key === null
         ? null
         : {
-            wellFormed: parseApiKey(key) !== null,
-            remembered: isRememberedKey(key),
+            ...keyStanding(key),
             verify: async () => (await record.apiKey())?.id ?? null,
           },
     token: record.request.headers.has('x-api-token')
