@@ -65,9 +65,9 @@ function commitOf(): string {
 }
 
 async function main(): Promise<void> {
-  const { config } = await import('../src/config');
-  const { closeDatabase, prisma, withSqlConnection } = await import('../src/db');
-  const { applyMigrations } = await import('../src/migrations');
+  const { config } = await import('../src/platform/config');
+  const { closeDatabase, prisma, withSqlConnection } = await import('../src/platform/db');
+  const { applyMigrations } = await import('../src/platform/migrations');
   const { generateApiKey, sha256Hex } = await import('../src/auth/keyFormat');
   const { verifyApiKey } = await import('../src/auth/verifyApiKey');
   const { SCOPES_BY_KEY_TYPE } = await import('../src/auth/scopes');

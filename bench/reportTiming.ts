@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const { createApp } = await import('../src/app');
   const { DEMO } = await import('../prisma/seed/demo');
   const { SCALE } = await import('../prisma/seed/scale');
-  const { prisma, closeDatabase } = await import('../src/db');
+  const { prisma, closeDatabase } = await import('../src/platform/db');
   const { REPORT_SETTINGS, reportStatement } =
     await import('../src/schema/reports/performanceRows');
   const { reportPeriod } = await import('../src/schema/reports/range');

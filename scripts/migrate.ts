@@ -1,6 +1,6 @@
 // npm run migrate: applies pending migrations to the configured database, nothing else.
-import { closeDatabase } from '../src/db';
-import { applyMigrations } from '../src/migrations';
+import { closeDatabase } from '../src/platform/db';
+import { applyMigrations } from '../src/platform/migrations';
 
 applyMigrations()
   .then(async (applied) => {

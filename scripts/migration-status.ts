@@ -3,8 +3,8 @@
 // Prisma 7 CLI needs the native engine). Embedded PGlite only (PGLITE_DATA_DIR); exits 1 unless
 // every migration is applied, unedited and finished.
 import path from 'node:path';
-import { config } from '../src/config';
-import { openPGlite } from '../src/pglite';
+import { config } from '../src/platform/config';
+import { openPGlite } from '../src/platform/pglite';
 import { migrationStatus } from './schema-engine';
 
 async function main(): Promise<boolean> {

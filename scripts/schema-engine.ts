@@ -17,7 +17,7 @@ import type {
   SchemaEngine,
 } from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { openPGlite } from '../src/pglite';
+import { openPGlite } from '../src/platform/pglite';
 
 type EngineModule = typeof import('@prisma/schema-engine-wasm/schema_engine_bg');
 

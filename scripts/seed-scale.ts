@@ -2,7 +2,7 @@
 // pending migrations, the demo data, the scale data, then VACUUM (ANALYZE) and the row counts.
 // Safe to run again: each part skips what is there, and an interrupted run resumes where it stopped.
 import { availableParallelism } from 'node:os';
-import { config } from '../src/config';
+import { config } from '../src/platform/config';
 
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
@@ -15,9 +15,9 @@ async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
 
 async function main(): Promise<void> {
   const started = performance.now();
-  // Imported only now: with no DATABASE_URL, src/db.ts would open the embedded database.
-  const { closeDatabase, prisma, withSqlConnection } = await import('../src/db');
-  const { applyMigrations } = await import('../src/migrations');
+  // Imported only now: with no DATABASE_URL, src/platform/db.ts would open the embedded database.
+  const { closeDatabase, prisma, withSqlConnection } = await import('../src/platform/db');
+  const { applyMigrations } = await import('../src/platform/migrations');
   const { refuseDemoDataInProduction, seedDemoData } = await import('../prisma/seed/demo');
   const { SCALE_TABLES, seedScaleData } = await import('../prisma/seed/scale');
   try {

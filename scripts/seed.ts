@@ -2,8 +2,8 @@
 // Safe to run again: both steps skip what is already there. Database from the environment
 // (PGlite by default, PostgreSQL with DATABASE_URL), as for the service. Refused, before anything
 // is touched, with NODE_ENV=production.
-import { applyMigrations } from '../src/migrations';
-import { closeDatabase, prisma } from '../src/db';
+import { applyMigrations } from '../src/platform/migrations';
+import { closeDatabase, prisma } from '../src/platform/db';
 import { refuseDemoDataInProduction, seedDemoData } from '../prisma/seed/demo';
 
 async function seed(): Promise<string> {

@@ -2,9 +2,9 @@
 // (never in production: the demo keys are public), and the banner says how to try it.
 import { DEMO_KEYS, DEMO_USERS } from '../src/auth/demoIdentities';
 import { seedDemoData } from '../prisma/seed/demo';
-import { config } from '../src/config';
-import { isEmbeddedDatabase, prisma } from '../src/db';
-import { logger } from '../src/logger';
+import { config } from '../src/platform/config';
+import { isEmbeddedDatabase, prisma } from '../src/platform/db';
+import { logger } from '../src/platform/logger';
 import { run, startServer } from '../src/server';
 
 async function loadDemoDataIntoAnEmptyDatabase(): Promise<void> {

@@ -4,7 +4,7 @@
 import { createServerAdapter } from '@whatwg-node/server';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { hearKeyChanges } from './auth/keyChanges';
-import { config } from './config';
+import { config } from './platform/config';
 import { useAnswerSizeLimit } from './graphql/answerSize';
 import { graphqlArmor, type GraphqlSettings } from './graphql/armor';
 import { maskErrors } from './graphql/errorMasking';
@@ -14,8 +14,8 @@ import { useJsonAnswers } from './graphql/jsonAnswers';
 import { useManagementLimit } from './graphql/managementLimit';
 import { createEdge, type EdgeSettings } from './http/edge';
 import { FAILED_AUTH_LIMIT } from './limits/rateLimit';
-import { createRedisClient, type RedisClient } from './redis';
-import { logger } from './logger';
+import { createRedisClient, type RedisClient } from './platform/redis';
+import { logger } from './platform/logger';
 import { Counters } from './limits/counters';
 import { answerCache } from './rest/answerCache';
 import { createRestFacade, type RestFacade } from './rest/facade';
@@ -24,7 +24,7 @@ import { useUnknownPathAnswer } from './rest/unknownPaths';
 import type { RequestRecord } from './requestRecord';
 import { contextFor, type Context } from './schema/context';
 import { schema } from './schema';
-import { graphqlTracing } from './tracing';
+import { graphqlTracing } from './platform/tracing';
 
 const GRAPHQL_ENDPOINT = '/graphql';
 

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { verifyDashboardToken, type DashboardToken } from './auth/dashboardToken';
 import { storableIp } from './auth/keyUsage';
 import { verifyApiKey, type VerifiedKey } from './auth/verifyApiKey';
-import { logger } from './logger';
+import { logger } from './platform/logger';
 
 export interface RequestRecordInit {
   request: Request;

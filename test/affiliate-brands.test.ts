@@ -1,7 +1,7 @@
 // GET /affiliate/brands and /affiliate/brands/{brandId} against the contract: the partner catalog's
 // visible brands, a `pagination` envelope, and the key's affiliate context (commission, favorite,
 // enrolled channels, brand-page short link) that never leaks to another affiliate.
-import { prisma } from '../src/db';
+import { prisma } from '../src/platform/db';
 import { affiliateBrandWhere, effectiveCommission } from '../src/schema/affiliateBrands';
 import {
   createApiKey,

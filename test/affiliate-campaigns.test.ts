@@ -12,7 +12,7 @@ import {
   createPersonalCode,
   days,
 } from './support/factories';
-import { prisma } from '../src/db';
+import { prisma } from '../src/platform/db';
 import {
   campaignShortLink,
   getOrCreateShortUrl,

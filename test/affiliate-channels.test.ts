@@ -1,6 +1,6 @@
 // GET /affiliate/channels and /affiliate/channels/{channelId} against the contract: the key's
 // affiliate's channels only, WhiteLabel never, at most 20, `{ data, count }`.
-import { prisma } from '../src/db';
+import { prisma } from '../src/platform/db';
 import { listedChannelWhere } from '../src/schema/channels';
 import { createApiKey, createChannel, createChannelType } from './support/factories';
 import { call, graphql, useTestDatabase, expectError } from './support/app';

@@ -1,7 +1,7 @@
 // GET /affiliate/orders and /affiliate/orders/{orderId} against the contract and docs/decisions.md
 // ("Affiliate surface", "Parameters"): the `meta` envelope, limits, filters, errors, one affiliate
 // never seeing another's orders, and incremental sync by `updatedSince`.
-import { prisma } from '../src/db';
+import { prisma } from '../src/platform/db';
 import { affiliateOrderWhere } from '../src/schema/orders';
 import { call, graphql, useTestDatabase, expectError, refusesParameters } from './support/app';
 import { createApiKey, createBrand, createOrder, createUser } from './support/factories';

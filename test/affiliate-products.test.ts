@@ -1,7 +1,7 @@
 // GET /affiliate/products against the contract and docs/decisions.md ("Affiliate surface",
 // "Parameters"): the `count` envelope, the 1..100 limit rule, filters, errors, and products of
 // hidden brands never listed.
-import { prisma } from '../src/db';
+import { prisma } from '../src/platform/db';
 import { attributesOf, effectivePriceWhere, specificationsOf } from '../src/schema/products';
 import { call, graphql, useTestDatabase, expectError, refusesParameters } from './support/app';
 import { createApiKey, createBrand, createProduct, createUser } from './support/factories';

@@ -1,6 +1,6 @@
 // Authentication across surfaces: key formats, key types, revocation, expiry, closed accounts.
 import { generateApiKey, sha256Hex } from '../src/auth/keyFormat';
-import { prisma } from '../src/db';
+import { prisma } from '../src/platform/db';
 import { call, useTestDatabase, expectError } from './support/app';
 import { createApiKey, createLegacyKey, createUser } from './support/factories';
 

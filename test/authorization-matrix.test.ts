@@ -6,8 +6,8 @@
 import { SignJWT } from 'jose';
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { SCOPES_BY_KEY_TYPE, type ApiScope, type KeyType } from '../src/auth/scopes';
-import { config } from '../src/config';
-import { prisma } from '../src/db';
+import { config } from '../src/platform/config';
+import { prisma } from '../src/platform/db';
 import { ROUTES, SURFACES } from '../src/rest/routes';
 import { createIsolatedApp, type RawAnswer, send, useTestDatabase } from './support/app';
 import { createApiKey, createLegacyKey } from './support/factories';

@@ -1,8 +1,8 @@
 // A brand's visibility changes after its campaigns and products exist: they leave and rejoin the
 // partner and affiliate lists with it. Each row carries its brand's visibility (`brandVisible`,
 // kept by the triggers of migration brand_visible_flags), so this is what keeps the copy true.
-import { config } from '../src/config';
-import { prisma } from '../src/db';
+import { config } from '../src/platform/config';
+import { prisma } from '../src/platform/db';
 import { call, useTestDatabase } from './support/app';
 import {
   createApiKey,

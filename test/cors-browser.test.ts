@@ -30,7 +30,7 @@ describeInChromium('test/cors-browser.test.ts')('a browser page of another origi
   beforeAll(async () => {
     // Imported here: the app opens the database, which a skipped file would leave opening.
     const { app } = await import('./support/app');
-    const { applyMigrations } = await import('../src/migrations');
+    const { applyMigrations } = await import('../src/platform/migrations');
     const { createApiKey } = await import('./support/factories');
     await applyMigrations();
     ({ apiKey: partnerKey } = await createApiKey('partner'));

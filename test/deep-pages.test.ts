@@ -1,7 +1,7 @@
 // Deep pages (offset >= FIND_IDS_FROM_OFFSET) are found by their ids first: they must hold exactly
 // the rows, in exactly the order, that the list has at that offset, ties on the sort key included,
 // and nothing the list leaves out (another affiliate's rows, hidden brands and their catalog).
-import { prisma } from '../src/db';
+import { prisma } from '../src/platform/db';
 import { affiliateBrandWhere } from '../src/schema/affiliateBrands';
 import { BRAND_ORDER, brandListWhere } from '../src/schema/brands';
 import { CAMPAIGN_ORDER, campaignWhere } from '../src/schema/campaigns/common';

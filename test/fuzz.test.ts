@@ -14,7 +14,7 @@ import {
   isNonNullType,
   type GraphQLInputType,
 } from 'graphql';
-import { HTTP_STATUS_BY_CODE, isErrorCode } from '../src/errors';
+import { HTTP_STATUS_BY_CODE, isErrorCode } from '../src/platform/errors';
 import { ROUTES, type RestRoute } from '../src/rest/routes';
 import { createIsolatedApp, useTestDatabase } from './support/app';
 import { createApiKey, createLegacyKey } from './support/factories';

@@ -13,7 +13,7 @@ import {
   type GraphQLField,
   type GraphQLObjectType,
 } from 'graphql';
-import { prisma } from '../src/db';
+import { prisma } from '../src/platform/db';
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { GRAPHQL_LIMITS } from '../src/graphql/armor';
 import { fieldComplexity, isListOfObjects, SEARCH_COST } from '../src/schema/complexity';

@@ -1,9 +1,9 @@
 // Probes, request ids and the access log: /healthz, /readyz (database and Redis), X-Request-Id in
 // and out (and in error bodies), one structured log line per request without credentials.
 import { createApp } from '../src/app';
-import { config } from '../src/config';
-import { createRedisClient, type RedisClient } from '../src/redis';
-import { logger } from '../src/logger';
+import { config } from '../src/platform/config';
+import { createRedisClient, type RedisClient } from '../src/platform/redis';
+import { logger } from '../src/platform/logger';
 import { app, call, useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
 

@@ -1,7 +1,7 @@
-// runIdempotently, the Idempotency-Key machinery both transports use (src/idempotency.ts), on the
+// runIdempotently, the Idempotency-Key machinery both transports use (src/platform/idempotency.ts), on the
 // real database: what is remembered, replayed, refused and taken over.
-import { prisma } from '../src/db';
-import { requestHashOf, runIdempotently } from '../src/idempotency';
+import { prisma } from '../src/platform/db';
+import { requestHashOf, runIdempotently } from '../src/platform/idempotency';
 import { useTestDatabase } from './support/app';
 
 useTestDatabase();

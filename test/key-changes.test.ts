@@ -4,8 +4,8 @@
 // back office writes SQL.
 import { generateApiKey } from '../src/auth/keyFormat';
 import { signDashboardToken } from '../src/auth/dashboardToken';
-import { config } from '../src/config';
-import { prisma } from '../src/db';
+import { config } from '../src/platform/config';
+import { prisma } from '../src/platform/db';
 import { call, useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
 import { startReplica, type Replica } from './support/replica';

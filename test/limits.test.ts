@@ -5,11 +5,11 @@ import { once } from 'node:events';
 import { createApp, MAX_BODY_BYTES, type AppOptions } from '../src/app';
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { generateApiKey } from '../src/auth/keyFormat';
-import { config } from '../src/config';
-import { isEmbeddedDatabase, prisma, withSqlConnection } from '../src/db';
+import { config } from '../src/platform/config';
+import { isEmbeddedDatabase, prisma, withSqlConnection } from '../src/platform/db';
 import type { EdgeSettings } from '../src/http/edge';
-import { createRedisClient, type RedisClient } from '../src/redis';
-import { logger } from '../src/logger';
+import { createRedisClient, type RedisClient } from '../src/platform/redis';
+import { logger } from '../src/platform/logger';
 import { useTestDatabase, expectError } from './support/app';
 import { createApiKey, createUser } from './support/factories';
 

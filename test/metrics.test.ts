@@ -3,7 +3,7 @@
 // the dependencies answer, and the process's own metrics; behind a bearer token when one is set,
 // and not served when turned off.
 import { randomUUID } from 'node:crypto';
-import { config } from '../src/config';
+import { config } from '../src/platform/config';
 import {
   app,
   callApp,

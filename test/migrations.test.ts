@@ -3,9 +3,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { config } from '../src/config';
-import { withSqlConnection } from '../src/db';
-import { applyMigrations, readMigrations } from '../src/migrations';
+import { config } from '../src/platform/config';
+import { withSqlConnection } from '../src/platform/db';
+import { applyMigrations, readMigrations } from '../src/platform/migrations';
 import { useTestDatabase } from './support/app';
 
 // No beforeAll migration here: the first test is the first applier on an empty database.

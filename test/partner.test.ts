@@ -10,7 +10,7 @@ import {
   refusesParameters,
 } from './support/app';
 import { createApiKey, createBrand, createCampaign, days } from './support/factories';
-import { prisma } from '../src/db';
+import { prisma } from '../src/platform/db';
 
 useTestDatabase();
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Metafile } from 'esbuild';
 import { esbuildFlags } from '../bench/support/build';
-import { config } from '../src/config';
+import { config } from '../src/platform/config';
 import { useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
 import { startReplica } from './support/replica';

@@ -4,7 +4,7 @@
 // request id; nothing is an unexpected error (level 50) with a stack.
 import { connect } from 'node:net';
 import { DEMO } from '../prisma/seed/demo';
-import { config } from '../src/config';
+import { config } from '../src/platform/config';
 import { startReplica, type Replica } from './support/replica';
 
 // A replica of its own on an embedded database with the demo data; the logging is the same on any.

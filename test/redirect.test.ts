@@ -3,7 +3,7 @@
 // a fixed number of clients per address; HEAD, bots, crawlers and link-preview fetchers
 // redirected but not counted; unknown, malformed and inactive codes 404 in the contract's error
 // body.
-import { prisma } from '../src/db';
+import { prisma } from '../src/platform/db';
 import {
   CLICK_REPEAT_WINDOW_S,
   forgetExpiredClickClients,

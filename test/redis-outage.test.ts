@@ -5,7 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createApp } from '../src/app';
 import { DEMO_KEYS } from '../src/auth/demoIdentities';
-import { createRedisClient, type RedisClient } from '../src/redis';
+import { createRedisClient, type RedisClient } from '../src/platform/redis';
 import { useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
 import { freePort, startReplica, type Replica } from './support/replica';

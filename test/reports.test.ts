@@ -2,7 +2,7 @@
 // earnings by day, brand, campaign and link, per currency; every day of the period; local days;
 // filters; parameter rules; only the key's affiliate; CSV; GraphQL; and sums equal to the orders
 // route and the links' counters, also after orders change.
-import { prisma } from '../src/db';
+import { prisma } from '../src/platform/db';
 import { shortUrlOf } from '../src/shortLinks/links';
 import { app, call, expectError, graphql, refusesParameters, useTestDatabase } from './support/app';
 import {
@@ -662,7 +662,7 @@ describe('sums', () => {
 describe('keys made before the report (migration performance_rollups)', () => {
   /** The migration's statement that gives existing keys the scope, run again on older keys. */
   async function grantReportScope() {
-    const { readMigrations } = await import('../src/migrations');
+    const { readMigrations } = await import('../src/platform/migrations');
     const migration = (await readMigrations()).find((m) =>
       m.name.endsWith('_performance_rollups'),
     )!;

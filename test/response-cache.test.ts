@@ -4,10 +4,10 @@
 // writes show at once; every GET answer carries an ETag, and If-None-Match naming it gets 304.
 import { once } from 'node:events';
 import { signDashboardToken } from '../src/auth/dashboardToken';
-import { config } from '../src/config';
-import { prisma } from '../src/db';
-import { createRedisClient, type RedisClient } from '../src/redis';
-import { registry } from '../src/metrics';
+import { config } from '../src/platform/config';
+import { prisma } from '../src/platform/db';
+import { createRedisClient, type RedisClient } from '../src/platform/redis';
+import { registry } from '../src/platform/metrics';
 import { callApp, createIsolatedApp, type App, useTestDatabase } from './support/app';
 import { createAffiliate, createApiKey, createBrand, createCampaign } from './support/factories';
 

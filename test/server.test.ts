@@ -6,8 +6,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEMO, seedDemoData } from '../prisma/seed/demo';
-import { config } from '../src/config';
-import { prisma } from '../src/db';
+import { config } from '../src/platform/config';
+import { prisma } from '../src/platform/db';
 import { runToExit, startReplica, type Replica } from './support/replica';
 
 const onPglite = config.databaseUrl ? test.skip : test;

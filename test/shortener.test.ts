@@ -2,7 +2,7 @@
 // POST /affiliate/shortener/url (body rules, 201 then 200, no duplicates under concurrency,
 // Idempotency-Key), GET /affiliate/shortener/urls (meta, limits, filters) and GET
 // /affiliate/shortener/urls/{urlCode}, with one affiliate never seeing another's links.
-import { prisma } from '../src/db';
+import { prisma } from '../src/platform/db';
 import { app, call, expectError, graphql, postRaw, send, useTestDatabase } from './support/app';
 import {
   createAffiliate,

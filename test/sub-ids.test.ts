@@ -4,8 +4,8 @@
 // from rollups the database keeps equal to the orders, bounded in values per link and hour; only
 // the key's affiliate's. The redirect's side: test/redirect.test.ts.
 import { signDashboardToken } from '../src/auth/dashboardToken';
-import { config } from '../src/config';
-import { prisma } from '../src/db';
+import { config } from '../src/platform/config';
+import { prisma } from '../src/platform/db';
 import { orderAnswerOf } from '../src/rest/orderAnswer';
 import { schema } from '../src/schema';
 import { isSubId, OTHER_SUB_ID_VALUES, SUB_ID_NAMES } from '../src/shortLinks/subIds';

@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { startTracing, stopTracing, tracingWanted } from '../src/tracing';
+import { startTracing, stopTracing, tracingWanted } from '../src/platform/tracing';
 import { callApp, createIsolatedApp, useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
 import { startReplica } from './support/replica';

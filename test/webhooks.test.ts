@@ -3,8 +3,8 @@
 // with the `standardwebhooks` library; on PostgreSQL also across replicas (a dispatcher killed
 // mid-delivery, many changes shared by two dispatchers).
 import { signDashboardToken } from '../src/auth/dashboardToken';
-import { config } from '../src/config';
-import { prisma } from '../src/db';
+import { config } from '../src/platform/config';
+import { prisma } from '../src/platform/db';
 import { orderAnswerOf } from '../src/rest/orderAnswer';
 import { schema } from '../src/schema';
 import { startWebhookDispatcher, type Dispatcher } from '../src/webhooks/dispatcher';

@@ -1,5 +1,5 @@
 // The peer: GET /affiliate/campaigns and GET /affiliate/orders as a typical Node team writes them,
-// Fastify 5 + the service's own generated Prisma client on the same adapter as src/db.ts. Each
+// Fastify 5 + the service's own generated Prisma client on the same adapter as src/platform/db.ts. Each
 // request looks its key up (Prisma, key with its owner), then counts and reads the page with
 // includes. Bundled as the service is built (bench/support/build.ts) and run as its own process on
 // the same Node, with PORT, DATABASE_URL, DATABASE_SCHEMA and SHORT_LINK_BASE_URL; it prints

@@ -4,7 +4,7 @@
 // Idempotent: each table is written with createMany + skipDuplicates, parents first.
 import { createHash } from 'node:crypto';
 import { parseApiKey, sha256Hex } from '../../src/auth/keyFormat';
-import { BASE62 } from '../../src/base62';
+import { BASE62 } from '../../src/platform/base62';
 import {
   brandDedupeKey,
   campaignDedupeKey,
@@ -12,7 +12,7 @@ import {
   customDedupeKey,
   trackingUrl,
 } from '../../src/shortLinks/links';
-import { config } from '../../src/config';
+import { config } from '../../src/platform/config';
 import { DEMO_KEYS, DEMO_USERS } from '../../src/auth/demoIdentities';
 import { SCOPES_BY_KEY_TYPE, type KeyType } from '../../src/auth/scopes';
 import type {

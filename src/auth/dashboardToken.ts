@@ -2,7 +2,7 @@
 // `sub` and must expire (`exp`), within DASHBOARD_TOKEN_MAX_LIFETIME_S of its issue (`iat`, or of
 // now without one); an `iat` in the future is refused; `iss` and `aud` are checked when configured.
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { config } from '../config';
+import { config } from '../platform/config';
 
 const secretKey = new TextEncoder().encode(config.dashboardJwtSecret);
 

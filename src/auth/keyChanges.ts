@@ -3,8 +3,8 @@
 // SQL; migration key_change_notifications), and every replica listening forgets what it changes.
 // A replica that is not listening (connection lost) trusts what it remembers for 1 s only, and
 // forgets everything once it listens again, since it may have missed announcements meanwhile.
-import { config } from '../config';
-import { listenToDatabase } from '../db';
+import { config } from '../platform/config';
+import { listenToDatabase } from '../platform/db';
 import { rememberedKeys } from './verifyApiKey';
 
 const CHANNEL = 'api_key_changes';

@@ -4,7 +4,7 @@
 // only.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { randomString, toBase62 } from '../base62';
+import { randomString, toBase62 } from '../platform/base62';
 
 export type KeyEnv = 'live' | 'test';
 

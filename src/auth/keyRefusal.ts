@@ -1,6 +1,11 @@
 // Why a key is refused by a route, saying what the caller should do instead: its type (401), its
 // scopes (403), its affiliate account (the contract's 404), in the order scope-auth checks them.
-import { ForbiddenError, NotFoundError, UnauthorizedError, type HttpError } from '../errors';
+import {
+  ForbiddenError,
+  NotFoundError,
+  UnauthorizedError,
+  type HttpError,
+} from '../platform/errors';
 import { keyTypeInWords, type ApiScope, type KeyType } from './scopes';
 import type { VerifiedKey } from './verifyApiKey';
 

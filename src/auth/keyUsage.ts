@@ -8,8 +8,8 @@
 // Both are fire-and-forget: a failure is logged (key id only) and never fails the request.
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import { prisma } from '../db';
-import { logger } from '../logger';
+import { prisma } from '../platform/db';
+import { logger } from '../platform/logger';
 
 /** At most one usage write (and one revoked-use event) per key per this interval. */
 export const USAGE_INTERVAL_MS = 60_000;

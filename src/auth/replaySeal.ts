@@ -5,7 +5,7 @@
 // Idempotency-Key, so a copy of the database alone does not reveal it, and one user's sealed
 // answer cannot be opened as another's.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { config } from '../config';
+import { config } from '../platform/config';
 
 const FORMAT = 'v1';
 const IV_BYTES = 12;

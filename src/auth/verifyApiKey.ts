@@ -9,10 +9,10 @@
 // than the installation's is refused before any I/O. A
 // key presented with its correct secret is remembered for a while (src/auth/keyCache.ts), so
 // its next requests skip the lookup; a wrong secret never finds it there.
-import { config } from '../config';
-import { prisma } from '../db';
+import { config } from '../platform/config';
+import { prisma } from '../platform/db';
 import { DEMO_KEYS } from './demoIdentities';
-import { keyCacheLookups } from '../metrics';
+import { keyCacheLookups } from '../platform/metrics';
 import { Prisma } from '../generated/prisma/client';
 import { KeyCache } from './keyCache';
 import {

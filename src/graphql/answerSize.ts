@@ -4,7 +4,7 @@
 // not sent: the client gets a 400 naming the limit, as for the other GraphQL limits, and the
 // connection does not hold megabytes for a slow reader. REST pages are bounded by their page rules.
 import type { Plugin } from 'graphql-yoga';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 
 /**
  * 5 MiB: the largest legitimate answers (a year's report by link at its largest page, a hundred

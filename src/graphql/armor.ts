@@ -22,8 +22,8 @@ import {
   type ValidationContext,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { BadRequestError, HttpError } from '../errors';
-import { logger } from '../logger';
+import { BadRequestError, HttpError } from '../platform/errors';
+import { logger } from '../platform/logger';
 import type { Context } from '../schema/context';
 
 /** The limits, exported so that tests use the same numbers (docs/hardening.md quotes them). */

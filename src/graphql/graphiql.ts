@@ -1,4 +1,4 @@
-// GraphiQL at GET /graphql (development; see GRAPHIQL in src/config.ts): one tab per surface with
+// GraphiQL at GET /graphql (development; see GRAPHIQL in src/platform/config.ts): one tab per surface with
 // example operations and the header that surface takes, prefilled with the demo keys (the README's
 // demo identities), which open a fresh `npm start` and nothing elsewhere; a dashboard token is a
 // placeholder for `npm run token -- <userId>` of the demo user the tab's operations are for.

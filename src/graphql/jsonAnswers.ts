@@ -5,7 +5,7 @@
 // serve nothing; an empty body tells a client nothing; and bad input is a 400.
 import type { ExecutionResult } from 'graphql';
 import { processRegularResult, type Plugin } from 'graphql-yoga';
-import { BadRequestError } from '../errors';
+import { BadRequestError } from '../platform/errors';
 import { JSON_TOO_DEEP, jsonNestsTooDeep } from '../limits/jsonDepth';
 
 const GRAPHQL_RESPONSE_JSON = 'application/graphql-response+json';

@@ -4,7 +4,7 @@
 // (src/limits/counters.ts), so every replica sees one count per user and mutation.
 import { useRateLimiter, type RateLimiterPluginOptions } from '@envelop/rate-limiter';
 import type { Plugin } from 'graphql-yoga';
-import { TooManyRequestsError } from '../errors';
+import { TooManyRequestsError } from '../platform/errors';
 import type { Counters } from '../limits/counters';
 import type { Context } from '../schema/context';
 import { isMutation } from './operationType';

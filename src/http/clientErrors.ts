@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { HttpError, BadRequestError, errorBody } from '../errors';
-import { logger } from '../logger';
+import { HttpError, BadRequestError, errorBody } from '../platform/errors';
+import { logger } from '../platform/logger';
 
 /** How long a refused connection may take to read its answer before it is closed. */
 const LINGER_MS = 5_000;

@@ -2,7 +2,7 @@
 // with its own key). No cookies are used, so credentials are never allowed; an origin gets access
 // when CORS_ORIGINS allows every origin (`*`, the default) or names it. Preflights (OPTIONS) are
 // answered here, before the quota and before any route.
-import { Response } from '../fetchApi';
+import { Response } from '../platform/fetchApi';
 import type { RequestRecord } from '../requestRecord';
 
 export interface CorsSettings {

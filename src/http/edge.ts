@@ -10,15 +10,15 @@
 // answers get them here.
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { keyStanding } from '../auth/verifyApiKey';
-import { raceDeadline, withDeadline } from '../deadline';
+import { raceDeadline, withDeadline } from '../platform/deadline';
 import {
   errorResponse,
   PayloadTooLargeError,
   RequestTimeoutError,
   toHttpError,
   TooManyRequestsError,
-} from '../errors';
-import { Headers, Response } from '../fetchApi';
+} from '../platform/errors';
+import { Headers, Response } from '../platform/fetchApi';
 import { checkBody, type BodyCheck } from '../limits/bodyLimit';
 import type { Counters } from '../limits/counters';
 import {
@@ -28,16 +28,16 @@ import {
   type PresentedCredentials,
   type QuotaSettings,
 } from '../limits/rateLimit';
-import { logger } from '../logger';
-import { httpRequestDuration, httpRequests, quotaRefusals } from '../metrics';
-import type { RedisClient } from '../redis';
+import { logger } from '../platform/logger';
+import { httpRequestDuration, httpRequests, quotaRefusals } from '../platform/metrics';
+import type { RedisClient } from '../platform/redis';
 import { RequestRecord } from '../requestRecord';
-import { requestIdOf } from '../requestId';
+import { requestIdOf } from '../platform/requestId';
 import type { RestFacade } from '../rest/facade';
 import { isReferencePath } from '../rest/openapi';
 import { lookupRoute, routeTemplate, surfaceOf, type RouteLookup } from '../rest/routes';
 import { REDIRECT_PREFIX, redirectResponse } from '../shortLinks/redirect';
-import { requestTracer } from '../tracing';
+import { requestTracer } from '../platform/tracing';
 import { clientIpOf } from './clientIp';
 import { corsHeaders, preflightResponse, type CorsSettings } from './cors';
 import { healthResponse, HEALTH_PATHS } from './health';

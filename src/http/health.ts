@@ -1,11 +1,11 @@
 // Liveness and readiness. /healthz: the process answers. /readyz: the database answers `SELECT 1`
 // and, when configured, Redis answers PING; otherwise 503 naming what is down, for an orchestrator's
 // readiness probe or a load balancer with active checks (docs/operating.md says what nginx does).
-import { prisma } from '../db';
-import { jsonResponse } from '../errors';
-import { logger } from '../logger';
-import type { RedisClient } from '../redis';
-import { CHECK_TIMEOUT_MS, within } from '../deadline';
+import { prisma } from '../platform/db';
+import { jsonResponse } from '../platform/errors';
+import { logger } from '../platform/logger';
+import type { RedisClient } from '../platform/redis';
+import { CHECK_TIMEOUT_MS, within } from '../platform/deadline';
 import type { RequestRecord } from '../requestRecord';
 
 async function check(name: string, work: () => Promise<unknown>): Promise<string> {

@@ -1,14 +1,14 @@
-// GET /metrics: the registry of src/metrics.ts in the Prometheus text format, with whether the
+// GET /metrics: the registry of src/platform/metrics.ts in the Prometheus text format, with whether the
 // database and Redis answer right now. With a token configured, only `Authorization: Bearer
 // <token>` reads it; in production it is served only then (config.ts).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Gauge } from 'prom-client';
-import { errorResponse, UnauthorizedError } from '../errors';
-import { registry } from '../metrics';
-import type { RedisClient } from '../redis';
+import { errorResponse, UnauthorizedError } from '../platform/errors';
+import { registry } from '../platform/metrics';
+import type { RedisClient } from '../platform/redis';
 import type { RequestRecord } from '../requestRecord';
 import { readiness } from './health';
-import { Response } from '../fetchApi';
+import { Response } from '../platform/fetchApi';
 
 export const METRICS_PATH = '/metrics';
 

@@ -2,7 +2,7 @@
 // over the limit is refused without reading, and a body without one (chunked) is counted as it
 // streams and cut off at the first byte over the limit.
 
-import { PayloadTooLargeError } from '../errors';
+import { PayloadTooLargeError } from '../platform/errors';
 
 export type BodyCheck =
   | { kind: 'too-large' }

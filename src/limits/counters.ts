@@ -4,8 +4,8 @@
 // guarded by another counter (a client out of failed authentications), read in the same script.
 // When Redis fails, each replica counts in its own memory until Redis answers again, and says so
 // once per outage.
-import { logger } from '../logger';
-import type { RedisClient } from '../redis';
+import { logger } from '../platform/logger';
+import type { RedisClient } from '../platform/redis';
 
 /** A counter's window: hits so far, and the time until it resets. */
 export interface Window {
@@ -146,7 +146,7 @@ export class Counters {
       if (!this.inOutage) {
         this.inOutage = true;
         logger.warn(
-          // Disconnected, the client has said why (src/redis.ts); ioredis's error adds nothing.
+          // Disconnected, the client has said why (src/platform/redis.ts); ioredis's error adds nothing.
           this.shared.status === 'ready' ? { err: error } : {},
           'Redis unreachable: limiting per replica in memory until it returns',
         );

@@ -12,9 +12,9 @@ import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { VerifiedKey } from '../auth/verifyApiKey';
 import { isMutation } from '../graphql/operationType';
-import { logger } from '../logger';
-import { responseCacheLookups } from '../metrics';
-import type { RedisClient } from '../redis';
+import { logger } from '../platform/logger';
+import { responseCacheLookups } from '../platform/metrics';
+import type { RedisClient } from '../platform/redis';
 import type { Context } from '../schema/context';
 
 /** Entries one replica keeps in memory when there is no Redis; the oldest goes first. */

@@ -12,7 +12,7 @@ import {
   isNonNullType,
   type GraphQLArgument,
 } from 'graphql';
-import { BadRequestError, shown } from '../errors';
+import { BadRequestError, shown } from '../platform/errors';
 import { JSON_TOO_DEEP, jsonNestsTooDeep } from '../limits/jsonDepth';
 
 /**

@@ -19,7 +19,7 @@ import {
   IDEMPOTENT_REPLAYED_HEADER,
   parseIdempotencyKey,
   runIdempotently,
-} from '../idempotency';
+} from '../platform/idempotency';
 import type { RequestRecord } from '../requestRecord';
 import {
   contextFor,
@@ -37,7 +37,7 @@ import {
   NotFoundError,
   shown,
   toHttpError,
-} from '../errors';
+} from '../platform/errors';
 import { parseJsonBody, variablesFromBody } from './body';
 import { entityTag, ifNoneMatchHolds } from './conditional';
 import { IGNORED_PARAMETERS_HEADER, ignoredParameters, variablesFromQuery } from './queryParams';
@@ -51,7 +51,7 @@ import {
   TOTAL_COUNT_HEADER,
 } from './csv';
 import { textRefusal } from '../schema/inputLimits';
-import { Response } from '../fetchApi';
+import { Response } from '../platform/fetchApi';
 import type { AnswerCache, CachedAnswer } from './answerCache';
 
 type GetEnveloped = Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];

@@ -11,9 +11,9 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import { suggestionList } from 'graphql/jsutils/suggestionList';
-import { BadRequestError } from '../errors';
+import { BadRequestError } from '../platform/errors';
 import { pageRuleOf } from '../schema/pagination';
-import { isUuid, parseDateTime } from '../formats';
+import { isUuid, parseDateTime } from '../platform/formats';
 
 // Exact forms only: no `+` sign, no spaces, no hex or exponents.
 const INT32 = /^-?\d{1,10}$/;

@@ -2,7 +2,7 @@
 // paths under its surfaces and the redirect its own; anything else would get yoga's empty 404, or
 // be taken for GraphQL when it merely ends in "/graphql".
 import type { Plugin } from 'graphql-yoga';
-import { errorResponse, NotFoundError, shown } from '../errors';
+import { errorResponse, NotFoundError, shown } from '../platform/errors';
 import type { RequestRecord } from '../requestRecord';
 
 /** Registered after every plugin that serves a path, so it sees only what nobody served. */

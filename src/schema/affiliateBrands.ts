@@ -3,7 +3,7 @@
 // filters its rows by the key's affiliate inside the same query, so one affiliate's rows never
 // reach another.
 import type { InputShapeFromFields } from '@pothos/core';
-import { prisma } from '../db';
+import { prisma } from '../platform/db';
 import type { Prisma } from '../generated/prisma/client';
 import { shortUrlOf } from '../shortLinks/links';
 import { BRAND_ORDER, BrandFields, brandFilterArgs, brandListWhere } from './brands';

@@ -2,7 +2,7 @@
 // filter, the partner catalog's brands and its organization directory, and the summary of a brand
 // that campaigns, orders and products embed. The partner view carries no affiliate context.
 import type { InputShapeFromFields } from '@pothos/core';
-import { prisma } from '../db';
+import { prisma } from '../platform/db';
 import type { Prisma } from '../generated/prisma/client';
 import { builder, keyAuth } from './builder';
 import { CATALOG_BRAND } from '../catalog';

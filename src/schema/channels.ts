@@ -1,6 +1,6 @@
 // The affiliate's channels (promotion media). A channel belongs to the affiliate user, not to an
 // organization; WhiteLabel channels are never listed or fetched (contract, Channel).
-import { prisma } from '../db';
+import { prisma } from '../platform/db';
 import type { Prisma } from '../generated/prisma/client';
 import { builder, keyAuth } from './builder';
 import { itemQuery, listQuery } from './lists';

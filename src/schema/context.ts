@@ -10,7 +10,7 @@ export interface Identity {
   dashboardToken: DashboardToken;
 }
 
-/** What every resolver may know. Prisma is imported from src/db.ts, not put here. */
+/** What every resolver may know. Prisma is imported from src/platform/db.ts, not put here. */
 export interface Context extends Identity {
   /** The HTTP request answered; null when the service runs an operation of its own (webhooks). */
   http: RequestRecord | null;

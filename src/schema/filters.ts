@@ -1,5 +1,5 @@
 // Filters shared by the lists: text matched literally, and date ranges.
-import { BadRequestError } from '../errors';
+import { BadRequestError } from '../platform/errors';
 
 // `search` and `name` filters match the text as typed, any case. Prisma hands `contains` and
 // `startsWith` to PostgreSQL's LIKE with the value inside the pattern, where `%`, `_` and `\` are

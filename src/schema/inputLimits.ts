@@ -14,7 +14,7 @@ import {
   type GraphQLInputField,
   type GraphQLInputType,
 } from 'graphql';
-import { BadRequestError } from '../errors';
+import { BadRequestError } from '../platform/errors';
 
 /** Characters of a text input unless its argument says otherwise. */
 export const MAX_TEXT_LENGTH = 500;

@@ -5,7 +5,7 @@
 // affiliate, filters; any page): served for FRESH_FOR_MS, then served while one background count
 // refreshes it. A large total may thus lag up to about 30 s behind the rows (docs/decisions.md,
 // "Performance").
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import type { PageArgs } from './pagination';
 
 export const EXACT_UP_TO = 10_000;

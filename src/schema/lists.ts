@@ -6,7 +6,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { InputFieldMap, InputShapeFromFields } from '@pothos/core';
 import type { GraphQLResolveInfo } from 'graphql';
-import { notFound } from '../errors';
+import { notFound } from '../platform/errors';
 import { builder, type KeyAuth } from './builder';
 import type { AffiliateContext, Context } from './context';
 import {
@@ -27,7 +27,7 @@ import {
   type PageRule,
   type PaginatedRule,
 } from './pagination';
-import { isUuid } from '../formats';
+import { isUuid } from '../platform/formats';
 
 /**
  * What a list reads its rows through: a Prisma model delegate (`prisma.campaign`). Its methods are

@@ -1,7 +1,7 @@
 // The affiliate's orders: commission status, earnings, items. Only the key's affiliate's orders
 // exist for a request; another affiliate's order is not found.
 import type { InputShapeFromFields } from '@pothos/core';
-import { prisma } from '../db';
+import { prisma } from '../platform/db';
 import { OrderStatus, type Prisma } from '../generated/prisma/client';
 import { OrganizationSummary } from './brands';
 import { builder, keyAuth } from './builder';

@@ -1,5 +1,5 @@
 // Page rules of the contract and the page info of list envelopes. Pure: no queries here.
-import { BadRequestError } from '../errors';
+import { BadRequestError } from '../platform/errors';
 
 /** A paginated list's page rule; an unpaginated list answers at most `fixed` rows. */
 export type PageRule =

@@ -1,6 +1,6 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import path from 'node:path';
-import { schema } from './index';
+import { schema } from '.';
 
 export const SCHEMA_FILE = path.join(__dirname, '..', '..', 'schema.graphql');
 

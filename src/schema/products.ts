@@ -1,7 +1,7 @@
 // Products of visible brands, for the affiliate to promote. Money in major units of `currency`.
 import type { InputShapeFromFields } from '@pothos/core';
-import { prisma } from '../db';
-import { BadRequestError } from '../errors';
+import { prisma } from '../platform/db';
+import { BadRequestError } from '../platform/errors';
 import type { Prisma } from '../generated/prisma/client';
 import { OrganizationSummary } from './brands';
 import { builder, keyAuth } from './builder';

@@ -1,6 +1,6 @@
-// The DateTime and UUID scalars, parsed as every transport parses them (src/formats.ts).
-import { BadRequestError, shown } from '../errors';
-import { isUuid, parseDateTime } from '../formats';
+// The DateTime and UUID scalars, parsed as every transport parses them (src/platform/formats.ts).
+import { BadRequestError, shown } from '../platform/errors';
+import { isUuid, parseDateTime } from '../platform/formats';
 import { builder } from './builder';
 
 builder.scalarType('DateTime', {

@@ -2,8 +2,8 @@
 // createShortUrl (POST /affiliate/shortener/url). Links are made by src/shortLinks/ (one per
 // affiliate and target, race-free), which also holds the public redirect that counts their clicks.
 import type { InputShapeFromFields } from '@pothos/core';
-import { config } from '../config';
-import { prisma } from '../db';
+import { config } from '../platform/config';
+import { prisma } from '../platform/db';
 import { LinkType, type Prisma } from '../generated/prisma/client';
 import { getOrCreateShortUrl, isUrlCode, shortUrlOf } from '../shortLinks/links';
 import { linkTargetOf, shortLinkRequestFor } from '../shortLinks/targets';

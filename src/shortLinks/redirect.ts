@@ -6,12 +6,12 @@
 // without a click. Unknown, malformed or inactive codes: 404 in the contract's body.
 // Answered by the edge (src/http/edge.ts) before the quota: it takes no key.
 import { isbot } from 'isbot';
-import { prisma } from '../db';
-import { errorResponse, MethodNotAllowedError, NotFoundError } from '../errors';
+import { prisma } from '../platform/db';
+import { errorResponse, MethodNotAllowedError, NotFoundError } from '../platform/errors';
 import { isUrlCode } from './links';
 import { clickVisitorOf, countClick, type ClickVisitor } from './clicks';
 import { subIdsOf, withSubIds } from './subIds';
-import { Response } from '../fetchApi';
+import { Response } from '../platform/fetchApi';
 import type { RequestRecord } from '../requestRecord';
 
 export const REDIRECT_PREFIX = '/s/';

@@ -3,9 +3,9 @@
 // (originalUrl with organizationId). Any other combination, a hidden brand or campaign, and a URL
 // off the brand's site are 400s naming the field.
 import { CATALOG_BRAND, IN_CATALOG } from '../catalog';
-import { prisma } from '../db';
-import { BadRequestError, shown } from '../errors';
-import { isUuid } from '../formats';
+import { prisma } from '../platform/db';
+import { BadRequestError, shown } from '../platform/errors';
+import { isUuid } from '../platform/formats';
 import {
   brandDedupeKey,
   campaignShortLink,

@@ -5,10 +5,14 @@
 // endpoint waits while an earlier one of the same order to that endpoint is not delivered, so
 // each order's events arrive in order. Woken by the database's notification at commit, it also
 // polls, so nothing waits on a lost notification for longer than the poll interval.
-import { config } from '../config';
-import { prisma } from '../db';
-import { logger } from '../logger';
-import { gaugeOnScrape, webhookDeliveryAttempts, webhookDeliveryDuration } from '../metrics';
+import { config } from '../platform/config';
+import { prisma } from '../platform/db';
+import { logger } from '../platform/logger';
+import {
+  gaugeOnScrape,
+  webhookDeliveryAttempts,
+  webhookDeliveryDuration,
+} from '../platform/metrics';
 import { orderEventBody, type OrderAnswer } from './payload';
 import { setPendingDeliveries } from './pending';
 import { pruneWebhookHistory } from './history';

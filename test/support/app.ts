@@ -3,8 +3,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from '../../src/app';
-import { HTTP_STATUS_BY_CODE, type ErrorCode } from '../../src/errors';
-import { applyMigrations } from '../../src/migrations';
+import { HTTP_STATUS_BY_CODE, type ErrorCode } from '../../src/platform/errors';
+import { applyMigrations } from '../../src/platform/migrations';
 
 export const app = createApp();
 

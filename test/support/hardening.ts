@@ -7,7 +7,7 @@ import {
   type GraphQLField,
   type GraphQLOutputType,
 } from 'graphql';
-import { prisma } from '../../src/db';
+import { prisma } from '../../src/platform/db';
 import { Prisma } from '../../src/generated/prisma/client';
 import { schema } from '../../src/schema';
 import { isListOfObjects } from '../../src/schema/complexity';

@@ -3,7 +3,7 @@
 // Calls go through `callApp` / `graphqlApp` of ./app.
 import { createApp, type AppOptions } from '../../src/app';
 import { signDashboardToken } from '../../src/auth/dashboardToken';
-import { prisma } from '../../src/db';
+import { prisma } from '../../src/platform/db';
 import { Prisma } from '../../src/generated/prisma/client';
 import type { App } from './app';
 import { createUser } from './factories';

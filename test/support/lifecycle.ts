@@ -1,7 +1,7 @@
 // After each test file: drop its PostgreSQL schema, if it has one, and close its database, which
 // modules open on import.
-import { config } from '../../src/config';
-import { closeDatabase, withSqlConnection } from '../../src/db';
+import { config } from '../../src/platform/config';
+import { closeDatabase, withSqlConnection } from '../../src/platform/db';
 
 afterAll(async () => {
   if (config.databaseUrl) {

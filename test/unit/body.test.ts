@@ -14,8 +14,8 @@ import {
   GraphQLString,
 } from 'graphql';
 import { parseJsonBody, variablesFromBody } from '../../src/rest/body';
-import { BadRequestError } from '../../src/errors';
-import { isUuid, parseDateTime } from '../../src/formats';
+import { BadRequestError } from '../../src/platform/errors';
+import { isUuid, parseDateTime } from '../../src/platform/formats';
 
 // The schema's own scalars parse as src/schema/scalars.ts does.
 const DateTime = new GraphQLScalarType({

@@ -1,6 +1,6 @@
 // Campaign status from its period, and the campaign list filter, docs/decisions.md "Catalog".
 import { campaignStatus, campaignWhere } from '../../src/schema/campaigns';
-import { BadRequestError } from '../../src/errors';
+import { BadRequestError } from '../../src/platform/errors';
 
 const NOW = new Date('2026-06-15T12:00:00.000Z');
 const period = {

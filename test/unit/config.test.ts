@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/platform/config';
 import { runToExit } from '../support/replica';
 
 /** A data folder of the test's own (the development secret is written there). */
@@ -426,7 +426,7 @@ describe('several problems', () => {
   });
 
   test('stop the service at start with every one of them printed, exit code 1', async () => {
-    const { code, output } = await runToExit(['-e', "require('./src/config')"], {
+    const { code, output } = await runToExit(['-e', "require('./src/platform/config')"], {
       ...broken,
       DATABASE_URL: undefined,
       DASHBOARD_JWT_SECRET: undefined,
@@ -440,7 +440,9 @@ describe('several problems', () => {
   });
 
   test('one problem is printed on one line', async () => {
-    const { code, output } = await runToExit(['-e', "require('./src/config')"], { PORT: 'x' });
+    const { code, output } = await runToExit(['-e', "require('./src/platform/config')"], {
+      PORT: 'x',
+    });
     expect({ code, output: output.trim() }).toEqual({
       code: 1,
       output: 'Configuration error: PORT must be an integer >= 0, got "x"',

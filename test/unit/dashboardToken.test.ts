@@ -2,7 +2,7 @@
 // lifetime of their issue, not issued in the future; issuer and audience when configured.
 import { SignJWT } from 'jose';
 import { verifyDashboardToken, type TokenRules } from '../../src/auth/dashboardToken';
-import { config } from '../../src/config';
+import { config } from '../../src/platform/config';
 
 const USER = '11111111-1111-4111-8111-111111111111';
 const NOW = 1_800_000_000;

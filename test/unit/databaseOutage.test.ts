@@ -1,6 +1,6 @@
 // Which errors are a database outage (503, retry) rather than a failed query (500).
 import { GraphQLError } from 'graphql';
-import { isDatabaseOutage } from '../../src/databaseOutage';
+import { isDatabaseOutage } from '../../src/platform/databaseOutage';
 
 const prismaError = (code: string, cause?: object) =>
   Object.assign(new Error('prisma'), { code, meta: cause && { driverAdapterError: { cause } } });

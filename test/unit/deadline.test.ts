@@ -1,6 +1,6 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { raceDeadline, within, withDeadline } from '../../src/deadline';
+import { raceDeadline, within, withDeadline } from '../../src/platform/deadline';
 
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc') as () => void;

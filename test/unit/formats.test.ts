@@ -1,4 +1,4 @@
-import { isUuid, parseDateTime } from '../../src/formats';
+import { isUuid, parseDateTime } from '../../src/platform/formats';
 
 describe('parseDateTime', () => {
   test.each([

@@ -1,7 +1,7 @@
 // API key formats, docs/decisions.md "Keys": v2 `svc_{env}_{prefix}_{secret}` with a CRC32 checksum
 // in the secret's last 6 characters; v1 legacy keys are 32 alphanumeric characters.
 import { createHash } from 'node:crypto';
-import { BASE62, toBase62 } from '../../src/base62';
+import { BASE62, toBase62 } from '../../src/platform/base62';
 import {
   generateApiKey,
   hashesEqual,

@@ -11,7 +11,7 @@ import {
   pendingMigrations,
   readMigrations,
   type Migration,
-} from '../../src/migrations';
+} from '../../src/platform/migrations';
 
 type AppliedRow = Parameters<typeof pendingMigrations>[1][number];
 

@@ -1,6 +1,6 @@
 // page/limit rules, docs/decisions.md "Parameters": page >= 1 and limit >= 1 else 400; above the
 // max, most lists clamp silently and products answer 400.
-import { BadRequestError } from '../../src/errors';
+import { BadRequestError } from '../../src/platform/errors';
 import { FIND_IDS_FROM_OFFSET, findPage } from '../../src/schema/lists';
 import { pageInfo, resolvePage, type PageRule } from '../../src/schema/pagination';
 

@@ -12,7 +12,7 @@ import {
   GraphQLString,
 } from 'graphql';
 import { ignoredParameters, variablesFromQuery } from '../../src/rest/queryParams';
-import { BadRequestError } from '../../src/errors';
+import { BadRequestError } from '../../src/platform/errors';
 
 const DateTime = new GraphQLScalarType({ name: 'DateTime' });
 const UUID = new GraphQLScalarType({ name: 'UUID' });

@@ -1,4 +1,4 @@
-import { statementNamer } from '../../src/db';
+import { statementNamer } from '../../src/platform/db';
 
 const sql = (text: string) => ({ sql: text });
 

@@ -1,5 +1,5 @@
 // The retry schedule of failed deliveries, with its jitter, and an attempt's deadline.
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/platform/config';
 import { attemptTimeoutMs } from '../../src/webhooks/dispatcher';
 import { retryDelayMs } from '../../src/webhooks/retries';
 

@@ -2,7 +2,7 @@
 // itself in the progress table, so a batch is written exactly once: a second run skips every
 // recorded batch, and a run resumed after an interruption writes only the missing ones. The table
 // also keeps the anchor day of the first run, so resumed batches date their rows from that day.
-import type { SqlConnection } from '../../../src/db';
+import type { SqlConnection } from '../../../src/platform/db';
 import type { Sql } from './sql';
 
 export interface Step {

@@ -86,7 +86,7 @@ export function scaleSteps(anchor: Sql): Step[] {
 }
 
 export interface ScaleSeedOptions {
-  /** Connections to the database to fill (withSqlConnection of src/db.ts). */
+  /** Connections to the database to fill (withSqlConnection of src/platform/db.ts). */
   withConnection: WithConnection;
   /** Batches written at once; one per core is about right. */
   concurrency: number;

@@ -4,7 +4,7 @@
 // definitions in a table, and rebuilds them when the data is in. A run interrupted in between
 // leaves the definitions behind, and the next run rebuilds them when it finishes. Primary keys
 // stay: foreign keys and the seed's `ON CONFLICT ("id")` rely on them.
-import type { SqlConnection } from '../../../src/db';
+import type { SqlConnection } from '../../../src/platform/db';
 
 const SUSPENDED = '"_seed_scale_suspended_index"';
 

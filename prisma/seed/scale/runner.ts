@@ -1,6 +1,6 @@
 // Runs the steps' missing batches on a few connections at once, each batch as soon as the steps
 // it runs after are complete, and reports every batch and every finished step with its rows/s.
-import type { SqlConnection } from '../../../src/db';
+import type { SqlConnection } from '../../../src/platform/db';
 import { batchesOf, isWritten, writeBatch, type Batch, type Progress, type Step } from './batches';
 
 export type WithConnection = <T>(work: (connection: SqlConnection) => Promise<T>) => Promise<T>;

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document of the route table.
-import { config } from '../../config';
-import { IDEMPOTENCY_KEY_HEADER, KEY_FORMAT } from '../../idempotency';
+import { config } from '../../platform/config';
+import { IDEMPOTENCY_KEY_HEADER, KEY_FORMAT } from '../../platform/idempotency';
 import { FAILED_AUTH_LIMIT } from '../../limits/rateLimit';
 import type { Sofa } from '../sofa';
 import { routeField, ROUTES } from '../routes';

@@ -1,8 +1,8 @@
 // Error statuses and bodies, and the response headers (request id, quota, Retry-After,
 // Idempotent-Replayed), as components the operations refer to.
 import type { GraphQLField } from 'graphql';
-import { HTTP_STATUS_BY_CODE } from '../../errors';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../../idempotency';
+import { HTTP_STATUS_BY_CODE } from '../../platform/errors';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../../platform/idempotency';
 import { FAILED_AUTH_LIMIT } from '../../limits/rateLimit';
 import { IGNORED_PARAMETERS_HEADER } from '../queryParams';
 import { TOTAL_COUNT_HEADER } from '../csv';

@@ -1,6 +1,6 @@
 // One operation per route: summary, key and scope, parameters, success and error responses.
 import type { GraphQLField } from 'graphql';
-import { IDEMPOTENT_REPLAYED_HEADER } from '../../idempotency';
+import { IDEMPOTENT_REPLAYED_HEADER } from '../../platform/idempotency';
 import { IGNORED_PARAMETERS_HEADER } from '../queryParams';
 import { surfaceOf, type RestRoute } from '../routes';
 import { TOTAL_COUNT_HEADER } from '../csv';

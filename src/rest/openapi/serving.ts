@@ -6,7 +6,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../schema/context';
 import { openApiSettingsFromConfig, type OpenApiSettings } from './document';
 import type { Json } from './json';
-import { Response } from '../../fetchApi';
+import { Response } from '../../platform/fetchApi';
 
 const OPENAPI_PATH = '/openapi.json';
 const DOCS_PATH = '/docs';

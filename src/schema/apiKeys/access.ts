@@ -1,8 +1,8 @@
 // Who is managing keys: the dashboard user of the request, and only their own keys.
-import { prisma } from '../../db';
+import { prisma } from '../../platform/db';
 import type { Context } from '../context';
-import { notFound, UnauthorizedError } from '../../errors';
-import { isUuid } from '../../formats';
+import { notFound, UnauthorizedError } from '../../platform/errors';
+import { isUuid } from '../../platform/formats';
 
 export async function dashboardUser(userId: string | null) {
   const user =

@@ -3,13 +3,13 @@
 import { forgetChangedKey } from '../../auth/keyChanges';
 import { generateApiKey, sha256Hex, type KeyEnv } from '../../auth/keyFormat';
 import type { KeyType } from '../../auth/scopes';
-import { config } from '../../config';
-import { prisma } from '../../db';
+import { config } from '../../platform/config';
+import { prisma } from '../../platform/db';
 import { Prisma } from '../../generated/prisma/client';
 import { builder } from '../builder';
 import { IDEMPOTENCY_NOTE, issueIdempotently } from '../idempotentIssue/issue';
 import { createWithinCap, type UserCap } from '../userCaps';
-import { BadRequestError, ConflictError } from '../../errors';
+import { BadRequestError, ConflictError } from '../../platform/errors';
 import { actorOf, dashboardUser, keyOwnedBy, ownKey } from './access';
 import {
   gracePeriodSeconds,

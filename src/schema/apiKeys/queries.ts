@@ -1,5 +1,5 @@
 // listApiKeys and apiKeyEvents: the dashboard user's own keys and their audit trail.
-import { prisma } from '../../db';
+import { prisma } from '../../platform/db';
 import { builder } from '../builder';
 import { listOf } from '../complexity';
 import { dashboardUser, ownKey } from './access';

@@ -1,7 +1,7 @@
 // The pure rules of key management: names, scopes, rotation and its grace period. No I/O here.
 import { isScopeOf, keyTypeInWords, SCOPES_BY_KEY_TYPE, type KeyType } from '../../auth/scopes';
 import type { KeyVersion } from '../../auth/verifyApiKey';
-import { BadRequestError, shown } from '../../errors';
+import { BadRequestError, shown } from '../../platform/errors';
 
 const KEY_NAME_MAX = 100;
 

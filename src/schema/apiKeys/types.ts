@@ -1,6 +1,6 @@
 // The object and input types of key management. No type carries a secret except
 // ApiKeyWithSecret, the answer of createApiKey and rotateApiKey.
-import { prisma } from '../../db';
+import { prisma } from '../../platform/db';
 import { ApiKeyEventKind, KeyType as KeyTypeEnum, KeyVersion } from '../../generated/prisma/client';
 import { builder } from '../builder';
 import type { IssuedSecret } from '../idempotentIssue/issue';

@@ -1,9 +1,9 @@
 // The affiliate view of campaigns: the shared fields plus the affiliate's context, its commission,
 // its own PersonalCoupon code and its short link (a `Url` offer's link is created on first need).
-import { prisma } from '../../db';
-import { BadRequestError, GoneError } from '../../errors';
+import { prisma } from '../../platform/db';
+import { BadRequestError, GoneError } from '../../platform/errors';
 import type { CampaignType, OfferType } from '../../generated/prisma/client';
-import { logger } from '../../logger';
+import { logger } from '../../platform/logger';
 import {
   campaignDedupeKey,
   campaignShortLink,

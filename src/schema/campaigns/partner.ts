@@ -1,5 +1,5 @@
 // The partner view of campaigns: no short URL, no commission and no PersonalCoupon code.
-import { prisma } from '../../db';
+import { prisma } from '../../platform/db';
 import { builder, keyAuth } from '../builder';
 import { IN_CATALOG } from '../../catalog';
 import { itemQuery, listQuery } from '../lists';

@@ -3,8 +3,8 @@
 // counters), orders from OrderLinkHour / OrderAffiliateHour (kept by triggers on "Order"); by
 // sub-ID, the tagged ones from their sub-ID rollups (migration sub_ids), the untagged ones as the
 // difference. One statement answers a page of rows and their total; no order or click is read.
-import { prisma } from '../../db';
-import { BadRequestError } from '../../errors';
+import { prisma } from '../../platform/db';
+import { BadRequestError } from '../../platform/errors';
 import { Prisma } from '../../generated/prisma/client';
 import { SUB_ID_NAMES, type SubIdName } from '../../shortLinks/subIds';
 import type { Page } from '../pagination';

@@ -1,6 +1,6 @@
 // The report's period and its arithmetic, pure: the hours it reads, its local days, its rates.
 // Rollups are kept per UTC hour, so a period is read in whole hours.
-import { BadRequestError, shown } from '../../errors';
+import { BadRequestError, shown } from '../../platform/errors';
 
 export const DEFAULT_REPORT_DAYS = 30;
 export const MAX_REPORT_DAYS = 366;

@@ -1,8 +1,8 @@
 // Who is managing webhooks: the dashboard user of the request, an affiliate (orders are
 // affiliates'), and only their own endpoints and deliveries.
-import { prisma } from '../../db';
-import { ForbiddenError, notFound } from '../../errors';
-import { isUuid } from '../../formats';
+import { prisma } from '../../platform/db';
+import { ForbiddenError, notFound } from '../../platform/errors';
+import { isUuid } from '../../platform/formats';
 import { dashboardUser } from '../apiKeys/access';
 
 export async function webhookOwner(userId: string | null) {

@@ -1,9 +1,9 @@
 // createWebhookEndpoint, updateWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookSecret,
 // redeliverWebhook, sendTestWebhook. Each writes its audit event in the same statement as the
 // change (a nested create), as key management does.
-import { config } from '../../config';
-import { prisma } from '../../db';
-import { BadRequestError } from '../../errors';
+import { config } from '../../platform/config';
+import { prisma } from '../../platform/db';
+import { BadRequestError } from '../../platform/errors';
 import { TEST_EVENT_TYPE, type WebhookBody } from '../../webhooks/events';
 import { announceDueDeliveries } from '../../webhooks/wakeUp';
 import { newWebhookSecret, SECRET_GRACE_PERIOD_S } from '../../webhooks/signing';

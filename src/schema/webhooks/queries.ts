@@ -1,6 +1,6 @@
 // listWebhookEndpoints, webhookDeliveries, webhookDelivery, webhookEndpointEvents: the dashboard
 // user's own. Each list answers a bounded number of rows, which the operation cost counts.
-import { prisma } from '../../db';
+import { prisma } from '../../platform/db';
 import { builder } from '../builder';
 import { listOf } from '../complexity';
 import { deliveryOwnedBy, endpointOwnedBy, webhookOwner } from './access';

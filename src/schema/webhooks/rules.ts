@@ -1,5 +1,5 @@
 // The pure rules of endpoint management: events, descriptions, how many endpoints. No I/O.
-import { BadRequestError, shown } from '../../errors';
+import { BadRequestError, shown } from '../../platform/errors';
 import { isOrderEventType, ORDER_EVENT_TYPES } from '../../webhooks/events';
 
 /** Endpoints one user may have: plenty for real integrations, few enough to fan out cheaply. */

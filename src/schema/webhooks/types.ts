@@ -1,6 +1,6 @@
 // The object and input types of webhook management. No type carries a signing secret except
 // WebhookEndpointWithSecret, the answer of createWebhookEndpoint and rotateWebhookSecret.
-import { prisma } from '../../db';
+import { prisma } from '../../platform/db';
 import { WebhookDeliveryState, WebhookEndpointEventKind } from '../../generated/prisma/client';
 import { MAX_URL_LENGTH } from '../inputLimits';
 import { builder } from '../builder';

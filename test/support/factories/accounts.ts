@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { generateApiKey, sha256Hex } from '../../../src/auth/keyFormat';
 import { SCOPES_BY_KEY_TYPE, type KeyType } from '../../../src/auth/scopes';
-import { prisma } from '../../../src/db';
+import { prisma } from '../../../src/platform/db';
 import { next } from './sequence';
 
 export async function createUser(role: 'AFFILIATE' | 'PARTNER' = 'AFFILIATE') {

@@ -1,6 +1,6 @@
 // What ties an affiliate to brands: channels and their enrollments, negotiated terms and favorites,
 // personal coupon codes.
-import { prisma } from '../../../src/db';
+import { prisma } from '../../../src/platform/db';
 import type { Prisma } from '../../../src/generated/prisma/client';
 import { next } from './sequence';
 

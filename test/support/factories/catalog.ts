@@ -1,5 +1,5 @@
 // What brands publish: the brands themselves, their campaigns and products.
-import { prisma } from '../../../src/db';
+import { prisma } from '../../../src/platform/db';
 import type { Prisma } from '../../../src/generated/prisma/client';
 import { next } from './sequence';
 

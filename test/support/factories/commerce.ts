@@ -1,5 +1,5 @@
 // Orders, with money in minor units and rates in basis points, as stored.
-import { prisma } from '../../../src/db';
+import { prisma } from '../../../src/platform/db';
 import type { Prisma } from '../../../src/generated/prisma/client';
 import { next } from './sequence';
 

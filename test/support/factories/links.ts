@@ -1,5 +1,5 @@
 // Short links: rows with any field set, or made the way the shortener makes them.
-import { prisma } from '../../../src/db';
+import { prisma } from '../../../src/platform/db';
 import type { Prisma } from '../../../src/generated/prisma/client';
 import {
   campaignShortLink,

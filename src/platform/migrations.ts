@@ -2,12 +2,22 @@
 // cannot drive a PostgreSQL server through the WASM schema engine (prisma/orm#27403), so this one
 // keeps Prisma's `_prisma_migrations` bookkeeping (same checksums) and `prisma migrate status` agrees.
 import { createHash, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { config } from './config';
 import { withSqlConnection, type SqlConnection } from './db';
 
-export const MIGRATIONS_DIR = path.join(__dirname, '..', 'prisma', 'migrations');
+/** The nearest `prisma/migrations` above `from`: the source tree's (src/platform) or the bundle's (dist). */
+function migrationsDirAbove(from: string): string {
+  for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'prisma', 'migrations');
+    if (existsSync(candidate)) return candidate;
+  }
+  throw new Error(`No prisma/migrations folder above ${from}`);
+}
+
+export const MIGRATIONS_DIR = migrationsDirAbove(__dirname);
 
 // Any constant shared by every replica: two replicas starting at once apply migrations one at a time.
 const MIGRATION_LOCK_ID = 72_707_369;

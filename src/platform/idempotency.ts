@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { prisma } from './db';
 import { logger } from './logger';
-import { Prisma } from './generated/prisma/client';
+import { Prisma } from '../generated/prisma/client';
 import { BadRequestError, ConflictError } from './errors';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
