@@ -10,10 +10,10 @@ import { closeDatabase, isEmbeddedDatabase } from './platform/db';
 import { answerClientError } from './http/clientErrors';
 import { logger } from './platform/logger';
 import { applyMigrations } from './platform/migrations';
-import { orderAnswerOf } from './rest/orderAnswer';
+import { orderAnswerOf } from './modules/webhooks/orderAnswer';
 import { schema } from './schema';
 import { startTracing, stopTracing, tracingWanted } from './platform/tracing';
-import { startWebhookDispatcher } from './webhooks/dispatcher';
+import { startWebhookDispatcher } from './modules/webhooks/dispatcher';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { openApiPath } from '../src/rest/openapi';
-import { webhookDocumentation } from '../src/rest/openapi/webhooks';
+import { webhookDocumentation } from '../src/modules/webhooks/openapi';
 import { ROUTES } from '../src/rest/routes';
 import { describeInChromium, launchChromium } from './support/browser';
 

@@ -6,10 +6,10 @@
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { config } from '../src/platform/config';
 import { prisma } from '../src/platform/db';
-import { orderAnswerOf } from '../src/rest/orderAnswer';
+import { orderAnswerOf } from '../src/modules/webhooks/orderAnswer';
 import { schema } from '../src/schema';
 import { isSubId, OTHER_SUB_ID_VALUES, SUB_ID_NAMES } from '../src/shortLinks/subIds';
-import { startWebhookDispatcher } from '../src/webhooks/dispatcher';
+import { startWebhookDispatcher } from '../src/modules/webhooks/dispatcher';
 import { app, call, graphql, useTestDatabase } from './support/app';
 import {
   createAffiliate,

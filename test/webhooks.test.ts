@@ -5,11 +5,11 @@
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { config } from '../src/platform/config';
 import { prisma } from '../src/platform/db';
-import { orderAnswerOf } from '../src/rest/orderAnswer';
+import { orderAnswerOf } from '../src/modules/webhooks/orderAnswer';
 import { schema } from '../src/schema';
-import { startWebhookDispatcher, type Dispatcher } from '../src/webhooks/dispatcher';
-import { pruneWebhookHistory } from '../src/webhooks/history';
-import { resolveHost } from '../src/webhooks/urls';
+import { startWebhookDispatcher, type Dispatcher } from '../src/modules/webhooks/dispatcher';
+import { pruneWebhookHistory } from '../src/modules/webhooks/history';
+import { resolveHost } from '../src/modules/webhooks/urls';
 import { call, graphql, useTestDatabase } from './support/app';
 import { createApiKey, createBrand, createOrder, createUser } from './support/factories';
 import { metricNow, scrape, valueOf } from './support/metrics';

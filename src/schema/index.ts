@@ -9,8 +9,8 @@ import './orders';
 import './products';
 import './shortUrls';
 import './reports/performance';
-import './apiKeys';
-import './webhooks';
+import '../modules/keys/schema';
+import '../modules/webhooks/schema';
 
 builder.queryType({});
 builder.mutationType({});

@@ -4,7 +4,7 @@ import {
   keyName,
   previousSecretAfterRotation,
   scopesForNewKey,
-} from '../../src/schema/apiKeys/rules';
+} from '../../src/modules/keys/rules';
 
 const NOW = new Date('2026-06-01T12:00:00.000Z');
 const seconds = (n: number) => new Date(NOW.getTime() + n * 1000);

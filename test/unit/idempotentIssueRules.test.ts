@@ -5,7 +5,7 @@ import {
   rootFieldCount,
   SECRET_ISSUING_FIELDS,
   storedIssueOf,
-} from '../../src/schema/idempotentIssue/rules';
+} from '../../src/modules/secrets/rules';
 
 describe('rootFieldCount', () => {
   function count(document: string): number {

@@ -1,5 +1,5 @@
 // The sealed full key of an Idempotency-Key replay: only the same binding and server secret open it.
-import { openSecret, sealSecret } from '../../src/auth/replaySeal';
+import { openSecret, sealSecret } from '../../src/modules/secrets/replaySeal';
 
 const SERVER = 'server-secret-server-secret-server-secret';
 const KEY = 'svc_test_abcd1234_0123456789ABCDEFGHIJabcdefghij';

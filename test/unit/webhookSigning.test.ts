@@ -1,6 +1,6 @@
 // Signing per Standard Webhooks, checked with the library receivers use; rotation's grace.
 import { Webhook } from 'standardwebhooks';
-import { activeSecrets, newWebhookSecret, signedHeaders } from '../../src/webhooks/signing';
+import { activeSecrets, newWebhookSecret, signedHeaders } from '../../src/modules/webhooks/signing';
 
 const NOW = new Date('2026-06-01T12:00:00.000Z');
 

@@ -1,5 +1,5 @@
 // Webhook URLs: their form, then every address their host resolves to.
-import { checkedAddress, urlFormRefusal, type Resolve } from '../../src/webhooks/urls';
+import { checkedAddress, urlFormRefusal, type Resolve } from '../../src/modules/webhooks/urls';
 
 describe('urlFormRefusal', () => {
   test.each([

@@ -10,7 +10,7 @@ import type { Json } from './json';
 import { headOperationOf, operationOf, tagOf } from './operations';
 import { openApiPath } from './parameters';
 import { publicDocumentation } from './public';
-import { webhookDocumentation } from './webhooks';
+import { webhookDocumentation } from '../../modules/webhooks/openapi';
 
 export interface OpenApiSettings {
   serverUrl: string;

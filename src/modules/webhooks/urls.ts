@@ -1,5 +1,5 @@
 // Webhook URLs: `https` (or `http` when private URLs are allowed), no credentials, and a host whose
-// every address is reachable (src/webhooks/addresses.ts). Checked when an endpoint is created or
+// every address is reachable (src/modules/webhooks/addresses.ts). Checked when an endpoint is created or
 // changed and again, after DNS, before every delivery, which then connects to the address checked.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';

@@ -3,17 +3,17 @@
 // (src/platform/idempotency.ts does the work): the same key and the same request within 24 h answer the
 // first answer again, the same secret included, and issue nothing; the same key with a different
 // request is a CONFLICT. Keys are scoped per dashboard user, across these mutations. The first
-// answer is remembered with its secret sealed (src/auth/replaySeal.ts); the record expires after
+// answer is remembered with its secret sealed (src/modules/secrets/replaySeal.ts); the record expires after
 // 24 h and is deleted then (by the next idempotent request).
 import type { GraphQLResolveInfo } from 'graphql';
-import { openSecret, sealSecret } from '../../auth/replaySeal';
+import { openSecret, sealSecret } from './replaySeal';
 import { BadRequestError, ConflictError } from '../../platform/errors';
 import {
   IDEMPOTENCY_KEY_HEADER,
   parseIdempotencyKey,
   runIdempotently,
 } from '../../platform/idempotency';
-import type { Context } from '../context';
+import type { Context } from '../../schema/context';
 import { rootFieldCount, SECRET_ISSUING_FIELDS, storedIssueOf, type StoredIssue } from './rules';
 
 /** Said by each secret-issuing mutation's description. */

@@ -1,9 +1,9 @@
 // Who is managing webhooks: the dashboard user of the request, an affiliate (orders are
 // affiliates'), and only their own endpoints and deliveries.
-import { prisma } from '../../platform/db';
-import { ForbiddenError, notFound } from '../../platform/errors';
-import { isUuid } from '../../platform/formats';
-import { dashboardUser } from '../apiKeys/access';
+import { prisma } from '../../../platform/db';
+import { ForbiddenError, notFound } from '../../../platform/errors';
+import { isUuid } from '../../../platform/formats';
+import { dashboardUser } from '../../../schema/dashboardUser';
 
 export async function webhookOwner(userId: string | null) {
   const user = await dashboardUser(userId);

@@ -2,8 +2,8 @@
 // ApiKeyWithSecret, the answer of createApiKey and rotateApiKey.
 import { prisma } from '../../platform/db';
 import { ApiKeyEventKind, KeyType as KeyTypeEnum, KeyVersion } from '../../generated/prisma/client';
-import { builder } from '../builder';
-import type { IssuedSecret } from '../idempotentIssue/issue';
+import { builder } from '../../schema/builder';
+import type { IssuedSecret } from '../secrets/issue';
 
 builder.enumType(KeyTypeEnum, { name: 'ApiKeyType' });
 builder.enumType(KeyVersion, { name: 'ApiKeyVersion' });

@@ -1,11 +1,11 @@
 // An issued secret (a full API key, a webhook signing secret), sealed for the Idempotency-Key
-// replay of the mutations that issue one (src/schema/idempotentIssue/issue.ts). Replaying "the
+// replay of the mutations that issue one (src/modules/secrets/issue.ts). Replaying "the
 // same answer" means keeping the secret for 24 h; it is kept encrypted (AES-256-GCM) under a key
 // derived (HKDF-SHA256) from the server secret and bound to the replay's scope and
 // Idempotency-Key, so a copy of the database alone does not reveal it, and one user's sealed
 // answer cannot be opened as another's.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { config } from '../platform/config';
+import { config } from '../../platform/config';
 
 const FORMAT = 'v1';
 const IV_BYTES = 12;

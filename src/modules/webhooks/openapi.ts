@@ -1,8 +1,8 @@
 // The order webhooks in the document's `webhooks` section (OpenAPI 3.1): the requests the service
 // sends to an endpoint, their Standard Webhooks headers and bodies, so integrators (and the typed
 // client) read the body's type where they read the routes'.
-import { SECRET_GRACE_PERIOD_S } from '../../webhooks/signing';
-import { ref, type Json } from './json';
+import { SECRET_GRACE_PERIOD_S } from './signing';
+import { ref, type Json } from '../../rest/openapi/json';
 
 const TAG = 'Webhooks';
 

@@ -1,13 +1,13 @@
 // The object and input types of webhook management. No type carries a signing secret except
 // WebhookEndpointWithSecret, the answer of createWebhookEndpoint and rotateWebhookSecret.
-import { prisma } from '../../platform/db';
-import { WebhookDeliveryState, WebhookEndpointEventKind } from '../../generated/prisma/client';
-import { MAX_URL_LENGTH } from '../inputLimits';
-import { builder } from '../builder';
-import { listOf } from '../complexity';
-import type { IssuedSecret } from '../idempotentIssue/issue';
-import { ORDER_EVENT_TYPES } from '../../webhooks/events';
-import { SECRET_GRACE_PERIOD_S } from '../../webhooks/signing';
+import { prisma } from '../../../platform/db';
+import { WebhookDeliveryState, WebhookEndpointEventKind } from '../../../generated/prisma/client';
+import { MAX_URL_LENGTH } from '../../../schema/inputLimits';
+import { builder } from '../../../schema/builder';
+import { listOf } from '../../../schema/complexity';
+import type { IssuedSecret } from '../../secrets/issue';
+import { ORDER_EVENT_TYPES } from '../events';
+import { SECRET_GRACE_PERIOD_S } from '../signing';
 
 const EVENTS_NOTE = `Event types: ${ORDER_EVENT_TYPES.join(', ')}`;
 

@@ -5,14 +5,14 @@
 // endpoint waits while an earlier one of the same order to that endpoint is not delivered, so
 // each order's events arrive in order. Woken by the database's notification at commit, it also
 // polls, so nothing waits on a lost notification for longer than the poll interval.
-import { config } from '../platform/config';
-import { prisma } from '../platform/db';
-import { logger } from '../platform/logger';
+import { config } from '../../platform/config';
+import { prisma } from '../../platform/db';
+import { logger } from '../../platform/logger';
 import {
   gaugeOnScrape,
   webhookDeliveryAttempts,
   webhookDeliveryDuration,
-} from '../platform/metrics';
+} from '../../platform/metrics';
 import { orderEventBody, type OrderAnswer } from './payload';
 import { setPendingDeliveries } from './pending';
 import { pruneWebhookHistory } from './history';
@@ -26,7 +26,7 @@ import { onDueDeliveries } from './wakeUp';
 const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Deliveries claimed (and sent concurrently) at a time. */
 const CLAIM_BATCH = 10;
-/** How often a dispatcher deletes old finished history (src/webhooks/history.ts). */
+/** How often a dispatcher deletes old finished history (src/modules/webhooks/history.ts). */
 const PRUNE_INTERVAL_MS = 3_600_000;
 
 export interface DispatcherSettings {
@@ -132,7 +132,7 @@ export interface Dispatcher {
   stop(): Promise<void>;
 }
 
-/** Starts a dispatcher; `orderAnswer` reads an order as its route answers it (src/rest/orderAnswer.ts). */
+/** Starts a dispatcher; `orderAnswer` reads an order as its route answers it (src/modules/webhooks/orderAnswer.ts). */
 export function startWebhookDispatcher(
   orderAnswer: OrderAnswer,
   settings: DispatcherSettings = dispatcherSettingsFromConfig(),

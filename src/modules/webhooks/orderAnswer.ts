@@ -2,11 +2,11 @@
 // route (order webhooks): the route's own operation (from the one Sofa), run with the context an
 // affiliate key holding exactly orders:read would have.
 import { execute, type GraphQLSchema } from 'graphql';
-import type { VerifiedKey } from '../auth/verifyApiKey';
-import { contextFor, NO_DASHBOARD_TOKEN } from '../schema/context';
-import type { OrderAnswer } from '../webhooks/payload';
-import { ROUTES } from './routes';
-import { sofaOf } from './sofa';
+import type { VerifiedKey } from '../../auth/verifyApiKey';
+import { contextFor, NO_DASHBOARD_TOKEN } from '../../schema/context';
+import type { OrderAnswer } from './payload';
+import { ROUTES } from '../../rest/routes';
+import { sofaOf } from '../../rest/sofa';
 
 const ORDER_ROUTE = ROUTES.find((route) => route.path === '/affiliate/orders/:orderId')!;
 const ORDER_ROUTE_FIELD = ORDER_ROUTE.field.split('.')[1]!;

@@ -6,11 +6,12 @@ import type { KeyType } from '../../auth/scopes';
 import { config } from '../../platform/config';
 import { prisma } from '../../platform/db';
 import { Prisma } from '../../generated/prisma/client';
-import { builder } from '../builder';
-import { IDEMPOTENCY_NOTE, issueIdempotently } from '../idempotentIssue/issue';
-import { createWithinCap, type UserCap } from '../userCaps';
+import { builder } from '../../schema/builder';
+import { IDEMPOTENCY_NOTE, issueIdempotently } from '../secrets/issue';
+import { createWithinCap, type UserCap } from '../secrets/ownershipCaps';
 import { BadRequestError, ConflictError } from '../../platform/errors';
-import { actorOf, dashboardUser, keyOwnedBy, ownKey } from './access';
+import { actorOf, dashboardUser } from '../../schema/dashboardUser';
+import { keyOwnedBy, ownKey } from './access';
 import {
   gracePeriodSeconds,
   keyName,
@@ -26,7 +27,7 @@ function isNotFound(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2025';
 }
 
-/** The key cap (src/schema/userCaps.ts). */
+/** The key cap (src/modules/secrets/ownershipCaps.ts). */
 const KEY_CAP: UserCap = {
   max: MAX_KEYS_PER_USER,
   refusal: `At most ${MAX_KEYS_PER_USER} API keys per user that are not revoked (expired ones included): revoke one first`,

@@ -1,8 +1,8 @@
 // listWebhookEndpoints, webhookDeliveries, webhookDelivery, webhookEndpointEvents: the dashboard
 // user's own. Each list answers a bounded number of rows, which the operation cost counts.
-import { prisma } from '../../platform/db';
-import { builder } from '../builder';
-import { listOf } from '../complexity';
+import { prisma } from '../../../platform/db';
+import { builder } from '../../../schema/builder';
+import { listOf } from '../../../schema/complexity';
 import { deliveryOwnedBy, endpointOwnedBy, webhookOwner } from './access';
 import { MAX_ENDPOINTS_PER_USER } from './rules';
 import { WebhookDeliveryDetail } from './types';

@@ -1,17 +1,17 @@
 // createWebhookEndpoint, updateWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookSecret,
 // redeliverWebhook, sendTestWebhook. Each writes its audit event in the same statement as the
 // change (a nested create), as key management does.
-import { config } from '../../platform/config';
-import { prisma } from '../../platform/db';
-import { BadRequestError } from '../../platform/errors';
-import { TEST_EVENT_TYPE, type WebhookBody } from '../../webhooks/events';
-import { announceDueDeliveries } from '../../webhooks/wakeUp';
-import { newWebhookSecret, SECRET_GRACE_PERIOD_S } from '../../webhooks/signing';
-import { checkedAddress, urlFormRefusal } from '../../webhooks/urls';
-import { actorOf } from '../apiKeys/access';
-import { builder } from '../builder';
-import { IDEMPOTENCY_NOTE, issueIdempotently } from '../idempotentIssue/issue';
-import { createWithinCap, type UserCap } from '../userCaps';
+import { config } from '../../../platform/config';
+import { prisma } from '../../../platform/db';
+import { BadRequestError } from '../../../platform/errors';
+import { TEST_EVENT_TYPE, type WebhookBody } from '../events';
+import { announceDueDeliveries } from '../wakeUp';
+import { newWebhookSecret, SECRET_GRACE_PERIOD_S } from '../signing';
+import { checkedAddress, urlFormRefusal } from '../urls';
+import { actorOf } from '../../../schema/dashboardUser';
+import { builder } from '../../../schema/builder';
+import { IDEMPOTENCY_NOTE, issueIdempotently } from '../../secrets/issue';
+import { createWithinCap, type UserCap } from '../../secrets/ownershipCaps';
 import { deliveryOwnedBy, endpointOwnedBy, webhookOwner } from './access';
 import { MAX_ENDPOINTS_PER_USER, webhookDescription, webhookEvents } from './rules';
 import {
@@ -31,7 +31,7 @@ async function webhookUrl(raw: string): Promise<string> {
   return url;
 }
 
-/** The endpoint cap (src/schema/userCaps.ts): endpoints not deleted. */
+/** The endpoint cap (src/modules/secrets/ownershipCaps.ts): endpoints not deleted. */
 const ENDPOINT_CAP: UserCap = {
   max: MAX_ENDPOINTS_PER_USER,
   refusal: `At most ${MAX_ENDPOINTS_PER_USER} webhook endpoints per user: delete one first`,

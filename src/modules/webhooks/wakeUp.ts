@@ -1,7 +1,7 @@
 // Dispatchers are woken at commit on the channel `webhook_deliveries` (payload: the schema): by the
 // order triggers (migration order_webhooks), and by the mutations that make a delivery due.
-import { config } from '../platform/config';
-import { listenToDatabase, prisma } from '../platform/db';
+import { config } from '../../platform/config';
+import { listenToDatabase, prisma } from '../../platform/db';
 
 const CHANNEL = 'webhook_deliveries';
 

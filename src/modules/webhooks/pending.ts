@@ -2,9 +2,9 @@
 // paused endpoint), for the `webhook_deliveries_pending` gauge. Counted on the (state,
 // nextAttemptAt) index, so the cost follows the backlog, not the history of delivered rows.
 import type { Gauge } from 'prom-client';
-import { prisma } from '../platform/db';
-import { CHECK_TIMEOUT_MS, within } from '../platform/deadline';
-import { logger } from '../platform/logger';
+import { prisma } from '../../platform/db';
+import { CHECK_TIMEOUT_MS, within } from '../../platform/deadline';
+import { logger } from '../../platform/logger';
 
 export function countPendingDeliveries(): Promise<number> {
   return prisma.webhookDelivery.count({ where: { state: 'PENDING' } });

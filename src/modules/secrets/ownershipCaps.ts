@@ -2,9 +2,9 @@
 // the count and the creation run in one transaction that first locks the user's row, so
 // concurrent creations for one user, on any replica, count one after the other and never pass
 // the cap together.
-import { prisma } from '../platform/db';
-import { BadRequestError } from '../platform/errors';
-import type { Prisma } from '../generated/prisma/client';
+import { prisma } from '../../platform/db';
+import { BadRequestError } from '../../platform/errors';
+import type { Prisma } from '../../generated/prisma/client';
 
 export interface UserCap {
   max: number;

@@ -1,8 +1,9 @@
 // listApiKeys and apiKeyEvents: the dashboard user's own keys and their audit trail.
 import { prisma } from '../../platform/db';
-import { builder } from '../builder';
-import { listOf } from '../complexity';
-import { dashboardUser, ownKey } from './access';
+import { builder } from '../../schema/builder';
+import { listOf } from '../../schema/complexity';
+import { dashboardUser } from '../../schema/dashboardUser';
+import { ownKey } from './access';
 
 /** The newest events of a key that apiKeyEvents answers (revoked-use events come at most 1/min). */
 export const MAX_KEY_EVENTS = 1_000;
