@@ -40,8 +40,8 @@ async function main(): Promise<void> {
   const { SCALE } = await import('../prisma/seed/scale');
   const { prisma, closeDatabase } = await import('../src/platform/db');
   const { REPORT_SETTINGS, reportStatement } =
-    await import('../src/schema/reports/performanceRows');
-  const { reportPeriod } = await import('../src/schema/reports/range');
+    await import('../src/modules/reports/performanceRows');
+  const { reportPeriod } = await import('../src/modules/reports/range');
   const app = createApp({ redis: null, responseCacheTtlSeconds: 0 });
   const now = new Date();
   const cases = [

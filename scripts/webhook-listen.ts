@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { WEBHOOK_LISTENER_URL } from '../src/graphql/graphiql';
+import { WEBHOOK_LISTENER_URL } from '../src/modules/webhooks/graphiql';
 
 // The address GraphiQL's order webhooks tab prefills.
 const { hostname: HOST, port: DEFAULT_PORT, pathname: PATH } = new URL(WEBHOOK_LISTENER_URL);

@@ -1,6 +1,8 @@
 // createApp(): the HTTP edge (src/http/edge.ts: the request record, health, quota, payload limit,
 // deadline, legacy-host headers, access log) in front of the REST facade and the yoga instance
-// with its plugins. The server (src/server.ts) gives it a port; tests call `app.fetch()` directly.
+// with its plugins, composed from the feature modules (src/modules): their schema, routes, edge
+// routes, reference and GraphiQL tabs; the app starts their workers. The server (src/server.ts)
+// gives it a port; tests call `app.fetch()` directly.
 import { createServerAdapter } from '@whatwg-node/server';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { hearKeyChanges } from './auth/keyChanges';
@@ -19,11 +21,18 @@ import { logger } from './platform/logger';
 import { Counters } from './limits/counters';
 import { answerCache } from './rest/answerCache';
 import { createRestFacade, type RestFacade } from './rest/facade';
-import { useApiReference } from './rest/openapi';
+import { openApiSettingsFromConfig, useApiReference } from './rest/openapi';
 import { useUnknownPathAnswer } from './rest/unknownPaths';
 import type { RequestRecord } from './requestRecord';
 import { contextFor, type Context } from './schema/context';
-import { schema } from './schema';
+import {
+  EDGE_ROUTES,
+  GRAPHIQL_TABS,
+  openApiFragments,
+  ROUTE_TABLE,
+  schema,
+  WORKERS,
+} from './modules';
 import { graphqlTracing } from './platform/tracing';
 
 const GRAPHQL_ENDPOINT = '/graphql';
@@ -77,7 +86,7 @@ export function createApp(options: AppOptions = {}) {
     options.responseCacheTtlSeconds ?? config.responseCacheTtlSeconds,
     redis,
   );
-  const rest = createRestFacade(cache);
+  const rest = createRestFacade(cache, ROUTE_TABLE.routes);
   const yoga = createYogaServer(
     { ...graphqlSettingsFromConfig(), ...options.graphql },
     rest,
@@ -85,11 +94,21 @@ export function createApp(options: AppOptions = {}) {
     cache ? [cache.plugin] : [],
   );
   const edge = createEdge(
-    { rest, yoga },
+    {
+      routes: ROUTE_TABLE,
+      rest,
+      edgeRoutes: EDGE_ROUTES,
+      yoga,
+    },
     { ...edgeSettingsFromConfig(), ...options.settings },
     { counters, redis },
   );
-  return createServerAdapter<Record<string, unknown>>(edge);
+  return Object.assign(createServerAdapter<Record<string, unknown>>(edge), {
+    /** Runs a route's operation for the service's own reads (workers, and tests of them). */
+    runRoute: rest.runRoute,
+    /** Starts the features' workers (the webhook dispatcher); `stop()` them at shutdown. */
+    startWorkers: () => WORKERS.map((worker) => worker.start({ runRoute: rest.runRoute })),
+  });
 }
 
 /** Execution stops at the request's deadline: no further resolvers start once its signal fires. */
@@ -110,6 +129,7 @@ function createYogaServer(
   cachePlugins: Plugin<Context>[],
 ) {
   const tracing = graphqlTracing();
+  const openApiSettings = openApiSettingsFromConfig();
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
@@ -117,7 +137,7 @@ function createYogaServer(
     // The edge answers CORS for every route (src/http/cors.ts).
     cors: false,
     maskedErrors: { maskError: maskErrors },
-    graphiql: graphqlSettings.graphiql ? graphiqlOptions() : false,
+    graphiql: graphqlSettings.graphiql ? graphiqlOptions(GRAPHIQL_TABS) : false,
     // GraphiQL's code inlined from the package: the page loads nothing from a CDN.
     renderGraphiQL,
     // One operation per request (yoga's default, stated): a batch would multiply every limit below
@@ -148,7 +168,10 @@ function createYogaServer(
       useDeadlineCancellation(),
       useManagementLimit(counters),
       rest.plugin,
-      useApiReference(rest.openApiDocument),
+      useApiReference(
+        () => rest.openApiDocument(openApiSettings, openApiFragments()),
+        openApiSettings,
+      ),
       useUnknownPathAnswer(GRAPHQL_ENDPOINT),
       useJsonAnswers(),
       useAnswerSizeLimit(GRAPHQL_ENDPOINT),

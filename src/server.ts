@@ -10,10 +10,7 @@ import { closeDatabase, isEmbeddedDatabase } from './platform/db';
 import { answerClientError } from './http/clientErrors';
 import { logger } from './platform/logger';
 import { applyMigrations } from './platform/migrations';
-import { orderAnswerOf } from './modules/webhooks/orderAnswer';
-import { schema } from './schema';
 import { startTracing, stopTracing, tracingWanted } from './platform/tracing';
-import { startWebhookDispatcher } from './modules/webhooks/dispatcher';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -41,10 +38,11 @@ export async function startServer({ beforeListening }: StartOptions = {}): Promi
   }
   await beforeListening?.();
 
-  const server = createServer(createApp());
+  const app = createApp();
+  const server = createServer(app);
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
-  const webhooks = startWebhookDispatcher(orderAnswerOf(schema));
+  const workers = app.startWorkers();
   const { port } = server.address() as AddressInfo;
   const base = `http://localhost:${port}`;
   console.log(
@@ -67,7 +65,7 @@ export async function startServer({ beforeListening }: StartOptions = {}): Promi
       clearTimeout(force);
       clearInterval(sweep);
       await keyUsageSettled();
-      await webhooks.stop();
+      await Promise.all(workers.map((worker) => worker.stop()));
       await closeDatabase();
       await stopTracing();
       process.exit(0);

@@ -2,7 +2,7 @@
 // visible brands, a `pagination` envelope, and the key's affiliate context (commission, favorite,
 // enrolled channels, brand-page short link) that never leaks to another affiliate.
 import { prisma } from '../src/platform/db';
-import { affiliateBrandWhere, effectiveCommission } from '../src/schema/affiliateBrands';
+import { affiliateBrandWhere, effectiveCommission } from '../src/modules/catalog/affiliateBrands';
 import {
   createApiKey,
   createBrand,

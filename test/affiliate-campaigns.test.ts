@@ -17,7 +17,7 @@ import {
   campaignShortLink,
   getOrCreateShortUrl,
   UrlCodeExhaustedError,
-} from '../src/shortLinks/links';
+} from '../src/modules/links/links';
 
 useTestDatabase();
 

@@ -1,7 +1,7 @@
 // GET /affiliate/channels and /affiliate/channels/{channelId} against the contract: the key's
 // affiliate's channels only, WhiteLabel never, at most 20, `{ data, count }`.
 import { prisma } from '../src/platform/db';
-import { listedChannelWhere } from '../src/schema/channels';
+import { listedChannelWhere } from '../src/modules/catalog/channels';
 import { createApiKey, createChannel, createChannelType } from './support/factories';
 import { call, graphql, useTestDatabase, expectError } from './support/app';
 

@@ -2,7 +2,7 @@
 // ("Affiliate surface", "Parameters"): the `meta` envelope, limits, filters, errors, one affiliate
 // never seeing another's orders, and incremental sync by `updatedSince`.
 import { prisma } from '../src/platform/db';
-import { affiliateOrderWhere } from '../src/schema/orders';
+import { affiliateOrderWhere } from '../src/modules/orders/schema';
 import { call, graphql, useTestDatabase, expectError, refusesParameters } from './support/app';
 import { createApiKey, createBrand, createOrder, createUser } from './support/factories';
 

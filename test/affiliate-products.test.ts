@@ -2,7 +2,11 @@
 // "Parameters"): the `count` envelope, the 1..100 limit rule, filters, errors, and products of
 // hidden brands never listed.
 import { prisma } from '../src/platform/db';
-import { attributesOf, effectivePriceWhere, specificationsOf } from '../src/schema/products';
+import {
+  attributesOf,
+  effectivePriceWhere,
+  specificationsOf,
+} from '../src/modules/catalog/products';
 import { call, graphql, useTestDatabase, expectError, refusesParameters } from './support/app';
 import { createApiKey, createBrand, createProduct, createUser } from './support/factories';
 

@@ -2,13 +2,13 @@
 // (src/schema/complexity.ts): an order's items, a product's variants and specifications, a
 // variant's attributes and a brand's channels, each the first in its own order, on REST as on
 // GraphQL.
-import { CHANNELS_ANSWERED } from '../src/schema/channels';
-import { MAX_ORDER_ITEMS } from '../src/schema/orders';
+import { CHANNELS_ANSWERED } from '../src/modules/catalog/channels';
+import { MAX_ORDER_ITEMS } from '../src/modules/orders/schema';
 import {
   MAX_PRODUCT_SPECIFICATIONS,
   MAX_PRODUCT_VARIANTS,
   MAX_VARIANT_ATTRIBUTES,
-} from '../src/schema/products';
+} from '../src/modules/catalog/products';
 import { call, graphql, useTestDatabase } from './support/app';
 import {
   createAffiliate,

@@ -2,11 +2,11 @@
 // the rows, in exactly the order, that the list has at that offset, ties on the sort key included,
 // and nothing the list leaves out (another affiliate's rows, hidden brands and their catalog).
 import { prisma } from '../src/platform/db';
-import { affiliateBrandWhere } from '../src/schema/affiliateBrands';
-import { BRAND_ORDER, brandListWhere } from '../src/schema/brands';
-import { CAMPAIGN_ORDER, campaignWhere } from '../src/schema/campaigns/common';
+import { affiliateBrandWhere } from '../src/modules/catalog/affiliateBrands';
+import { BRAND_ORDER, brandListWhere } from '../src/modules/catalog/brands';
+import { CAMPAIGN_ORDER, campaignWhere } from '../src/modules/catalog/campaigns/common';
 import { FIND_IDS_FROM_OFFSET } from '../src/schema/lists';
-import { PRODUCT_ORDER, productWhere } from '../src/schema/products';
+import { PRODUCT_ORDER, productWhere } from '../src/modules/catalog/products';
 import { call, useTestDatabase } from './support/app';
 import { createApiKey, createBrand, createUser, VISIBLE } from './support/factories';
 

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { openApiPath } from '../src/rest/openapi';
 import { webhookDocumentation } from '../src/modules/webhooks/openapi';
-import { ROUTES } from '../src/rest/routes';
+import { ROUTES } from '../src/modules';
 import { describeInChromium, launchChromium } from './support/browser';
 
 describeInChromium('test/docs-page.test.ts')('GET /docs in headless Chromium', () => {

@@ -15,7 +15,8 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import { HTTP_STATUS_BY_CODE, isErrorCode } from '../src/platform/errors';
-import { ROUTES, type RestRoute } from '../src/rest/routes';
+import { ROUTES } from '../src/modules';
+import { type RestRoute } from '../src/rest/routes';
 import { createIsolatedApp, useTestDatabase } from './support/app';
 import { createApiKey, createLegacyKey } from './support/factories';
 import {

@@ -9,8 +9,7 @@ import { seedDemoData } from '../prisma/seed/demo';
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { config } from '../src/platform/config';
 import { prisma } from '../src/platform/db';
-import { GRAPHIQL_EXAMPLES } from '../src/graphql/graphiql';
-import { schema } from '../src/schema';
+import { GRAPHIQL_TABS, schema } from '../src/modules';
 import { app, useTestDatabase } from './support/app';
 
 useTestDatabase();
@@ -40,7 +39,7 @@ describe('GraphiQL', () => {
     }
   });
 
-  it.each(GRAPHIQL_EXAMPLES.map((example) => [example.title, example] as const))(
+  it.each(GRAPHIQL_TABS.map((example) => [example.title, example] as const))(
     '%s: every example operation is valid against the schema',
     (_title, example) => {
       expect(validate(schema, parse(example.query))).toEqual([]);
@@ -48,7 +47,7 @@ describe('GraphiQL', () => {
     },
   );
 
-  it.each(GRAPHIQL_EXAMPLES.map((example) => [example.title, example] as const))(
+  it.each(GRAPHIQL_TABS.map((example) => [example.title, example] as const))(
     '%s: comments fit the editor at common widths (64 characters)',
     (_title, example) => {
       const comments = example.query.split('\n').filter((line) => line.startsWith('#'));
@@ -62,8 +61,8 @@ describe('GraphiQL', () => {
     /^(?!#).*(query|subscription|mutation)\s+([a-zA-Z0-9_]+)/m.exec(query)?.[2];
 
   it('titles each tab after its surface, as docs/integrating.md lists them', () => {
-    const titles = GRAPHIQL_EXAMPLES.map((example) => tabTitle(example.query));
-    expect(titles).toEqual(GRAPHIQL_EXAMPLES.map((example) => example.title));
+    const titles = GRAPHIQL_TABS.map((example) => tabTitle(example.query));
+    expect(titles).toEqual(GRAPHIQL_TABS.map((example) => example.title));
     expect(titles).toEqual([
       'PartnerCatalog',
       'AffiliateSurface',
@@ -76,7 +75,7 @@ describe('GraphiQL', () => {
   });
 
   it('covers each surface with the header that surface takes', () => {
-    expect(GRAPHIQL_EXAMPLES.map((example) => Object.keys(example.headers))).toEqual([
+    expect(GRAPHIQL_TABS.map((example) => Object.keys(example.headers))).toEqual([
       ['x-api-key'],
       ['x-api-key'],
       ['x-api-token'],
@@ -90,7 +89,7 @@ describe('GraphiQL', () => {
     Object.assign(config, { webhookAllowPrivateUrls: true });
     const brand = await prisma.organization.findFirstOrThrow({ select: { id: true } });
     const created: Record<string, string> = {};
-    for (const example of GRAPHIQL_EXAMPLES) {
+    for (const example of GRAPHIQL_TABS) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       for (const [name, value] of Object.entries(example.headers)) {
         // A placeholder names the command that mints the token: run it.

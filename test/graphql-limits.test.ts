@@ -17,11 +17,11 @@ import { prisma } from '../src/platform/db';
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { GRAPHQL_LIMITS } from '../src/graphql/armor';
 import { fieldComplexity, isListOfObjects, SEARCH_COST } from '../src/schema/complexity';
-import { MAX_ORDER_ITEMS } from '../src/schema/orders';
+import { MAX_ORDER_ITEMS } from '../src/modules/orders/schema';
 import { pageRuleOf } from '../src/schema/pagination';
 import { MAX_LISTED_DELIVERIES } from '../src/modules/webhooks/schema/queries';
 import { MAX_LISTED_ATTEMPTS } from '../src/modules/webhooks/schema/types';
-import { schema } from '../src/schema';
+import { schema } from '../src/modules';
 import { createIsolatedApp, type App, send, useTestDatabase } from './support/app';
 import { createApiKey, createBrand } from './support/factories';
 import {

@@ -13,8 +13,8 @@ import { restSchema } from '../src/rest/sofa';
 import { keyAuthOf, openApiPath } from '../src/rest/openapi';
 import { MAX_LIST_ITEMS, MAX_TEXT_LENGTH } from '../src/schema/inputLimits';
 import { IGNORED_PARAMETERS_HEADER } from '../src/rest/queryParams';
-import { routeField, ROUTES, surfaceOf, type RestRoute } from '../src/rest/routes';
-import { schema as fullSchema } from '../src/schema';
+import { routeField, surfaceOf, type RestRoute } from '../src/rest/routes';
+import { ROUTES, schema as fullSchema } from '../src/modules';
 import { pageRuleOf, type PaginatedRule } from '../src/schema/pagination';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,7 +32,7 @@ import {
 
 useTestDatabase();
 
-const schema = restSchema(fullSchema);
+const schema = restSchema(fullSchema, ROUTES);
 
 const fieldOf = (route: RestRoute) => routeField(schema, route);
 

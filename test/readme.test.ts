@@ -5,9 +5,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { WEBHOOK_LISTENER_URL } from '../src/graphql/graphiql';
+import { WEBHOOK_LISTENER_URL } from '../src/modules/webhooks/graphiql';
 import { openApiPath } from '../src/rest/openapi';
-import { ROUTES } from '../src/rest/routes';
+import { ROUTES } from '../src/modules';
 import { freePort, startReplica, type Replica } from './support/replica';
 import { until } from './support/webhookReceiver';
 

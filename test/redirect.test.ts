@@ -8,9 +8,9 @@ import {
   CLICK_REPEAT_WINDOW_S,
   forgetExpiredClickClients,
   MAX_CLICKS_PER_ADDRESS,
-} from '../src/shortLinks/clicks';
-import { OTHER_SUB_ID_VALUES } from '../src/shortLinks/subIds';
-import { countedClient } from '../src/shortLinks/redirect';
+} from '../src/modules/links/clicks';
+import { OTHER_SUB_ID_VALUES } from '../src/modules/links/subIds';
+import { countedClient } from '../src/modules/links/redirect';
 import { createIsolatedApp, app, useTestDatabase, expectError } from './support/app';
 import { clickCountOf, createAffiliate, createBrand, createLink } from './support/factories';
 

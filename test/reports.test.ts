@@ -3,7 +3,7 @@
 // filters; parameter rules; only the key's affiliate; CSV; GraphQL; and sums equal to the orders
 // route and the links' counters, also after orders change.
 import { prisma } from '../src/platform/db';
-import { shortUrlOf } from '../src/shortLinks/links';
+import { shortUrlOf } from '../src/modules/links/links';
 import { app, call, expectError, graphql, refusesParameters, useTestDatabase } from './support/app';
 import {
   clickCountOf,

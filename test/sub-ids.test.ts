@@ -7,8 +7,7 @@ import { signDashboardToken } from '../src/auth/dashboardToken';
 import { config } from '../src/platform/config';
 import { prisma } from '../src/platform/db';
 import { orderAnswerOf } from '../src/modules/webhooks/orderAnswer';
-import { schema } from '../src/schema';
-import { isSubId, OTHER_SUB_ID_VALUES, SUB_ID_NAMES } from '../src/shortLinks/subIds';
+import { isSubId, OTHER_SUB_ID_VALUES, SUB_ID_NAMES } from '../src/modules/links/subIds';
 import { startWebhookDispatcher } from '../src/modules/webhooks/dispatcher';
 import { app, call, graphql, useTestDatabase } from './support/app';
 import {
@@ -625,7 +624,7 @@ describe('an order written in SQL with sub-IDs', () => {
   test('shows in the list, in its filter, in the report by sub1 and in its webhook event', async () => {
     Object.assign(config, { webhookAllowPrivateUrls: true });
     const receiver = await startReceiver();
-    const dispatcher = startWebhookDispatcher(orderAnswerOf(schema), {
+    const dispatcher = startWebhookDispatcher(orderAnswerOf(app.runRoute), {
       pollIntervalMs: 200,
       leaseS: 30,
       retryDelaysS: [1],

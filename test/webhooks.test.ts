@@ -6,11 +6,10 @@ import { signDashboardToken } from '../src/auth/dashboardToken';
 import { config } from '../src/platform/config';
 import { prisma } from '../src/platform/db';
 import { orderAnswerOf } from '../src/modules/webhooks/orderAnswer';
-import { schema } from '../src/schema';
 import { startWebhookDispatcher, type Dispatcher } from '../src/modules/webhooks/dispatcher';
 import { pruneWebhookHistory } from '../src/modules/webhooks/history';
 import { resolveHost } from '../src/modules/webhooks/urls';
-import { call, graphql, useTestDatabase } from './support/app';
+import { app, call, graphql, useTestDatabase } from './support/app';
 import { createApiKey, createBrand, createOrder, createUser } from './support/factories';
 import { metricNow, scrape, valueOf } from './support/metrics';
 import { fetchOpenApiDocument, schemaValidators } from './support/openapi';
@@ -390,7 +389,7 @@ describe('delivery to a real receiver', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    dispatcher = startWebhookDispatcher(orderAnswerOf(schema), {
+    dispatcher = startWebhookDispatcher(orderAnswerOf(app.runRoute), {
       pollIntervalMs: 200,
       leaseS: 30,
       retryDelaysS: [1, 1],

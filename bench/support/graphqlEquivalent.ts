@@ -7,7 +7,8 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { buildOperationNodeForField, filterSchema, pruneSchema } from '@graphql-tools/utils';
 import { buildSchema, OperationTypeNode, print, type GraphQLSchema } from 'graphql';
-import { ROUTES, type RestRoute } from '../../src/rest/routes';
+import { ROUTES } from '../../src/modules';
+import { type RestRoute } from '../../src/rest/routes';
 import { REPO_ROOT } from './processes';
 
 let restSchema: GraphQLSchema | undefined;

@@ -2,8 +2,9 @@
 // (src/rest/routes.ts), its page rules and the contract's filters, with values from the running
 // service (fixtures.ts).
 import { DEMO } from '../../prisma/seed/demo';
-import { ROUTES, routeField, surfaceOf, type RestRoute } from '../../src/rest/routes';
-import { schema } from '../../src/schema';
+import { ROUTES } from '../../src/modules';
+import { routeField, surfaceOf, type RestRoute } from '../../src/rest/routes';
+import { schema } from '../../src/modules';
 import { pageRuleOf, type PaginatedRule } from '../../src/schema/pagination';
 import type { Fixtures } from './fixtures';
 import {

@@ -368,6 +368,36 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/affiliate/products': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Products of visible brands, newest first
+     * @description Products of visible brands, newest first; `count` is the number of matching products
+     *
+     *     **Key:** affiliate key with scope `products:read`.
+     */
+    get: operations['affiliateProducts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * Products of visible brands, newest first (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     Products of visible brands, newest first; `count` is the number of matching products
+     *
+     *     **Key:** affiliate key with scope `products:read`.
+     */
+    head: operations['affiliateProductsHead'];
+    patch?: never;
+    trace?: never;
+  };
   '/affiliate/orders': {
     parameters: {
       query?: never;
@@ -425,36 +455,6 @@ export interface paths {
      *     **Key:** affiliate key with scope `orders:read`.
      */
     head: operations['affiliateOrderHead'];
-    patch?: never;
-    trace?: never;
-  };
-  '/affiliate/products': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Products of visible brands, newest first
-     * @description Products of visible brands, newest first; `count` is the number of matching products
-     *
-     *     **Key:** affiliate key with scope `products:read`.
-     */
-    get: operations['affiliateProducts'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    /**
-     * Products of visible brands, newest first (headers only)
-     * @description As `GET`, without the body.
-     *
-     *     Products of visible brands, newest first; `count` is the number of matching products
-     *
-     *     **Key:** affiliate key with scope `products:read`.
-     */
-    head: operations['affiliateProductsHead'];
     patch?: never;
     trace?: never;
   };
@@ -782,6 +782,63 @@ export interface components {
       data: components['schemas']['PartnerOrganization'][];
       meta: components['schemas']['PageMeta'];
     };
+    /** @description A promotion medium of the key's affiliate */
+    AffiliateChannel: {
+      id: string;
+      /** @description The channel type's name */
+      name: string;
+      active: boolean;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    AffiliateChannelList: {
+      data: components['schemas']['AffiliateChannel'][];
+      /** Format: int32 */
+      count: number;
+    };
+    AffiliateChannelResult: {
+      data: components['schemas']['AffiliateChannel'];
+    };
+    /** @description What the affiliate earns: a percentage of the sale, or a fixed amount per sale */
+    Commission: {
+      /** @enum {string} */
+      type: 'PERCENTAGE' | 'FIXED';
+      /**
+       * Format: float
+       * @description Percent for PERCENTAGE (5.5 = 5.5 %), amount in major units for FIXED
+       */
+      value: number;
+    };
+    /** @description A visible brand with the key's affiliate context */
+    AffiliateBrand: {
+      id: string;
+      name: string;
+      slug: string;
+      description: string | null;
+      logoUrl: string | null;
+      websiteUrl: string | null;
+      categories: string[];
+      isExclusive: boolean;
+      isHighlight: boolean;
+      isPublic: boolean;
+      /** Format: date-time */
+      createdAt: string;
+      /** @description The affiliate's negotiated commission, else the brand's default */
+      commission: components['schemas']['Commission'];
+      /** @description Whether the affiliate marked this brand favorite */
+      isFavorite: boolean;
+      /** @description The affiliate's channels enrolled in this brand, oldest first, at most 20 */
+      channels: components['schemas']['AffiliateChannel'][];
+      /** @description The affiliate's active brand-page short link, or null */
+      shortUrl: string | null;
+    };
+    AffiliateBrandPage: {
+      data: components['schemas']['AffiliateBrand'][];
+      pagination: components['schemas']['Pagination'];
+    };
+    AffiliateBrandResult: {
+      data: components['schemas']['AffiliateBrand'];
+    };
     CampaignPeriod: {
       /** Format: date-time */
       startAt: string;
@@ -816,16 +873,6 @@ export interface components {
     PartnerCampaignResult: {
       data: components['schemas']['PartnerCampaign'];
     };
-    /** @description What the affiliate earns: a percentage of the sale, or a fixed amount per sale */
-    Commission: {
-      /** @enum {string} */
-      type: 'PERCENTAGE' | 'FIXED';
-      /**
-       * Format: float
-       * @description Percent for PERCENTAGE (5.5 = 5.5 %), amount in major units for FIXED
-       */
-      value: number;
-    };
     /** @description A campaign with the affiliate's context: its commission, its own PersonalCoupon code and its short link */
     AffiliateCampaign: {
       id: string;
@@ -857,123 +904,6 @@ export interface components {
     };
     AffiliateCampaignResult: {
       data: components['schemas']['AffiliateCampaign'];
-    };
-    /** @description A promotion medium of the key's affiliate */
-    AffiliateChannel: {
-      id: string;
-      /** @description The channel type's name */
-      name: string;
-      active: boolean;
-      /** Format: date-time */
-      createdAt: string;
-    };
-    AffiliateChannelList: {
-      data: components['schemas']['AffiliateChannel'][];
-      /** Format: int32 */
-      count: number;
-    };
-    AffiliateChannelResult: {
-      data: components['schemas']['AffiliateChannel'];
-    };
-    /** @description A visible brand with the key's affiliate context */
-    AffiliateBrand: {
-      id: string;
-      name: string;
-      slug: string;
-      description: string | null;
-      logoUrl: string | null;
-      websiteUrl: string | null;
-      categories: string[];
-      isExclusive: boolean;
-      isHighlight: boolean;
-      isPublic: boolean;
-      /** Format: date-time */
-      createdAt: string;
-      /** @description The affiliate's negotiated commission, else the brand's default */
-      commission: components['schemas']['Commission'];
-      /** @description Whether the affiliate marked this brand favorite */
-      isFavorite: boolean;
-      /** @description The affiliate's channels enrolled in this brand, oldest first, at most 20 */
-      channels: components['schemas']['AffiliateChannel'][];
-      /** @description The affiliate's active brand-page short link, or null */
-      shortUrl: string | null;
-    };
-    AffiliateBrandPage: {
-      data: components['schemas']['AffiliateBrand'][];
-      pagination: components['schemas']['Pagination'];
-    };
-    AffiliateBrandResult: {
-      data: components['schemas']['AffiliateBrand'];
-    };
-    /** @description A line of an order; money in major units, rates in percent */
-    OrderItem: {
-      productId: string | null;
-      sku: string;
-      name: string;
-      /** Format: int32 */
-      quantity: number;
-      /** Format: float */
-      unitPrice: number;
-      /** Format: float */
-      total: number;
-      /**
-       * Format: float
-       * @description Percent (5.5 = 5.5 %)
-       */
-      commissionRate: number;
-      /** Format: float */
-      commissionValue: number;
-    };
-    /** @description An order the affiliate referred; money in major units of `currency` */
-    Order: {
-      id: string;
-      orderNumber: string;
-      organizationId: string;
-      organization: components['schemas']['OrganizationSummary'];
-      /** @enum {string} */
-      status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'PAID';
-      /** @description ISO 4217 code */
-      currency: string;
-      /** Format: float */
-      transactionValue: number;
-      /**
-       * Format: float
-       * @description Percent (5.5 = 5.5 %)
-       */
-      commissionRate: number;
-      /**
-       * Format: float
-       * @description The affiliate's commission on this order
-       */
-      earnings: number;
-      /** @description The order's lines in position order, the first 50 */
-      items: components['schemas']['OrderItem'][];
-      shortUrlCode: string | null;
-      channelId: string | null;
-      /** @description The `sub1` of the click the order came from (GET /s/{urlCode}?sub1=…), as the brand reported it */
-      sub1: string | null;
-      /** @description The `sub2` of the click the order came from (GET /s/{urlCode}?sub2=…), as the brand reported it */
-      sub2: string | null;
-      /** @description The `sub3` of the click the order came from (GET /s/{urlCode}?sub3=…), as the brand reported it */
-      sub3: string | null;
-      /** @description The `sub4` of the click the order came from (GET /s/{urlCode}?sub4=…), as the brand reported it */
-      sub4: string | null;
-      /** @description The `sub5` of the click the order came from (GET /s/{urlCode}?sub5=…), as the brand reported it */
-      sub5: string | null;
-      /** Format: date-time */
-      orderedAt: string;
-      /**
-       * Format: date-time
-       * @description The last change of the order, kept by the database whoever writes it
-       */
-      updatedAt: string;
-    };
-    AffiliateOrderPage: {
-      data: components['schemas']['Order'][];
-      meta: components['schemas']['PageMeta'];
-    };
-    AffiliateOrderResult: {
-      data: components['schemas']['Order'];
     };
     /** @description A named text value of a product: a specification or a variant attribute */
     ProductProperty: {
@@ -1050,6 +980,76 @@ export interface components {
     };
     ShortUrlResult: {
       data: components['schemas']['ShortUrl'];
+    };
+    /** @description A line of an order; money in major units, rates in percent */
+    OrderItem: {
+      productId: string | null;
+      sku: string;
+      name: string;
+      /** Format: int32 */
+      quantity: number;
+      /** Format: float */
+      unitPrice: number;
+      /** Format: float */
+      total: number;
+      /**
+       * Format: float
+       * @description Percent (5.5 = 5.5 %)
+       */
+      commissionRate: number;
+      /** Format: float */
+      commissionValue: number;
+    };
+    /** @description An order the affiliate referred; money in major units of `currency` */
+    Order: {
+      id: string;
+      orderNumber: string;
+      organizationId: string;
+      organization: components['schemas']['OrganizationSummary'];
+      /** @enum {string} */
+      status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'PAID';
+      /** @description ISO 4217 code */
+      currency: string;
+      /** Format: float */
+      transactionValue: number;
+      /**
+       * Format: float
+       * @description Percent (5.5 = 5.5 %)
+       */
+      commissionRate: number;
+      /**
+       * Format: float
+       * @description The affiliate's commission on this order
+       */
+      earnings: number;
+      /** @description The order's lines in position order, the first 50 */
+      items: components['schemas']['OrderItem'][];
+      shortUrlCode: string | null;
+      channelId: string | null;
+      /** @description The `sub1` of the click the order came from (GET /s/{urlCode}?sub1=…), as the brand reported it */
+      sub1: string | null;
+      /** @description The `sub2` of the click the order came from (GET /s/{urlCode}?sub2=…), as the brand reported it */
+      sub2: string | null;
+      /** @description The `sub3` of the click the order came from (GET /s/{urlCode}?sub3=…), as the brand reported it */
+      sub3: string | null;
+      /** @description The `sub4` of the click the order came from (GET /s/{urlCode}?sub4=…), as the brand reported it */
+      sub4: string | null;
+      /** @description The `sub5` of the click the order came from (GET /s/{urlCode}?sub5=…), as the brand reported it */
+      sub5: string | null;
+      /** Format: date-time */
+      orderedAt: string;
+      /**
+       * Format: date-time
+       * @description The last change of the order, kept by the database whoever writes it
+       */
+      updatedAt: string;
+    };
+    AffiliateOrderPage: {
+      data: components['schemas']['Order'][];
+      meta: components['schemas']['PageMeta'];
+    };
+    AffiliateOrderResult: {
+      data: components['schemas']['Order'];
     };
     /** @description Earnings of the row's orders by commission status, in major units of `currency` */
     EarningsByStatus: {
@@ -1161,23 +1161,6 @@ export interface components {
       /** @constant */
       statusCode: 404;
     };
-    Liveness: {
-      /** @constant */
-      status: 'ok';
-    };
-    Readiness: {
-      /** @enum {string} */
-      status: 'ok' | 'unavailable';
-      checks: {
-        /** @enum {string} */
-        database: 'ok' | 'unreachable';
-        /**
-         * @description Only when the replica is configured with Redis
-         * @enum {string}
-         */
-        redis?: 'ok' | 'unreachable';
-      };
-    };
     /** @description An order of the affiliate was recorded */
     OrderCreatedWebhook: {
       /** @constant */
@@ -1217,6 +1200,23 @@ export interface components {
       data: {
         /** Format: uuid */
         endpointId: string;
+      };
+    };
+    Liveness: {
+      /** @constant */
+      status: 'ok';
+    };
+    Readiness: {
+      /** @enum {string} */
+      status: 'ok' | 'unavailable';
+      checks: {
+        /** @enum {string} */
+        database: 'ok' | 'unreachable';
+        /**
+         * @description Only when the replica is configured with Redis
+         * @enum {string}
+         */
+        redis?: 'ok' | 'unreachable';
       };
     };
   };
@@ -3885,6 +3885,240 @@ export interface operations {
       };
     };
   };
+  affiliateProducts: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page, 1 to 100. Default 5. */
+        limit?: number;
+        /** @description Part of the name or SKU, any case. */
+        search?: string;
+        /** @description One brand. */
+        organizationId?: string;
+        /** @description Effective price (sale price when set) at least. */
+        minPrice?: number;
+        /** @description Effective price (sale price when set) at most. */
+        maxPrice?: number;
+        available?: boolean;
+        /** @description Products in any of these categories. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        categories?: string[];
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AffiliateProductList'];
+        };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateProductsHead: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page, 1 to 100. Default 5. */
+        limit?: number;
+        /** @description Part of the name or SKU, any case. */
+        search?: string;
+        /** @description One brand. */
+        organizationId?: string;
+        /** @description Effective price (sale price when set) at least. */
+        minPrice?: number;
+        /** @description Effective price (sale price when set) at most. */
+        maxPrice?: number;
+        available?: boolean;
+        /** @description Products in any of these categories. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        categories?: string[];
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid parameter or body; the message names it */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   affiliateOrders: {
     parameters: {
       query?: {
@@ -4230,240 +4464,6 @@ export interface operations {
       304: {
         headers: {
           ETag: components['headers']['ETag'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description The key lacks the scope of the route */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description No such resource (or the key's affiliate is gone) */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Server error (no details are disclosed) */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description The request ran past the deadline (60 s) */
-      504: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  affiliateProducts: {
-    parameters: {
-      query?: {
-        /** @description Page number, from 1. Default 1. */
-        page?: number;
-        /** @description Items per page, 1 to 100. Default 5. */
-        limit?: number;
-        /** @description Part of the name or SKU, any case. */
-        search?: string;
-        /** @description One brand. */
-        organizationId?: string;
-        /** @description Effective price (sale price when set) at least. */
-        minPrice?: number;
-        /** @description Effective price (sale price when set) at most. */
-        maxPrice?: number;
-        available?: boolean;
-        /** @description Products in any of these categories. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
-        categories?: string[];
-      };
-      header?: {
-        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
-        'If-None-Match'?: components['parameters']['IfNoneMatch'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
-          ETag: components['headers']['ETag'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AffiliateProductList'];
-        };
-      };
-      /** @description Not Modified: the answer is the one whose `ETag` the request named */
-      304: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-      504: components['responses']['RequestTimeout'];
-    };
-  };
-  affiliateProductsHead: {
-    parameters: {
-      query?: {
-        /** @description Page number, from 1. Default 1. */
-        page?: number;
-        /** @description Items per page, 1 to 100. Default 5. */
-        limit?: number;
-        /** @description Part of the name or SKU, any case. */
-        search?: string;
-        /** @description One brand. */
-        organizationId?: string;
-        /** @description Effective price (sale price when set) at least. */
-        minPrice?: number;
-        /** @description Effective price (sale price when set) at most. */
-        maxPrice?: number;
-        available?: boolean;
-        /** @description Products in any of these categories. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
-        categories?: string[];
-      };
-      header?: {
-        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
-        'If-None-Match'?: components['parameters']['IfNoneMatch'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
-          ETag: components['headers']['ETag'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Not Modified: the answer is the one whose `ETag` the request named */
-      304: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Invalid parameter or body; the message names it */
-      400: {
-        headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];

@@ -11,7 +11,7 @@ import {
   campaignLinkType,
   customDedupeKey,
   trackingUrl,
-} from '../../src/shortLinks/links';
+} from '../../src/modules/links/links';
 import { config } from '../../src/platform/config';
 import { DEMO_KEYS, DEMO_USERS } from '../../src/auth/demoIdentities';
 import { SCOPES_BY_KEY_TYPE, type KeyType } from '../../src/auth/scopes';

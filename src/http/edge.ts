@@ -35,8 +35,7 @@ import { RequestRecord } from '../requestRecord';
 import { requestIdOf } from '../platform/requestId';
 import type { RestFacade } from '../rest/facade';
 import { isReferencePath } from '../rest/openapi';
-import { lookupRoute, routeTemplate, surfaceOf, type RouteLookup } from '../rest/routes';
-import { REDIRECT_PREFIX, redirectResponse } from '../shortLinks/redirect';
+import { routeTemplate, type RouteLookup, type RouteTable } from '../rest/routes';
 import { requestTracer } from '../platform/tracing';
 import { clientIpOf } from './clientIp';
 import { corsHeaders, preflightResponse, type CorsSettings } from './cors';
@@ -60,10 +59,25 @@ export interface YogaHandler {
   fetchAPI: { Request: typeof Request; TransformStream: typeof TransformStream };
 }
 
+/**
+ * A public path a feature answers at the edge (the short-link redirect): no key, no quota, no body,
+ * no GraphQL; within the deadline.
+ */
+export interface EdgeRoute {
+  prefix: string;
+  /** The route as logs, metrics and traces name it. */
+  template: string;
+  answer(record: RequestRecord): Promise<Response>;
+}
+
 /** Who answers what the edge lets through. */
 export interface EdgeHandlers {
+  /** The REST routes, looked up here once for the facade, the logs, metrics and traces. */
+  routes: Pick<RouteTable, 'lookup'>;
   /** Every path under a REST surface. */
   rest: Pick<RestFacade, 'answer'>;
+  /** The features' public paths. */
+  edgeRoutes: readonly EdgeRoute[];
   /** /graphql, the API reference and paths nobody serves. */
   yoga: YogaHandler;
 }
@@ -84,18 +98,11 @@ const LABELLED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE
 /** How much of a user agent the access log keeps. */
 const USER_AGENT_LOGGED = 256;
 
-/** A request's route: the REST route table's lookup under a surface, else its fixed path. */
-function routeOf(
-  method: string,
-  pathname: string,
-): { lookup: RouteLookup | null; template: string | null } {
-  if (surfaceOf(pathname)) {
-    const lookup = lookupRoute(method, pathname);
-    return { lookup, template: routeTemplate(lookup) };
-  }
-  if (pathname.startsWith(REDIRECT_PREFIX))
-    return { lookup: null, template: `${REDIRECT_PREFIX}{code}` };
-  return { lookup: null, template: FIXED_PATHS.has(pathname) ? pathname : null };
+/** Where a request goes: a REST route under a surface, a feature's edge route, or a fixed path. */
+interface Destination {
+  lookup: RouteLookup | null;
+  edgeRoute: EdgeRoute | null;
+  template: string | null;
 }
 
 /**
@@ -177,6 +184,14 @@ export function createEdge(
   { counters, redis }: EdgeShared,
 ): EdgeHandler {
   const quota = new RequestQuota(settings, counters);
+
+  function destinationOf(method: string, pathname: string): Destination {
+    const lookup = handlers.routes.lookup(method, pathname);
+    if (lookup) return { lookup, edgeRoute: null, template: routeTemplate(lookup) };
+    const edgeRoute = handlers.edgeRoutes.find((route) => pathname.startsWith(route.prefix));
+    if (edgeRoute) return { lookup: null, edgeRoute, template: edgeRoute.template };
+    return { lookup: null, edgeRoute: null, template: FIXED_PATHS.has(pathname) ? pathname : null };
+  }
   const security = securityHeaders(settings.publicBaseUrl);
   const { Request: YogaRequest, TransformStream: YogaTransformStream } = handlers.yoga.fetchAPI;
 
@@ -234,16 +249,16 @@ export function createEdge(
   /** The answer, within the deadline where the route has one. */
   async function answer(
     record: RequestRecord,
-    lookup: RouteLookup | null,
+    { lookup, edgeRoute }: Destination,
     serverContext: Record<string, unknown>,
   ): Promise<Response> {
-    const { request, url } = record;
+    const { request } = record;
     if (request.method === 'OPTIONS') return preflightResponse(record);
     const probe =
       (await healthResponse(record, redis)) ?? (await metricsResponse(record, settings, redis));
     if (probe) return probe;
-    const outcome = url.pathname.startsWith(REDIRECT_PREFIX)
-      ? await raceDeadline(settings.requestTimeoutMs, redirectResponse(record))
+    const outcome = edgeRoute
+      ? await raceDeadline(settings.requestTimeoutMs, edgeRoute.answer(record))
       : await withDeadline(
           settings.requestTimeoutMs,
           request.signal,
@@ -259,7 +274,7 @@ export function createEdge(
   /** The answer to a request, its record made: headers, then the answer, then metrics and log. */
   async function serve(
     record: RequestRecord,
-    lookup: RouteLookup | null,
+    destination: Destination,
     serverContext: Record<string, unknown>,
     started: number,
   ): Promise<Response> {
@@ -273,7 +288,7 @@ export function createEdge(
     );
     let response: Response;
     try {
-      response = await answer(record, lookup, serverContext);
+      response = await answer(record, destination, serverContext);
     } catch (error) {
       // A database outage met by the quota's key check is a 503; anything else a logged 500.
       const failure = toHttpError(error, record.log);
@@ -317,16 +332,16 @@ export function createEdge(
   return async (request, serverContext) => {
     const started = performance.now();
     const url = new URL(request.url);
-    const { lookup, template } = routeOf(request.method, url.pathname);
+    const destination = destinationOf(request.method, url.pathname);
     const record = new RequestRecord({
       request,
       url,
       id: requestIdOf(request),
       clientIp: clientIpOf(request, serverContext, settings.trustProxy),
-      route: template,
+      route: destination.template,
       rawHeaders: (serverContext.req as { headers?: Record<string, unknown> } | undefined)?.headers,
     });
-    const work = () => serve(record, lookup, serverContext, started);
+    const work = () => serve(record, destination, serverContext, started);
     return tracer ? inSpan(tracer, record, work) : work();
   };
 }

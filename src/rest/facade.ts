@@ -13,6 +13,7 @@
 import type { DocumentNode, ExecutionResult, GraphQLArgument, GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { accessRefusal, keyRefusal } from '../auth/keyRefusal';
+import type { ServiceIdentity } from '../auth/serviceIdentity';
 import type { VerifiedKey } from '../auth/verifyApiKey';
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -28,7 +29,8 @@ import {
   type RestExecution,
 } from '../schema/context';
 import { buildOpenApiDocument, keyAuthOf, type OpenApiSettings } from './openapi';
-import { sofaOf, type Sofa } from './sofa';
+import type { OpenApiFragment } from './openapi/fragment';
+import { createSofa, type Sofa } from './sofa';
 import {
   BadRequestError,
   errorBody,
@@ -41,7 +43,7 @@ import {
 import { parseJsonBody, variablesFromBody } from './body';
 import { entityTag, ifNoneMatchHolds } from './conditional';
 import { IGNORED_PARAMETERS_HEADER, ignoredParameters, variablesFromQuery } from './queryParams';
-import { ROUTES, routeField, surfaceOf, type RestRoute, type RouteLookup } from './routes';
+import { routeField, type RestRoute, type RouteLookup, type Surface } from './routes';
 import {
   CSV_CONTENT_TYPE,
   csvColumns,
@@ -92,8 +94,7 @@ function decodePathParams(params: Record<string, string>): Record<string, string
 }
 
 /** The key of a request to a surface, of the surface's type; else the surface's 400 or 401. */
-async function surfaceKey(record: RequestRecord): Promise<VerifiedKey> {
-  const surface = surfaceOf(record.url.pathname)!;
+async function surfaceKey(record: RequestRecord, surface: Surface): Promise<VerifiedKey> {
   if (
     surface.keyType === 'partner' &&
     (record.wasSent('x-api-token') || record.wasSent('x-auth-key'))
@@ -177,7 +178,17 @@ function sendAnswer(
   });
 }
 
-export function createRestFacade(cache: AnswerCache | null) {
+/**
+ * A route's answer for the service's own reads (an order for its webhook): the route's operation,
+ * run as a request's is, for a named service identity instead of a key.
+ */
+export type RouteRunner = (
+  route: RestRoute,
+  identity: ServiceIdentity,
+  variables: Record<string, unknown>,
+) => Promise<unknown>;
+
+export function createRestFacade(cache: AnswerCache | null, routes: readonly RestRoute[]) {
   let schema: GraphQLSchema;
   let sofa: Sofa;
   let getEnveloped: GetEnveloped;
@@ -185,10 +196,10 @@ export function createRestFacade(cache: AnswerCache | null) {
 
   /** Each route's operation, from Sofa, and what its answers need: once per schema. */
   function prepare(fullSchema: GraphQLSchema): void {
-    sofa = sofaOf(fullSchema);
+    sofa = createSofa(fullSchema, routes);
     schema = sofa.schema;
     prepared.clear();
-    for (const route of ROUTES) {
+    for (const route of routes) {
       const field = routeField(schema, route);
       prepared.set(route, {
         route,
@@ -201,29 +212,45 @@ export function createRestFacade(cache: AnswerCache | null) {
     }
   }
 
-  /** The route's operation run for the record's key: the field's value, or its first error. */
+  /** The route's operation run in `contextValue`: the field's value, or its first error. */
   async function execute(
+    route: PreparedRoute,
+    contextValue: Context,
+    variables: Record<string, unknown>,
+  ): Promise<unknown> {
+    const record = contextValue.http;
+    const { execute: run } = getEnveloped(record ? { request: record.request, record } : {});
+    const result = (await run({
+      schema,
+      document: route.document,
+      variableValues: variables,
+      contextValue,
+      signal: record?.signal,
+    } as Parameters<typeof run>[0])) as ExecutionResult;
+    if (result.errors?.length) throw result.errors[0];
+    return result.data![route.fieldName];
+  }
+
+  /** The route's operation run for the record's key. */
+  function executeForKey(
     record: RequestRecord,
     route: PreparedRoute,
     apiKey: VerifiedKey,
     rest: RestExecution,
   ): Promise<unknown> {
-    const contextValue: Context = contextFor(
-      { apiKey, dashboardToken: NO_DASHBOARD_TOKEN },
-      record,
-      rest,
-    );
-    const { execute: run } = getEnveloped({ request: record.request, record });
-    const result = (await run({
-      schema,
-      document: route.document,
-      variableValues: rest.variables,
-      contextValue,
-      signal: record.signal,
-    } as Parameters<typeof run>[0])) as ExecutionResult;
-    if (result.errors?.length) throw result.errors[0];
-    return result.data![route.fieldName];
+    const context = contextFor({ apiKey, dashboardToken: NO_DASHBOARD_TOKEN }, record, rest);
+    return execute(route, context, rest.variables);
   }
+
+  /** Prepared from the same route table: a miss would be a bug. */
+  function preparedOf(route: RestRoute): PreparedRoute {
+    const found = prepared.get(route);
+    if (!found) throw new Error(`No operation for ${route.method} ${route.path}`);
+    return found;
+  }
+
+  const runRoute: RouteRunner = (route, identity, variables) =>
+    execute(preparedOf(route), contextFor(identity, null), variables);
 
   /** A GET's answer: from the cache, or executed (and then kept in the cache). */
   async function readAnswer(
@@ -236,7 +263,7 @@ export function createRestFacade(cache: AnswerCache | null) {
     const question = { route: route.route.path, variables: rest.variables, form };
     const cached = await cache?.get(question, apiKey);
     if (cached) return cached;
-    const answer = composeAnswer(route, form, await execute(record, route, apiKey, rest));
+    const answer = composeAnswer(route, form, await executeForKey(record, route, apiKey, rest));
     await cache?.set(question, apiKey, answer);
     return answer;
   }
@@ -248,7 +275,7 @@ export function createRestFacade(cache: AnswerCache | null) {
     apiKey: VerifiedKey,
     rest: RestExecution,
   ): Promise<{ status: number; body: string }> {
-    const data = await execute(record, route, apiKey, rest);
+    const data = await executeForKey(record, route, apiKey, rest);
     const status = rest.foundExisting ? 200 : (route.route.responseStatus ?? 200);
     return { status, body: JSON.stringify(data) };
   }
@@ -325,10 +352,8 @@ export function createRestFacade(cache: AnswerCache | null) {
       if (found.kind === 'method-not-allowed') {
         throw new MethodNotAllowedError(method, found.allow);
       }
-      // Prepared from the same route table: a miss would be a bug.
-      const route = prepared.get(found.route);
-      if (!route) throw new Error(`No operation for ${found.route.method} ${found.route.path}`);
-      const apiKey = await surfaceKey(record);
+      const route = preparedOf(found.route);
+      const apiKey = await surfaceKey(record, found.surface);
       const rest: RestExecution = {
         method: route.route.method,
         variables: await variablesOf(record, route, found.params, body),
@@ -357,8 +382,9 @@ export function createRestFacade(cache: AnswerCache | null) {
   };
 
   /** The OpenAPI document of the routes, from the Sofa that made their operations. */
-  const openApiDocument = (settings: OpenApiSettings) => buildOpenApiDocument(sofa, settings);
-  return { plugin, answer, openApiDocument };
+  const openApiDocument = (settings: OpenApiSettings, fragments: readonly OpenApiFragment[]) =>
+    buildOpenApiDocument(sofa, routes, fragments, settings);
+  return { plugin, answer, runRoute, openApiDocument };
 }
 
 export type RestFacade = ReturnType<typeof createRestFacade>;

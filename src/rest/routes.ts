@@ -1,5 +1,7 @@
-// The one route table: each documented REST path and the GraphQL root field that answers it.
-// Sofa mounts exactly these fields (src/rest/sofa.ts); nothing else gets a REST route.
+// The route table's shape and its matcher: each documented REST path and the GraphQL root field
+// that answers it. The feature modules declare their routes (src/modules/*/index.ts); the app hands
+// the gathered list to the facade, Sofa (src/rest/sofa.ts) and the reference. No other field gets a
+// REST route.
 import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { KeyType } from '../auth/scopes';
 
@@ -16,44 +18,6 @@ export interface RestRoute {
   csv?: true;
 }
 
-export const ROUTES: RestRoute[] = [
-  { method: 'GET', path: '/api/partner/organizations', field: 'Query.partnerOrganizations' },
-  { method: 'GET', path: '/api/partner/brands', field: 'Query.partnerBrands' },
-  { method: 'GET', path: '/api/partner/brands/:brandId', field: 'Query.partnerBrand' },
-  { method: 'GET', path: '/api/partner/campaigns', field: 'Query.partnerCampaigns' },
-  { method: 'GET', path: '/api/partner/campaigns/:campaignId', field: 'Query.partnerCampaign' },
-  // affiliate: brands and channels
-  { method: 'GET', path: '/affiliate/brands', field: 'Query.affiliateBrands' },
-  { method: 'GET', path: '/affiliate/brands/:brandId', field: 'Query.affiliateBrand' },
-  { method: 'GET', path: '/affiliate/channels', field: 'Query.affiliateChannels' },
-  { method: 'GET', path: '/affiliate/channels/:channelId', field: 'Query.affiliateChannel' },
-  // affiliate: campaigns
-  { method: 'GET', path: '/affiliate/campaigns', field: 'Query.affiliateCampaigns' },
-  { method: 'GET', path: '/affiliate/campaigns/:campaignId', field: 'Query.affiliateCampaign' },
-  // Removed (contract, Versioning 4): answers 410 pointing to /affiliate/campaigns?types=Offer.
-  { method: 'GET', path: '/affiliate/offers', field: 'Query.affiliateOffers' },
-  // affiliate: orders and products
-  { method: 'GET', path: '/affiliate/orders', field: 'Query.affiliateOrders' },
-  { method: 'GET', path: '/affiliate/orders/:orderId', field: 'Query.affiliateOrder' },
-  { method: 'GET', path: '/affiliate/products', field: 'Query.affiliateProducts' },
-  // affiliate: shortener
-  {
-    method: 'POST',
-    path: '/affiliate/shortener/url',
-    field: 'Mutation.createShortUrl',
-    responseStatus: 201,
-  },
-  { method: 'GET', path: '/affiliate/shortener/urls', field: 'Query.affiliateShortUrls' },
-  { method: 'GET', path: '/affiliate/shortener/urls/:urlCode', field: 'Query.affiliateShortUrl' },
-  // affiliate: reports
-  {
-    method: 'GET',
-    path: '/affiliate/reports/performance',
-    field: 'Query.affiliatePerformanceReport',
-    csv: true,
-  },
-];
-
 /** The root field of `schema` that answers `route`. */
 export function routeField(
   schema: GraphQLSchema,
@@ -67,19 +31,23 @@ export function routeField(
 }
 
 /** The surfaces and the key type each one takes (contract, Authentication 3). */
-export const SURFACES: { prefix: string; keyType: KeyType }[] = [
+export const SURFACES = [
   { prefix: '/affiliate/', keyType: 'affiliate' },
   { prefix: '/api/partner/', keyType: 'partner' },
-];
+] as const satisfies readonly { prefix: string; keyType: KeyType }[];
 
 export function surfaceOf(pathname: string) {
   return SURFACES.find((surface) => pathname.startsWith(surface.prefix));
 }
 
-export type RouteLookup =
+export type Surface = (typeof SURFACES)[number];
+
+/** Where a path under a surface leads; every outcome names its surface. */
+export type RouteLookup = { surface: Surface } & (
   | { kind: 'found'; route: RestRoute; params: Record<string, string> }
   | { kind: 'method-not-allowed'; allow: string[] }
-  | { kind: 'not-found' };
+  | { kind: 'not-found' }
+);
 
 interface CompiledRoute {
   route: RestRoute;
@@ -96,37 +64,48 @@ function compile(route: RestRoute): CompiledRoute {
   return { route, pattern: new RegExp(`^${source}$`), paramNames };
 }
 
-const COMPILED = ROUTES.map(compile);
-
 /** The route table's path of a lookup (`/affiliate/orders/{orderId}`), or null. */
 export function routeTemplate(found: RouteLookup): string | null {
   return found.kind === 'found' ? found.route.path.replace(/:(\w+)/g, '{$1}') : null;
 }
 
-/**
- * The route for a method and path, with its path parameters still percent-encoded. HEAD takes the
- * GET route (the edge drops the body).
- */
-export function lookupRoute(method: string, pathname: string): RouteLookup {
-  const matches = COMPILED.flatMap((compiled) => {
-    const found = compiled.pattern.exec(pathname);
-    return found ? [{ compiled, values: found.slice(1) }] : [];
-  });
-  const wanted = method === 'HEAD' ? 'GET' : method;
-  const match = matches.find(({ compiled }) => compiled.route.method === wanted);
-  if (match) {
-    const params = Object.fromEntries(
-      match.compiled.paramNames.map((name, index) => [name, match.values[index]!]),
-    );
-    return { kind: 'found', route: match.compiled.route, params };
+/** The routes the feature modules declare, matched against requests. */
+export class RouteTable {
+  private readonly compiled: CompiledRoute[];
+
+  constructor(readonly routes: readonly RestRoute[]) {
+    this.compiled = routes.map(compile);
   }
-  if (matches.length) {
-    return {
-      kind: 'method-not-allowed',
-      allow: matches.flatMap(({ compiled }) =>
-        compiled.route.method === 'GET' ? ['GET', 'HEAD'] : [compiled.route.method],
-      ),
-    };
+
+  /**
+   * The route for a method and path under a surface, with its path parameters still
+   * percent-encoded; null for a path under no surface. HEAD takes the GET route (the edge drops
+   * the body).
+   */
+  lookup(method: string, pathname: string): RouteLookup | null {
+    const surface = surfaceOf(pathname);
+    if (!surface) return null;
+    const matches = this.compiled.flatMap((compiled) => {
+      const found = compiled.pattern.exec(pathname);
+      return found ? [{ compiled, values: found.slice(1) }] : [];
+    });
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    const match = matches.find(({ compiled }) => compiled.route.method === wanted);
+    if (match) {
+      const params = Object.fromEntries(
+        match.compiled.paramNames.map((name, index) => [name, match.values[index]!]),
+      );
+      return { surface, kind: 'found', route: match.compiled.route, params };
+    }
+    if (matches.length) {
+      return {
+        surface,
+        kind: 'method-not-allowed',
+        allow: matches.flatMap(({ compiled }) =>
+          compiled.route.method === 'GET' ? ['GET', 'HEAD'] : [compiled.route.method],
+        ),
+      };
+    }
+    return { surface, kind: 'not-found' };
   }
-  return { kind: 'not-found' };
 }

@@ -1,4 +1,4 @@
-// The service's one Sofa per schema: it turns each route of the route table into the GraphQL
+// The service's one Sofa (the facade's, made once per schema): it turns each route of the route table into the GraphQL
 // operation that answers it (every field of the result, as Sofa's router builds it) and writes the
 // routes' OpenAPI document. It sees a schema filtered to the route table, so no other field (and
 // no `/webhook`) gets a route or an operation.
@@ -6,7 +6,7 @@ import { buildOperationNodeForField, filterSchema, pruneSchema } from '@graphql-
 import { Kind, OperationTypeNode, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { createSofa as sofaSettings, createSofaRouter } from 'sofa-api';
 import { SCALARS } from './openapi/parameters';
-import { ROUTES, type RestRoute } from './routes';
+import type { RestRoute } from './routes';
 
 export interface Sofa {
   /** The schema Sofa sees: only the root fields of the route table. */
@@ -18,8 +18,8 @@ export interface Sofa {
 }
 
 /** The schema Sofa sees: only the root fields of the route table. */
-export function restSchema(schema: GraphQLSchema): GraphQLSchema {
-  const routed = new Set<string>(ROUTES.map((route) => route.field));
+export function restSchema(schema: GraphQLSchema, routes: readonly RestRoute[]): GraphQLSchema {
+  const routed = new Set<string>(routes.map((route) => route.field));
   return pruneSchema(
     filterSchema({
       schema,
@@ -28,12 +28,12 @@ export function restSchema(schema: GraphQLSchema): GraphQLSchema {
   );
 }
 
-function createSofa(fullSchema: GraphQLSchema): Sofa {
+export function createSofa(fullSchema: GraphQLSchema, routes: readonly RestRoute[]): Sofa {
   const settings = sofaSettings({
     basePath: '',
-    schema: restSchema(fullSchema),
+    schema: restSchema(fullSchema, routes),
     routes: Object.fromEntries(
-      ROUTES.map(({ field, method, path, responseStatus }) => [
+      routes.map(({ field, method, path, responseStatus }) => [
         field,
         { method, path, responseStatus },
       ]),
@@ -63,16 +63,4 @@ function createSofa(fullSchema: GraphQLSchema): Sofa {
       return document;
     },
   };
-}
-
-const sofas = new WeakMap<GraphQLSchema, Sofa>();
-
-/** The Sofa of a schema, made once. */
-export function sofaOf(fullSchema: GraphQLSchema): Sofa {
-  let sofa = sofas.get(fullSchema);
-  if (!sofa) {
-    sofa = createSofa(fullSchema);
-    sofas.set(fullSchema, sofa);
-  }
-  return sofa;
 }

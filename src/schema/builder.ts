@@ -68,8 +68,8 @@ export const builder = new SchemaBuilder<{
   scopeAuth: {
     defaultStrategy: 'all',
     authScopes: (context) => ({
-      apiKey: (type) => context.apiKey?.type === type,
-      keyScope: (scope) => context.apiKey?.scopes.has(scope) ?? false,
+      apiKey: (type) => context.grant?.type === type,
+      keyScope: (scope) => context.grant?.scopes.has(scope) ?? false,
       // A function, like the two above: scope-auth checks plain values before functions, and the
       // order of the checks decides the status.
       openAffiliate: () => context.affiliateId !== null,

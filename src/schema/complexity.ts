@@ -47,7 +47,7 @@ export const ENVELOPE_DATA = listOf(1);
  * What a substring search adds to its list (`search`, `name`): a trigram index read, each
  * candidate row rechecked (a short term matches much of a big list), and a total of its own
  * (searches rarely share a remembered total). Priced like the reports' work (about 10 units per
- * millisecond of the database at scale, src/schema/reports/performanceRows.ts) for a search that
+ * millisecond of the database at scale, src/modules/reports/performanceRows.ts) for a search that
  * rechecks much of the big account: a dozen fit in one operation, fifteen aliases do not.
  */
 export const SEARCH_COST = 1_500;

@@ -1,4 +1,6 @@
 import type { DashboardToken } from '../auth/dashboardToken';
+import type { ApiScope, KeyType } from '../auth/scopes';
+import type { ServiceIdentity } from '../auth/serviceIdentity';
 import type { VerifiedKey } from '../auth/verifyApiKey';
 import type { RequestRecord } from '../requestRecord';
 
@@ -10,8 +12,18 @@ export interface Identity {
   dashboardToken: DashboardToken;
 }
 
+/** What the caller may open: the key type and scopes scope-auth checks. */
+export interface Grant {
+  type: KeyType;
+  scopes: ReadonlySet<ApiScope>;
+}
+
 /** What every resolver may know. Prisma is imported from src/platform/db.ts, not put here. */
 export interface Context extends Identity {
+  /** The verified key's type and scopes, or a service identity's; null for neither. */
+  grant: Grant | null;
+  /** The service reading for itself (webhooks), when it is not a request's key. */
+  service?: string;
   /** The HTTP request answered; null when the service runs an operation of its own (webhooks). */
   http: RequestRecord | null;
   /** The key's affiliate: its owner, when an affiliate whose account is open; else null. */
@@ -39,15 +51,28 @@ export const NO_DASHBOARD_TOKEN: DashboardToken = {
 
 /** The one way a context is made, for /graphql, the REST facade and the service's own runs. */
 export function contextFor(
-  identity: Identity,
+  identity: Identity | ServiceIdentity,
   http: RequestRecord | null,
   rest?: RestExecution,
 ): Context {
+  if ('service' in identity) {
+    return {
+      http,
+      apiKey: null,
+      dashboardToken: NO_DASHBOARD_TOKEN,
+      grant: { type: 'affiliate', scopes: identity.scopes },
+      service: identity.service,
+      affiliateId: identity.affiliateId,
+      dashboardUserId: null,
+      ...(rest && { rest }),
+    };
+  }
   const { apiKey, dashboardToken } = identity;
   return {
     http,
     apiKey,
     dashboardToken,
+    grant: apiKey,
     affiliateId: apiKey?.affiliateId ?? null,
     dashboardUserId: 'userId' in dashboardToken ? dashboardToken.userId : null,
     ...(rest && { rest }),

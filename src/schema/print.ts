@@ -1,9 +1,9 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import path from 'node:path';
-import { schema } from '.';
+import type { GraphQLSchema } from 'graphql';
 
 export const SCHEMA_FILE = path.join(__dirname, '..', '..', 'schema.graphql');
 
-export function printedSchema(): string {
+export function printedSchema(schema: GraphQLSchema): string {
   return `${printSchema(lexicographicSortSchema(schema))}\n`;
 }

@@ -9,7 +9,7 @@ import {
 } from 'graphql';
 import { prisma } from '../../src/platform/db';
 import { Prisma } from '../../src/generated/prisma/client';
-import { schema } from '../../src/schema';
+import { schema } from '../../src/modules';
 import { isListOfObjects } from '../../src/schema/complexity';
 import {
   createBrand,

@@ -1,5 +1,5 @@
 // Campaign status from its period, and the campaign list filter, docs/decisions.md "Catalog".
-import { campaignStatus, campaignWhere } from '../../src/schema/campaigns';
+import { campaignStatus, campaignWhere } from '../../src/modules/catalog/campaigns';
 import { BadRequestError } from '../../src/platform/errors';
 
 const NOW = new Date('2026-06-15T12:00:00.000Z');

@@ -1,4 +1,4 @@
-import { clickBatches, type WriteClicks } from '../../src/shortLinks/clickBatches';
+import { clickBatches, type WriteClicks } from '../../src/modules/links/clickBatches';
 
 /** The batching is the same whatever a click is: here a client's name, null for a bot. */
 type Click = string | null;

@@ -1,4 +1,4 @@
-import { clickBatchRows, type Click } from '../../src/shortLinks/clicks';
+import { clickBatchRows, type Click } from '../../src/modules/links/clicks';
 
 const person = (name: string, subIds: (string | null)[] | null = null): Click => ({
   visitor: { client: `client-${name}`, address: `address-${name}` },

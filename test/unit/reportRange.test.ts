@@ -1,6 +1,6 @@
-// The report's period, time zone check and per-click rates (src/schema/reports/range.ts), and what
+// The report's period, time zone check and per-click rates (src/modules/reports/range.ts), and what
 // a report costs (its work, for the operation cost).
-import { REPORT_DAY_COST, reportWork } from '../../src/schema/reports/performanceRows';
+import { REPORT_DAY_COST, reportWork } from '../../src/modules/reports/performanceRows';
 import {
   hourFromMiddle,
   isTimeZone,
@@ -9,7 +9,7 @@ import {
   periodDays,
   reportPeriod,
   reportTimeZone,
-} from '../../src/schema/reports/range';
+} from '../../src/modules/reports/range';
 
 const at = (iso: string) => new Date(iso);
 

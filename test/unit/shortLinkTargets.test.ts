@@ -1,5 +1,5 @@
-// What a creation body asks a link to lead to (src/shortLinks/targets.ts).
-import { deepLinkTarget, linkTargetOf } from '../../src/shortLinks/targets';
+// What a creation body asks a link to lead to (src/modules/links/targets.ts).
+import { deepLinkTarget, linkTargetOf } from '../../src/modules/links/targets';
 
 describe('link targets', () => {
   test('linkTargetOf', () => {

@@ -11,7 +11,7 @@ import {
   shortUrlOf,
   trackingUrl,
   withoutTracking,
-} from '../../src/shortLinks/links';
+} from '../../src/modules/links/links';
 
 const AFFILIATE = '11111111-1111-4111-8111-111111111111';
 const BRAND = '0b6f2c1e-8a4d-4e7b-9c3a-5f1d2e3c4b5a';

@@ -1,5 +1,5 @@
-// The short URL list's filter (src/schema/shortUrls.ts): active by default, search by URL or code.
-import { affiliateShortUrlWhere, shortUrlSearchWhere } from '../../src/schema/shortUrls';
+// The short URL list's filter (src/modules/links/schema.ts): active by default, search by URL or code.
+import { affiliateShortUrlWhere, shortUrlSearchWhere } from '../../src/modules/links/schema';
 
 describe('short URL list filters', () => {
   test('affiliateShortUrlWhere', () => {

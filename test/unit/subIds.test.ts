@@ -1,4 +1,4 @@
-import { isSubId, subIdsOf, withSubIds } from '../../src/shortLinks/subIds';
+import { isSubId, subIdsOf, withSubIds } from '../../src/modules/links/subIds';
 
 describe('isSubId: 1 to 100 visible ASCII characters', () => {
   it.each(['a', 'newsletter-may', '!~', 'x'.repeat(100), 'a/b=c&d', '(other)'])('%p is one', (v) =>

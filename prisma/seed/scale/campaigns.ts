@@ -47,7 +47,7 @@ export function isPersonalCoupon(b: Sql, k: Sql): Sql {
   return `(${kindSlotOf(b, k)} >= 16)`;
 }
 
-/** The link type of an affiliate's short link to the campaign (src/shortLinks/links.ts). */
+/** The link type of an affiliate's short link to the campaign (src/modules/links/links.ts). */
 export function campaignLinkTypeOf(b: Sql, k: Sql): Sql {
   return `CASE WHEN ${isOffer(b, k)} THEN 'Offer' ELSE 'Coupon' END`;
 }

@@ -2,7 +2,7 @@
 // An account's link i points into its relation r = i mod relations, slot s = i div relations:
 // slot 0 is the brand page (so every relation has one, and orders can name its code), every
 // eighth slot a deep link, the others the brand's campaign s - 1. Codes, dedupe keys and tracked
-// URLs are made the way src/shortLinks/links.ts makes them.
+// URLs are made the way src/modules/links/links.ts makes them.
 import { affiliateIdOf, relationBrandOf, relationCountOf, shortUrlAccountOf, SIZES } from './plan';
 import { brandIdOf, brandWebsiteOf } from './brands';
 import { campaignIdOf, campaignLinkTypeOf, campaignUrlOf } from './campaigns';

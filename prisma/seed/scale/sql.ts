@@ -77,7 +77,7 @@ export function urlCodeDigest(affiliateId: Sql, dedupeKey: Sql): Sql {
   return `decode(md5('scale:url-code:' || (${affiliateId}) || ':' || (${dedupeKey})), 'hex')`;
 }
 
-/** 8 base62 characters from a digest, like the codes the shortener issues (src/shortLinks/links.ts). */
+/** 8 base62 characters from a digest, like the codes the shortener issues (src/modules/links/links.ts). */
 export function urlCodeOf(digest: Sql): Sql {
   const characters = Array.from(
     { length: 8 },

@@ -2,6 +2,7 @@
 // sends to an endpoint, their Standard Webhooks headers and bodies, so integrators (and the typed
 // client) read the body's type where they read the routes'.
 import { SECRET_GRACE_PERIOD_S } from './signing';
+import type { OpenApiFragment } from '../../rest/openapi/fragment';
 import { ref, type Json } from '../../rest/openapi/json';
 
 const TAG = 'Webhooks';
@@ -98,11 +99,9 @@ function webhookOperation(operationId: string, schema: string, summary: string):
 }
 
 /** The document's `webhooks` and the component schemas of their bodies. */
-export function webhookDocumentation(): {
-  webhooks: Json;
-  schemas: Record<string, Json>;
-  tags: string[];
-} {
+export function webhookDocumentation(): Required<
+  Pick<OpenApiFragment, 'webhooks' | 'schemas' | 'tags'>
+> {
   return {
     tags: [TAG],
     webhooks: {

@@ -3,14 +3,14 @@ import { config } from '../../platform/config';
 import { IDEMPOTENCY_KEY_HEADER, KEY_FORMAT } from '../../platform/idempotency';
 import { FAILED_AUTH_LIMIT } from '../../limits/rateLimit';
 import type { Sofa } from '../sofa';
-import { routeField, ROUTES } from '../routes';
+import { routeField, type RestRoute } from '../routes';
 import { completeSchemas } from './components';
 import { errorResponseComponents, errorSchemas, headerComponents } from './errors';
 import type { Json } from './json';
 import { headOperationOf, operationOf, tagOf } from './operations';
 import { openApiPath } from './parameters';
-import { publicDocumentation } from './public';
-import { webhookDocumentation } from '../../modules/webhooks/openapi';
+import type { OpenApiFragment } from './fragment';
+import { probesDocumentation } from './probes';
 
 export interface OpenApiSettings {
   serverUrl: string;
@@ -40,8 +40,16 @@ const API_DESCRIPTION = `The affiliate network's REST API: the **affiliate surfa
 
 **HEAD.** Every GET path answers HEAD as GET, without the body.`;
 
-/** The OpenAPI 3.1 document of the route table: Sofa's, completed from the schema it sees. */
-export function buildOpenApiDocument(sofa: Sofa, settings: OpenApiSettings): Json {
+/**
+ * The OpenAPI 3.1 document of the routes: Sofa's, completed from the schema it sees, with the
+ * probes and what the feature modules document beyond their routes (`fragments`).
+ */
+export function buildOpenApiDocument(
+  sofa: Sofa,
+  routes: readonly RestRoute[],
+  fragments: readonly OpenApiFragment[],
+  settings: OpenApiSettings,
+): Json {
   const { schema } = sofa;
   const generated = sofa.router.openAPIDocument as unknown as {
     paths: Record<string, Record<string, Json>>;
@@ -49,7 +57,7 @@ export function buildOpenApiDocument(sofa: Sofa, settings: OpenApiSettings): Jso
   };
 
   const paths: Record<string, Json> = {};
-  for (const route of ROUTES) {
+  for (const route of routes) {
     const oasPath = openApiPath(route.path);
     const method = route.method.toLowerCase();
     const field = routeField(schema, route);
@@ -59,18 +67,17 @@ export function buildOpenApiDocument(sofa: Sofa, settings: OpenApiSettings): Jso
     };
   }
 
-  const open = publicDocumentation();
-  Object.assign(paths, open.paths);
+  const parts = [...fragments, probesDocumentation()];
+  for (const part of parts) Object.assign(paths, part.paths);
 
   const responses = errorResponseComponents();
   for (const operations of Object.values(paths) as Record<string, Json>[]) {
     if (operations.get) operations.head = headOperationOf(operations.get, responses);
   }
 
-  const webhooks = webhookDocumentation();
-  const tags = [...new Set([...ROUTES.map(tagOf), ...open.tags, ...webhooks.tags])].map((name) => ({
-    name,
-  }));
+  const tags = [
+    ...new Set([...routes.map(tagOf), ...parts.flatMap((part) => part.tags ?? [])]),
+  ].map((name) => ({ name }));
   const document: Json = {
     openapi: '3.1.0',
     info: {
@@ -83,7 +90,7 @@ export function buildOpenApiDocument(sofa: Sofa, settings: OpenApiSettings): Jso
     tags,
     security: [{ apiKey: [] }],
     paths,
-    webhooks: webhooks.webhooks,
+    webhooks: Object.assign({}, ...parts.map((part) => part.webhooks)),
     components: {
       securitySchemes: {
         apiKey: {
@@ -117,8 +124,7 @@ export function buildOpenApiDocument(sofa: Sofa, settings: OpenApiSettings): Jso
       schemas: {
         ...completeSchemas(schema, generated.components.schemas),
         ...errorSchemas(),
-        ...open.schemas,
-        ...webhooks.schemas,
+        ...Object.assign({}, ...parts.map((part) => part.schemas)),
       },
     },
   };

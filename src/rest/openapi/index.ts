@@ -8,6 +8,6 @@
 // written from the fields' arguments the way src/rest/queryParams.ts reads them; GraphQL nulls
 // become 3.1 `null` types; and the key type, scope, error statuses and quota headers of each route
 // are added. test/openapi.test.ts validates the document and checks it against the route table.
-export { buildOpenApiDocument, type OpenApiSettings } from './document';
+export { buildOpenApiDocument, openApiSettingsFromConfig, type OpenApiSettings } from './document';
 export { keyAuthOf, openApiPath } from './parameters';
 export { isReferencePath, useApiReference } from './serving';

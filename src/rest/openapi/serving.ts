@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../schema/context';
-import { openApiSettingsFromConfig, type OpenApiSettings } from './document';
+import type { OpenApiSettings } from './document';
 import type { Json } from './json';
 import { Response } from '../../platform/fetchApi';
 
@@ -133,8 +133,8 @@ export function isReferencePath(pathname: string): boolean {
  * page) and the page's assets. Public: no key, no quota count.
  */
 export function useApiReference(
-  openApiDocument: (settings: OpenApiSettings) => Json,
-  settings: OpenApiSettings = openApiSettingsFromConfig(),
+  openApiDocument: () => Json,
+  { serverUrl }: Pick<OpenApiSettings, 'serverUrl'>,
 ): Plugin<Context> {
   let document: string | undefined;
   return {
@@ -144,7 +144,7 @@ export function useApiReference(
     onRequest({ request, url, endResponse }) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return;
       if (url.pathname === OPENAPI_PATH) {
-        document ??= JSON.stringify(openApiDocument(settings), null, 2);
+        document ??= JSON.stringify(openApiDocument(), null, 2);
         endResponse(
           new Response(document, {
             headers: {
@@ -155,7 +155,7 @@ export function useApiReference(
           }),
         );
       } else if (url.pathname === DOCS_PATH || url.pathname === `${DOCS_PATH}/`) {
-        endResponse(new Response(DOCS_PAGE, { headers: docsPageHeaders(settings.serverUrl) }));
+        endResponse(new Response(DOCS_PAGE, { headers: docsPageHeaders(serverUrl) }));
       } else if (url.pathname.startsWith(`${ASSETS_PATH}/`)) {
         const response = assetResponse(url.pathname.slice(ASSETS_PATH.length + 1));
         if (response) endResponse(response);

@@ -5,7 +5,7 @@ import {
   campaignShortLink,
   generateUrlCode,
   getOrCreateShortUrl,
-} from '../../../src/shortLinks/links';
+} from '../../../src/modules/links/links';
 import { next } from './sequence';
 
 /** A link of the affiliate to the brand; a Custom link unless `data` says otherwise. */

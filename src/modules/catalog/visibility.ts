@@ -2,7 +2,7 @@
 // approval is approved, and which is active and visible; its campaigns and products with it. The
 // database states the same rule for the campaigns' and products' copy of it (`is_visible_brand`,
 // migration brand_visible_flags): a change here needs a migration there.
-import type { Prisma } from './generated/prisma/client';
+import type { Prisma } from '../../generated/prisma/client';
 
 /** A brand the catalog shows. */
 export const CATALOG_BRAND = {

@@ -1,15 +1,15 @@
 // Products of visible brands, for the affiliate to promote. Money in major units of `currency`.
 import type { InputShapeFromFields } from '@pothos/core';
-import { prisma } from '../platform/db';
-import { BadRequestError } from '../platform/errors';
-import type { Prisma } from '../generated/prisma/client';
+import { prisma } from '../../platform/db';
+import { BadRequestError } from '../../platform/errors';
+import type { Prisma } from '../../generated/prisma/client';
 import { OrganizationSummary } from './brands';
-import { builder, keyAuth } from './builder';
-import { IN_CATALOG } from '../catalog';
-import { containing } from './filters';
-import { listQuery } from './lists';
-import { fromMinor, toMinor } from './money';
-import { listOf, searchWork } from './complexity';
+import { builder, keyAuth } from '../../schema/builder';
+import { IN_CATALOG } from './visibility';
+import { containing } from '../../schema/filters';
+import { listQuery } from '../../schema/lists';
+import { fromMinor, toMinor } from '../../schema/money';
+import { listOf, searchWork } from '../../schema/complexity';
 
 /**
  * What a product answers at most, in their order: generous for any catalog (an apparel product's

@@ -2,16 +2,16 @@
 // createShortUrl (POST /affiliate/shortener/url). Links are made by src/shortLinks/ (one per
 // affiliate and target, race-free), which also holds the public redirect that counts their clicks.
 import type { InputShapeFromFields } from '@pothos/core';
-import { config } from '../platform/config';
-import { prisma } from '../platform/db';
-import { LinkType, type Prisma } from '../generated/prisma/client';
-import { getOrCreateShortUrl, isUrlCode, shortUrlOf } from '../shortLinks/links';
-import { linkTargetOf, shortLinkRequestFor } from '../shortLinks/targets';
-import { builder, keyAuth } from './builder';
-import { containing, dateRange, startingWith } from './filters';
-import { MAX_URL_LENGTH } from './inputLimits';
-import { itemQuery, listQuery } from './lists';
-import { searchWork } from './complexity';
+import { config } from '../../platform/config';
+import { prisma } from '../../platform/db';
+import { LinkType, type Prisma } from '../../generated/prisma/client';
+import { getOrCreateShortUrl, isUrlCode, shortUrlOf } from './links';
+import { linkTargetOf, shortLinkRequestFor } from './targets';
+import { builder, keyAuth } from '../../schema/builder';
+import { containing, dateRange, startingWith } from '../../schema/filters';
+import { MAX_URL_LENGTH } from '../../schema/inputLimits';
+import { itemQuery, listQuery } from '../../schema/lists';
+import { searchWork } from '../../schema/complexity';
 
 const LinkTypeEnum = builder.enumType(LinkType, {
   name: 'LinkType',

@@ -1,21 +1,12 @@
-// The affiliate view of campaigns: the shared fields plus the affiliate's context, its commission,
-// its own PersonalCoupon code and its short link (a `Url` offer's link is created on first need).
-import { prisma } from '../../platform/db';
-import { BadRequestError, GoneError } from '../../platform/errors';
-import type { CampaignType, OfferType } from '../../generated/prisma/client';
-import { logger } from '../../platform/logger';
-import {
-  campaignDedupeKey,
-  campaignShortLink,
-  getOrCreateShortUrl,
-  shortUrlOf,
-  type ShortLinkRequest,
-} from '../../shortLinks/links';
-import { builder, keyAuth } from '../builder';
-import { IN_CATALOG } from '../../catalog';
-import { affiliateOf } from '../context';
-import { itemQuery, listQuery } from '../lists';
-import { Commission } from '../money';
+// The affiliate view of campaigns: the shared fields plus the affiliate's context, its commission
+// and its own PersonalCoupon code. Its short link is the links module's (src/modules/links/catalogLinks.ts).
+import { prisma } from '../../../platform/db';
+import { BadRequestError, GoneError } from '../../../platform/errors';
+import { builder, keyAuth } from '../../../schema/builder';
+import { IN_CATALOG } from '../visibility';
+import { affiliateOf } from '../../../schema/context';
+import { itemQuery, listQuery } from '../../../schema/lists';
+import { Commission } from '../../../schema/money';
 import {
   CAMPAIGN_ORDER,
   CAMPAIGNS_PAGE,
@@ -24,41 +15,9 @@ import {
   campaignWhere,
   type CampaignFilter,
 } from './common';
-import { searchWork } from '../complexity';
+import { searchWork } from '../../../schema/complexity';
 
-interface CampaignLinkRow {
-  id: string;
-  organizationId: string;
-  type: CampaignType;
-  offerType: OfferType | null;
-  url: string;
-  shortUrls: { urlCode: string; dedupeKey: string; active: boolean }[];
-}
-
-/**
- * The affiliate's link to a campaign: the existing one, or for a `Url` offer one made now
- * (`Spreadsheet` offers and coupons get theirs through the shortener only). A deactivated link
- * does not redirect, so it is not handed out, and it is not replaced either: null.
- */
-async function campaignShortUrl(campaign: CampaignLinkRow, affiliateId: string) {
-  const existing = campaign.shortUrls.find(
-    (link) => link.dedupeKey === campaignDedupeKey(campaign.id),
-  );
-  if (existing) return existing.active ? shortUrlOf(existing.urlCode) : null;
-  if (campaign.type !== 'Offer' || campaign.offerType !== 'Url') return null;
-  let request: ShortLinkRequest;
-  try {
-    request = campaignShortLink(affiliateId, campaign);
-  } catch (error) {
-    // A campaign whose url is not a web address gets no link; the rest of the page still answers.
-    logger.warn({ err: error, campaignId: campaign.id }, 'campaign url cannot be linked');
-    return null;
-  }
-  const { shortUrl } = await getOrCreateShortUrl(request);
-  return shortUrl.active ? shortUrlOf(shortUrl.urlCode) : null;
-}
-
-const AffiliateCampaign = builder.prismaObject('Campaign', {
+export const AffiliateCampaign = builder.prismaObject('Campaign', {
   variant: 'AffiliateCampaign',
   interfaces: [CampaignFields],
   description:
@@ -86,23 +45,6 @@ const AffiliateCampaign = builder.prismaObject('Campaign', {
       type: Commission,
       select: { commissionType: true, commissionValue: true },
       resolve: (campaign) => ({ type: campaign.commissionType, stored: campaign.commissionValue }),
-    }),
-    shortUrl: t.string({
-      nullable: true,
-      description:
-        "The affiliate's short link: made automatically for Url offers; for Spreadsheet offers and coupons only once created through POST /affiliate/shortener/url",
-      select: (_args, context) => ({
-        id: true,
-        organizationId: true,
-        type: true,
-        offerType: true,
-        url: true,
-        shortUrls: {
-          where: { affiliateId: affiliateOf(context), linkType: { in: ['Offer', 'Coupon'] } },
-          select: { urlCode: true, dedupeKey: true, active: true },
-        },
-      }),
-      resolve: (campaign, _args, context) => campaignShortUrl(campaign, affiliateOf(context)),
     }),
   }),
 });

@@ -6,8 +6,8 @@
 import { prisma } from '../../platform/db';
 import { BadRequestError } from '../../platform/errors';
 import { Prisma } from '../../generated/prisma/client';
-import { SUB_ID_NAMES, type SubIdName } from '../../shortLinks/subIds';
-import type { Page } from '../pagination';
+import { SUB_ID_NAMES, type SubIdName } from '../links/subIds';
+import type { Page } from '../../schema/pagination';
 import { periodDays, type ReportPeriod } from './range';
 
 export const REPORT_GROUPS = ['day', 'brand', 'campaign', 'link', ...SUB_ID_NAMES] as const;

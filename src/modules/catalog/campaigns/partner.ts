@@ -1,8 +1,8 @@
 // The partner view of campaigns: no short URL, no commission and no PersonalCoupon code.
-import { prisma } from '../../platform/db';
-import { builder, keyAuth } from '../builder';
-import { IN_CATALOG } from '../../catalog';
-import { itemQuery, listQuery } from '../lists';
+import { prisma } from '../../../platform/db';
+import { builder, keyAuth } from '../../../schema/builder';
+import { IN_CATALOG } from '../visibility';
+import { itemQuery, listQuery } from '../../../schema/lists';
 import {
   CAMPAIGN_ORDER,
   CAMPAIGNS_PAGE,
@@ -10,7 +10,7 @@ import {
   campaignFilterArgs,
   campaignWhere,
 } from './common';
-import { searchWork } from '../complexity';
+import { searchWork } from '../../../schema/complexity';
 
 const PartnerCampaign = builder.prismaObject('Campaign', {
   variant: 'PartnerCampaign',

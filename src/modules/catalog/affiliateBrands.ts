@@ -1,19 +1,19 @@
 // Brands as the key's affiliate sees them: the partner catalog's visible brands plus the affiliate
-// context (commission, favorite, enrolled channels, brand-page short link). Every context field
+// context (commission, favorite, enrolled channels; the brand-page short link is the links
+// module's, src/modules/links/catalogLinks.ts). Every context field
 // filters its rows by the key's affiliate inside the same query, so one affiliate's rows never
 // reach another.
 import type { InputShapeFromFields } from '@pothos/core';
-import { prisma } from '../platform/db';
-import type { Prisma } from '../generated/prisma/client';
-import { shortUrlOf } from '../shortLinks/links';
+import { prisma } from '../../platform/db';
+import type { Prisma } from '../../generated/prisma/client';
 import { BRAND_ORDER, BrandFields, brandFilterArgs, brandListWhere } from './brands';
-import { builder, keyAuth } from './builder';
-import { CATALOG_BRAND } from '../catalog';
+import { builder, keyAuth } from '../../schema/builder';
+import { CATALOG_BRAND } from './visibility';
 import { AffiliateChannel, CHANNELS_ANSWERED, listedChannelWhere } from './channels';
-import { affiliateOf, type Context } from './context';
-import { itemQuery, listQuery } from './lists';
-import { Commission, type CommissionShape } from './money';
-import { listOf, searchWork } from './complexity';
+import { affiliateOf, type Context } from '../../schema/context';
+import { itemQuery, listQuery } from '../../schema/lists';
+import { Commission, type CommissionShape } from '../../schema/money';
+import { listOf, searchWork } from '../../schema/complexity';
 
 const affiliateBrandFilterArgs = builder.args((t) => ({
   ...brandFilterArgs,
@@ -55,7 +55,7 @@ const affiliateRelation = (context: Context) =>
     select: { commissionType: true, commissionValue: true, isFavorite: true },
   }) as const;
 
-const AffiliateBrand = builder.prismaObject('Organization', {
+export const AffiliateBrand = builder.prismaObject('Organization', {
   variant: 'AffiliateBrand',
   interfaces: [BrandFields],
   description: "A visible brand with the key's affiliate context",
@@ -89,22 +89,6 @@ const AffiliateBrand = builder.prismaObject('Organization', {
         },
       }),
       resolve: (brand) => brand.enrolledChannels.map((enrollment) => enrollment.channel),
-    }),
-    shortUrl: t.string({
-      nullable: true,
-      description: "The affiliate's active brand-page short link, or null",
-      select: (_args, context) => ({
-        shortUrls: {
-          where: { affiliateId: affiliateOf(context), linkType: 'BrandPage', active: true },
-          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-          take: 1,
-          select: { urlCode: true },
-        },
-      }),
-      resolve: (brand) => {
-        const link = brand.shortUrls[0];
-        return link ? shortUrlOf(link.urlCode) : null;
-      },
     }),
   }),
 });

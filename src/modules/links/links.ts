@@ -1,10 +1,10 @@
 // Affiliate short links: 8-character base62 codes, at most one link per affiliate and target (the
 // `dedupeKey`), created race-free. Campaign payloads, the shortener routes and the public redirect
 // all build on this module.
-import { randomString } from '../platform/base62';
-import { config } from '../platform/config';
-import { prisma } from '../platform/db';
-import type { CampaignType, LinkType, ShortUrl } from '../generated/prisma/client';
+import { randomString } from '../../platform/base62';
+import { config } from '../../platform/config';
+import { prisma } from '../../platform/db';
+import type { CampaignType, LinkType, ShortUrl } from '../../generated/prisma/client';
 
 const URL_CODE_LENGTH = 8;
 

@@ -2,10 +2,10 @@
 // link (featureId), a brand's page (organizationId), or a deep link on the brand's site
 // (originalUrl with organizationId). Any other combination, a hidden brand or campaign, and a URL
 // off the brand's site are 400s naming the field.
-import { CATALOG_BRAND, IN_CATALOG } from '../catalog';
-import { prisma } from '../platform/db';
-import { BadRequestError, shown } from '../platform/errors';
-import { isUuid } from '../platform/formats';
+import { CATALOG_BRAND, IN_CATALOG } from '../catalog/visibility';
+import { prisma } from '../../platform/db';
+import { BadRequestError, shown } from '../../platform/errors';
+import { isUuid } from '../../platform/formats';
 import {
   brandDedupeKey,
   campaignShortLink,

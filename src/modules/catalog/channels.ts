@@ -1,9 +1,9 @@
 // The affiliate's channels (promotion media). A channel belongs to the affiliate user, not to an
 // organization; WhiteLabel channels are never listed or fetched (contract, Channel).
-import { prisma } from '../platform/db';
-import type { Prisma } from '../generated/prisma/client';
-import { builder, keyAuth } from './builder';
-import { itemQuery, listQuery } from './lists';
+import { prisma } from '../../platform/db';
+import type { Prisma } from '../../generated/prisma/client';
+import { builder, keyAuth } from '../../schema/builder';
+import { itemQuery, listQuery } from '../../schema/lists';
 
 /** The affiliate's channels that may be shown: every type but WhiteLabel. */
 export function listedChannelWhere(affiliateId: string): Prisma.ChannelWhereInput {

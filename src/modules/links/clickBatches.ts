@@ -4,7 +4,7 @@
 // once per batch). A click is answered only after the write holding it is done, so no
 // acknowledged click is ever lost; an idle replica writes each click at once, without waiting.
 // What a click is and how a batch is written: ./clicks.ts.
-import { clickBatchLag, clickBatchSize } from '../platform/metrics';
+import { clickBatchLag, clickBatchSize } from '../../platform/metrics';
 
 /** Records each link's clicks; returns where each active link leads (inactive or unknown: absent). */
 export type WriteClicks<Click> = (

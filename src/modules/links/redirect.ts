@@ -1,18 +1,18 @@
 // GET /s/{urlCode}: the public redirect of a short link (no key). A 302 to the link's original URL
 // for everyone, answered once its click is recorded (no read first: the hot path of the service;
-// clicks are written in batches, src/shortLinks/clicks.ts). Counted: one click per client and link
+// clicks are written in batches, src/modules/links/clicks.ts). Counted: one click per client and link
 // within a window, a bounded number per address, and per sub-ID value (`sub1`...`sub5`, which the
 // target gets appended); bots, crawlers and link-preview fetchers (isbot) and HEAD are redirected
 // without a click. Unknown, malformed or inactive codes: 404 in the contract's body.
 // Answered by the edge (src/http/edge.ts) before the quota: it takes no key.
 import { isbot } from 'isbot';
-import { prisma } from '../platform/db';
-import { errorResponse, MethodNotAllowedError, NotFoundError } from '../platform/errors';
+import { prisma } from '../../platform/db';
+import { errorResponse, MethodNotAllowedError, NotFoundError } from '../../platform/errors';
 import { isUrlCode } from './links';
 import { clickVisitorOf, countClick, type ClickVisitor } from './clicks';
 import { subIdsOf, withSubIds } from './subIds';
-import { Response } from '../platform/fetchApi';
-import type { RequestRecord } from '../requestRecord';
+import { Response } from '../../platform/fetchApi';
+import type { RequestRecord } from '../../requestRecord';
 
 export const REDIRECT_PREFIX = '/s/';
 

@@ -2,13 +2,13 @@
 // filter, the partner catalog's brands and its organization directory, and the summary of a brand
 // that campaigns, orders and products embed. The partner view carries no affiliate context.
 import type { InputShapeFromFields } from '@pothos/core';
-import { prisma } from '../platform/db';
-import type { Prisma } from '../generated/prisma/client';
-import { builder, keyAuth } from './builder';
-import { CATALOG_BRAND } from '../catalog';
-import { containing, dateRange } from './filters';
-import { itemQuery, listQuery } from './lists';
-import { searchWork } from './complexity';
+import { prisma } from '../../platform/db';
+import type { Prisma } from '../../generated/prisma/client';
+import { builder, keyAuth } from '../../schema/builder';
+import { CATALOG_BRAND } from './visibility';
+import { containing, dateRange } from '../../schema/filters';
+import { itemQuery, listQuery } from '../../schema/lists';
+import { searchWork } from '../../schema/complexity';
 
 /** Brand and organization lists: by name, then id. */
 export const BRAND_ORDER = [

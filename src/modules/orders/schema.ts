@@ -1,15 +1,15 @@
 // The affiliate's orders: commission status, earnings, items. Only the key's affiliate's orders
 // exist for a request; another affiliate's order is not found.
 import type { InputShapeFromFields } from '@pothos/core';
-import { prisma } from '../platform/db';
-import { OrderStatus, type Prisma } from '../generated/prisma/client';
-import { OrganizationSummary } from './brands';
-import { builder, keyAuth } from './builder';
-import { containing, dateRange } from './filters';
-import { itemQuery, listQuery } from './lists';
-import { SUB_ID_NAMES } from '../shortLinks/subIds';
-import { fromBasisPoints, fromMinor } from './money';
-import { listOf, searchWork } from './complexity';
+import { prisma } from '../../platform/db';
+import { OrderStatus, type Prisma } from '../../generated/prisma/client';
+import { OrganizationSummary } from '../catalog/brands';
+import { builder, keyAuth } from '../../schema/builder';
+import { containing, dateRange } from '../../schema/filters';
+import { itemQuery, listQuery } from '../../schema/lists';
+import { SUB_ID_NAMES } from '../links/subIds';
+import { fromBasisPoints, fromMinor } from '../../schema/money';
+import { listOf, searchWork } from '../../schema/complexity';
 
 /**
  * The items an order answers, in position order: generous for any consumer order, and a bound on

@@ -4,10 +4,10 @@
 // link per window, bots never; a click not counted is redirected all the same. Each click is also
 // counted per sub-ID value it was tagged with (./subIds.ts).
 import { createHash } from 'node:crypto';
-import { prisma } from '../platform/db';
-import { Prisma } from '../generated/prisma/client';
-import { addressBucket } from '../limits/addressBucket';
-import { logger } from '../platform/logger';
+import { prisma } from '../../platform/db';
+import { Prisma } from '../../generated/prisma/client';
+import { addressBucket } from '../../limits/addressBucket';
+import { logger } from '../../platform/logger';
 import { clickBatches, type WriteClicks } from './clickBatches';
 import type { SubIds } from './subIds';
 

@@ -2,11 +2,11 @@
 // brand, campaign, link or sub-ID value, per currency, from the hourly rollups
 // (./performanceRows.ts). A list like the others (`listQuery`, `meta` envelope); its rows are
 // computed, not stored.
-import { shortUrlOf } from '../../shortLinks/links';
-import { OTHER_SUB_ID_VALUES } from '../../shortLinks/subIds';
-import { builder, keyAuth } from '../builder';
-import { listQuery } from '../lists';
-import { fromMinor } from '../money';
+import { shortUrlOf } from '../links/links';
+import { OTHER_SUB_ID_VALUES } from '../links/subIds';
+import { builder, keyAuth } from '../../schema/builder';
+import { listQuery } from '../../schema/lists';
+import { fromMinor } from '../../schema/money';
 import {
   performancePage,
   REPORT_GROUPS,

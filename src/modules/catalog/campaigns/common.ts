@@ -1,12 +1,12 @@
 // Campaigns (offers and coupons): what the partner and affiliate views share. The enums, the
 // computed status, the list filter and order, and the `Campaign` interface.
 import type { InputShapeFromFields } from '@pothos/core';
-import { CampaignType, OfferType, type Prisma } from '../../generated/prisma/client';
+import { CampaignType, OfferType, type Prisma } from '../../../generated/prisma/client';
 import { OrganizationSummary } from '../brands';
-import { builder } from '../builder';
-import { IN_CATALOG } from '../../catalog';
-import { containing, dateRange } from '../filters';
-import type { PageRule } from '../pagination';
+import { builder } from '../../../schema/builder';
+import { IN_CATALOG } from '../visibility';
+import { containing, dateRange } from '../../../schema/filters';
+import type { PageRule } from '../../../schema/pagination';
 
 export const CAMPAIGNS_PAGE: PageRule = { defaultLimit: 10, maxLimit: 20, aboveMax: 'clamp' };
 
