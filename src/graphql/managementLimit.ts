@@ -1,27 +1,15 @@
-// Key and webhook management per dashboard user: each of these mutations at most 10 times a minute
-// (sendTestWebhook and redeliverWebhook send requests to the user's receiver). @envelop/rate-limiter
-// decides per field; its calls are counted by the shared counters of the quota
-// (src/limits/counters.ts), so every replica sees one count per user and mutation.
+// Key and webhook management per dashboard user: each mutation declared with `managementLimit`
+// (src/schema/fieldPolicy.ts) at most MANAGEMENT_LIMIT calls a minute. @envelop/rate-limiter decides
+// per field, from the `rateLimit` directive the field policy writes into the field's extensions;
+// its calls are counted by the shared counters of the quota (src/limits/counters.ts), so every
+// replica sees one count per user and mutation.
 import { useRateLimiter, type RateLimiterPluginOptions } from '@envelop/rate-limiter';
 import type { Plugin } from 'graphql-yoga';
 import { TooManyRequestsError } from '../platform/errors';
 import type { Counters } from '../limits/counters';
 import type { Context } from '../schema/context';
+import { MANAGEMENT_LIMIT } from '../schema/fieldPolicy';
 import { isMutation } from './operationType';
-
-export const MANAGEMENT_LIMIT = { max: 10, windowSeconds: 60 };
-
-const LIMITED_MANAGEMENT_MUTATIONS = [
-  'createApiKey',
-  'rotateApiKey',
-  'revokeApiKey',
-  'createWebhookEndpoint',
-  'updateWebhookEndpoint',
-  'deleteWebhookEndpoint',
-  'rotateWebhookSecret',
-  'redeliverWebhook',
-  'sendTestWebhook',
-];
 
 type Store = NonNullable<RateLimiterPluginOptions['store']>;
 
@@ -47,12 +35,6 @@ export function useManagementLimit(counters: Counters): Plugin<Context> {
     // Unauthenticated calls share one bucket; scope-auth refuses them anyway.
     identifyFn: (context) => (context as Context).dashboardUserId ?? 'anonymous',
     store: countingStore(counters, MANAGEMENT_LIMIT.windowSeconds * 1000),
-    configByField: LIMITED_MANAGEMENT_MUTATIONS.map((field) => ({
-      type: 'Mutation',
-      field,
-      max: MANAGEMENT_LIMIT.max,
-      window: `${MANAGEMENT_LIMIT.windowSeconds}s`,
-    })),
     transformError: () =>
       new TooManyRequestsError(
         MANAGEMENT_LIMIT.windowSeconds,

@@ -13,6 +13,7 @@ import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
 import { fieldComplexity } from './complexity';
 import type { AffiliateContext, Context } from './context';
+import { FIELD_POLICY_PLUGIN } from './fieldPolicy';
 import { INPUT_LIMITS_PLUGIN } from './inputLimits';
 
 export interface AuthScopes {
@@ -57,7 +58,14 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   // Input limits wrap outermost: a malformed argument is a 400 before a missing scope's 403.
-  plugins: [INPUT_LIMITS_PLUGIN, ScopeAuthPlugin, PrismaPlugin, ComplexityPlugin],
+  // The field policy refuses, at build time, a root field that says nothing of who may call it.
+  plugins: [
+    INPUT_LIMITS_PLUGIN,
+    FIELD_POLICY_PLUGIN,
+    ScopeAuthPlugin,
+    PrismaPlugin,
+    ComplexityPlugin,
+  ],
   defaultFieldNullability: false,
   complexity: {
     fieldComplexity,

@@ -41,6 +41,7 @@ builder.mutationFields((t) => ({
       "Creates a key of the user's type (affiliate or partner); the secret is shown once." +
       IDEMPOTENCY_NOTE,
     authScopes: { dashboardUser: true },
+    managementLimit: true,
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
     resolve: async (_root, { input }, context, info) => {
       const user = await dashboardUser(context.dashboardUserId);
@@ -87,6 +88,7 @@ builder.mutationFields((t) => ({
       'the newest replaced secret: rotating again ends the previous grace).' +
       IDEMPOTENCY_NOTE,
     authScopes: { dashboardUser: true },
+    managementLimit: true,
     args: {
       id: t.arg.id({ required: true }),
       gracePeriodSeconds: t.arg.int({
@@ -135,6 +137,7 @@ builder.mutationFields((t) => ({
     type: 'ApiKey',
     description: 'Revokes a key at once; revoking a revoked key changes nothing',
     authScopes: { dashboardUser: true },
+    managementLimit: true,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, context) => {
       const key = await ownKey(context.dashboardUserId, String(args.id));

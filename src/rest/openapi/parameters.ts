@@ -10,7 +10,7 @@ import {
   type GraphQLField,
   type GraphQLInputType,
 } from 'graphql';
-import type { KeyAuth } from '../../schema/builder';
+import { keyPolicyOf, type KeyPolicy } from '../../schema/fieldPolicy';
 import { pageRuleOf, type PaginatedRule } from '../../schema/pagination';
 import { maxItemsOf, maxLengthOf } from '../../schema/inputLimits';
 import type { RestRoute } from '../routes';
@@ -51,17 +51,13 @@ export function openApiPath(routePath: string): string {
   return routePath.replace(/:(\w+)/g, '{$1}');
 }
 
-/** The key type and scope a field's `keyAuth(type, scope)` declares (scope-auth keeps it). */
-export function keyAuthOf(field: GraphQLField<unknown, unknown>): {
-  keyType: KeyAuth['apiKey'];
-  scope: KeyAuth['keyScope'];
-} {
-  const options = field.extensions?.pothosOptions as { authScopes?: Partial<KeyAuth> } | undefined;
-  const auth = options?.authScopes;
-  if (!auth?.apiKey || !auth.keyScope) {
+/** The key type and scope of a route's field (the field policy writes them on the field). */
+export function keyAuthOf(field: GraphQLField<unknown, unknown>): KeyPolicy {
+  const policy = keyPolicyOf(field);
+  if (!policy) {
     throw new Error(`${field.name} declares no keyAuth(type, scope); every REST route needs one`);
   }
-  return { keyType: auth.apiKey, scope: auth.keyScope };
+  return policy;
 }
 
 /** A query or body value's schema, from its GraphQL input type and its limits. */

@@ -45,6 +45,7 @@ builder.mutationFields((t) => ({
       'Adds an endpoint for order events of the affiliate user; its signing secret is answered once.' +
       IDEMPOTENCY_NOTE,
     authScopes: { dashboardUser: true },
+    managementLimit: true,
     args: { input: t.arg({ type: CreateWebhookEndpointInput, required: true }) },
     resolve: async (_root, { input }, context, info) => {
       const user = await webhookOwner(context.dashboardUserId);
@@ -81,6 +82,7 @@ builder.mutationFields((t) => ({
     description:
       'Changes the fields given; enabling clears a failing or disabled state (waiting deliveries resume)',
     authScopes: { dashboardUser: true },
+    managementLimit: true,
     args: {
       id: t.arg.id({ required: true }),
       input: t.arg({ type: UpdateWebhookEndpointInput, required: true }),
@@ -113,6 +115,7 @@ builder.mutationFields((t) => ({
     description:
       'Deletes an endpoint: nothing more is sent to it (its undelivered deliveries are dropped); answers its id',
     authScopes: { dashboardUser: true },
+    managementLimit: true,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) => {
       const user = await webhookOwner(context.dashboardUserId);
@@ -138,6 +141,7 @@ builder.mutationFields((t) => ({
     type: WebhookEndpointWithSecret,
     description: `Issues a new signing secret, answered once; ${SECRET_GRACE_NOTE} (only the newest replaced secret: rotating again ends the previous grace)`,
     authScopes: { dashboardUser: true },
+    managementLimit: true,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) => {
       const user = await webhookOwner(context.dashboardUserId);
@@ -160,6 +164,7 @@ builder.mutationFields((t) => ({
     description:
       'Sends a delivery again, now, with the same webhook-id and body and a fresh retry schedule',
     authScopes: { dashboardUser: true },
+    managementLimit: true,
     args: { deliveryId: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, context) => {
       const user = await webhookOwner(context.dashboardUserId);
@@ -186,6 +191,7 @@ builder.mutationFields((t) => ({
     type: 'WebhookDelivery',
     description: `Sends a \`${TEST_EVENT_TYPE}\` event to the endpoint (whatever events it takes); follow it in webhookDeliveries`,
     authScopes: { dashboardUser: true },
+    managementLimit: true,
     args: { endpointId: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, context) => {
       const user = await webhookOwner(context.dashboardUserId);
