@@ -1,6 +1,6 @@
 // Does a wrong secret cost the same as an unknown prefix? If it did not, an attacker could tell
 // which prefixes exist (the prefix is public, but the list of live keys is not) by timing
-// `verifyApiKey`. Measures both kinds of well-formed, checksum-valid but wrong keys, interleaved
+// `ApiKeys.verify`. Measures both kinds of well-formed, checksum-valid but wrong keys, interleaved
 // in random order so drift (JIT, caches, GC, other load) hits both alike, and reports the medians.
 //
 //   npx tsx bench/keyTiming.ts                        # embedded PGlite (in memory)
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   const { closeDatabase, prisma, withSqlConnection } = await import('../src/platform/db');
   const { applyMigrations } = await import('../src/platform/migrations');
   const { generateApiKey, sha256Hex } = await import('../src/auth/keyFormat');
-  const { verifyApiKey } = await import('../src/auth/verifyApiKey');
+  const { ApiKeys } = await import('../src/auth/verifyApiKey');
   const { SCOPES_BY_KEY_TYPE } = await import('../src/auth/scopes');
 
   try {
@@ -104,9 +104,10 @@ async function main(): Promise<void> {
     const wrongSecret = () => generateApiKey('test', prefixes[randomInt(prefixes.length)]!).apiKey;
     const unknownPrefix = () => generateApiKey('test').apiKey;
 
+    const keys = new ApiKeys();
     const timed = async (raw: string): Promise<number> => {
       const started = process.hrtime.bigint();
-      const verified = await verifyApiKey(raw);
+      const verified = await keys.verify(keys.present(raw));
       const elapsed = Number(process.hrtime.bigint() - started) / 1000;
       if (verified) throw new Error('a wrong key verified');
       return elapsed;

@@ -5,7 +5,7 @@
 // gives it a port; tests call `app.fetch()` directly.
 import { createServerAdapter } from '@whatwg-node/server';
 import { createYoga, type Plugin } from 'graphql-yoga';
-import { hearKeyChanges } from './auth/keyChanges';
+import { ApiKeys } from './auth/verifyApiKey';
 import { config } from './platform/config';
 import { useAnswerSizeLimit } from './graphql/answerSize';
 import { graphqlArmor, type GraphqlSettings } from './graphql/armor';
@@ -24,7 +24,8 @@ import { createRestFacade, type RestFacade } from './rest/facade';
 import { openApiSettingsFromConfig, useApiReference } from './rest/openapi';
 import { useUnknownPathAnswer } from './rest/unknownPaths';
 import type { RequestRecord } from './requestRecord';
-import { contextFor, type Context } from './schema/context';
+import { contextFor, type AppServices, type Context } from './schema/context';
+import { ListTotals } from './schema/listTotals';
 import {
   EDGE_ROUTES,
   GRAPHIQL_TABS,
@@ -80,15 +81,19 @@ export function createApp(options: AppOptions = {}) {
       : config.redisUrl
         ? createRedisClient(config.redisUrl)
         : null;
-  hearKeyChanges();
+  // Everything an app remembers is its own: two apps in one process share no state.
+  const keys = new ApiKeys();
+  const stopHearingKeyChanges = keys.listen();
+  const services: AppServices = { keys, totals: new ListTotals() };
   const counters = new Counters(redis);
   const cache = answerCache(
     options.responseCacheTtlSeconds ?? config.responseCacheTtlSeconds,
     redis,
   );
-  const rest = createRestFacade(cache, ROUTE_TABLE.routes);
+  const rest = createRestFacade(services, cache, ROUTE_TABLE.routes);
   const yoga = createYogaServer(
     { ...graphqlSettingsFromConfig(), ...options.graphql },
+    services,
     rest,
     counters,
     cache ? [cache.plugin] : [],
@@ -101,13 +106,20 @@ export function createApp(options: AppOptions = {}) {
       yoga,
     },
     { ...edgeSettingsFromConfig(), ...options.settings },
-    { counters, redis },
+    { keys, counters, redis },
   );
   return Object.assign(createServerAdapter<Record<string, unknown>>(edge), {
+    /** The app's key verification: what it remembers, and the record of key uses. */
+    keys,
     /** Runs a route's operation for the service's own reads (workers, and tests of them). */
     runRoute: rest.runRoute,
     /** Starts the features' workers (the webhook dispatcher); `stop()` them at shutdown. */
     startWorkers: () => WORKERS.map((worker) => worker.start({ runRoute: rest.runRoute })),
+    /** Stops hearing key changes and waits for the key-use records under way (shutdown). */
+    async close(): Promise<void> {
+      stopHearingKeyChanges();
+      await keys.usage.settled();
+    },
   });
 }
 
@@ -124,6 +136,7 @@ function useDeadlineCancellation(): Plugin<Context> {
 
 function createYogaServer(
   graphqlSettings: GraphqlSettings,
+  services: AppServices,
   rest: RestFacade,
   counters: Counters,
   cachePlugins: Plugin<Context>[],
@@ -157,7 +170,7 @@ function createYogaServer(
         record.apiKey(),
         record.dashboardToken(),
       ]);
-      return contextFor({ apiKey, dashboardToken }, record);
+      return contextFor({ apiKey, dashboardToken }, services, record);
     },
     // The edge enforces the payload limit for every route before yoga reads a byte.
     maxRequestBodySize: false,

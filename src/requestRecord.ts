@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import { verifyDashboardToken, type DashboardToken } from './auth/dashboardToken';
 import { storableIp } from './auth/keyUsage';
-import { verifyApiKey, type VerifiedKey } from './auth/verifyApiKey';
+import type { ApiKeys, PresentedKey, VerifiedKey } from './auth/verifyApiKey';
 import { logger } from './platform/logger';
 
 export interface RequestRecordInit {
@@ -18,6 +18,8 @@ export interface RequestRecordInit {
   route: string | null;
   /** The headers as Node's HTTP server read them, when it did (the fetch adapter drops empty ones). */
   rawHeaders?: Readonly<Record<string, unknown>>;
+  /** The app's key verification. */
+  keys: ApiKeys;
 }
 
 export class RequestRecord {
@@ -32,7 +34,9 @@ export class RequestRecord {
   /** Headers the answer carries, collected as they are known (request id, quota fields). */
   readonly answerHeaders: Record<string, string>;
   private readonly rawHeaders?: Readonly<Record<string, unknown>>;
+  private readonly keys: ApiKeys;
   private controller?: AbortController;
+  private presented?: PresentedKey | null;
   private verifiedKey?: Promise<VerifiedKey | null>;
   private verifiedToken?: Promise<DashboardToken>;
   private childLog?: Logger;
@@ -44,6 +48,7 @@ export class RequestRecord {
     this.clientIp = init.clientIp;
     this.route = init.route;
     this.rawHeaders = init.rawHeaders;
+    this.keys = init.keys;
     this.answerHeaders = { 'X-Request-Id': init.id };
   }
 
@@ -73,11 +78,27 @@ export class RequestRecord {
     return storableIp(this.clientIp);
   }
 
+  /** The `x-api-key` as read (parsed and hashed) once, or null when none was sent. */
+  get presentedKey(): PresentedKey | null {
+    if (this.presented === undefined) {
+      const raw = this.request.headers.get('x-api-key');
+      this.presented = raw === null ? null : this.keys.present(raw);
+    }
+    return this.presented;
+  }
+
+  /** What the quota may know of the presented key before any lookup; null when none was sent. */
+  keyPrecheck() {
+    const presented = this.presentedKey;
+    return presented && this.keys.precheck(presented);
+  }
+
   /** The verified `x-api-key`, or null when it is absent or invalid; verified once. */
   apiKey(): Promise<VerifiedKey | null> {
-    this.verifiedKey ??= verifyApiKey(this.request.headers.get('x-api-key'), {
-      clientIp: this.storableClientIp,
-    });
+    const presented = this.presentedKey;
+    this.verifiedKey ??= presented
+      ? this.keys.verify(presented, { clientIp: this.storableClientIp })
+      : Promise.resolve(null);
     return this.verifiedKey;
   }
 

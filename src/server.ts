@@ -4,7 +4,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
-import { keyUsageSettled } from './auth/keyUsage';
 import { config } from './platform/config';
 import { closeDatabase, isEmbeddedDatabase } from './platform/db';
 import { answerClientError } from './http/clientErrors';
@@ -64,7 +63,7 @@ export async function startServer({ beforeListening }: StartOptions = {}): Promi
     server.close(async () => {
       clearTimeout(force);
       clearInterval(sweep);
-      await keyUsageSettled();
+      await app.close();
       await Promise.all(workers.map((worker) => worker.stop()));
       await closeDatabase();
       await stopTracing();

@@ -1,11 +1,10 @@
 // API keys a security team would sign off (issue 6): checksum before any lookup, rotation with a
 // grace period, expiry to the second, last use without a write per request, the audit trail,
 // Idempotency-Key on create and rotate, and secrets that never reach logs, errors or lists.
-import { checkApiKey, rememberedKeys } from '../src/auth/verifyApiKey';
 import { once } from 'node:events';
 import pino from 'pino';
 import { findApiKeys, generateApiKey, parseApiKey } from '../src/auth/keyFormat';
-import { keyUsageSettled, markKeyUsed, recordRevokedKeyUse } from '../src/auth/keyUsage';
+import { markKeyUsed, recordRevokedKeyUse } from '../src/auth/keyUsage';
 import { config } from '../src/platform/config';
 import { DEMO_KEYS } from '../src/auth/demoIdentities';
 import { prisma } from '../src/platform/db';
@@ -19,6 +18,8 @@ useTestDatabase();
 
 // Failed authentications are this file's subject: the per-IP allowance must not get in the way.
 const app = replica({ settings: { failedAuthMax: 1_000_000 } });
+/** The app's verdict on a key at a moment, without recording a use. */
+const checkKey = (raw: string, now: Date) => app.keys.check(app.keys.present(raw), now);
 const AFFILIATE_ROUTE = '/affiliate/channels';
 const PARTNER_ROUTE = '/api/partner/organizations';
 const AFFILIATE_QUERY = '{ affiliateChannels { count } }';
@@ -207,16 +208,16 @@ describe('2. rotation with a grace period', () => {
     // At the grace's end (checked with the clock moved on), the old secret is refused.
     const graceEnds = new Date(rotated.key.previousSecretExpiresAt as string);
     const before = new Date(graceEnds.getTime() - 1_000);
-    expect((await checkApiKey(created.apiKey, before)).kind).toBe('valid');
-    expect((await checkApiKey(created.apiKey, graceEnds)).kind).toBe('unknown');
-    expect((await checkApiKey(rotated.apiKey, graceEnds)).kind).toBe('valid');
+    expect((await checkKey(created.apiKey, before)).kind).toBe('valid');
+    expect((await checkKey(created.apiKey, graceEnds)).kind).toBe('unknown');
+    expect((await checkKey(rotated.apiKey, graceEnds)).kind).toBe('valid');
     // And for real, once the grace is over.
     await prisma.apiKey.update({
       where: { id: created.key.id },
       data: { previousSecretExpiresAt: new Date(Date.now() - 1) },
     });
     // That edit went around the API, which would have told the replicas: they forget by hand.
-    rememberedKeys.forgetAll();
+    replicaB.keys.remembered.forgetAll();
     expect(await statusWith(created.apiKey, PARTNER_ROUTE, replicaB)).toBe(401);
     expect(await statusWith(rotated.apiKey, PARTNER_ROUTE, replicaB)).toBe(200);
   });
@@ -248,10 +249,10 @@ describe('2. rotation with a grace period', () => {
     expect(await statusWith(legacy.apiKey)).toBe(200);
     expect(await statusWith(rotated.apiKey)).toBe(200);
     const graceEnds = new Date(rotated.key.previousSecretExpiresAt as string);
-    expect((await checkApiKey(legacy.apiKey, new Date(graceEnds.getTime() - 1_000))).kind).toBe(
+    expect((await checkKey(legacy.apiKey, new Date(graceEnds.getTime() - 1_000))).kind).toBe(
       'valid',
     );
-    expect((await checkApiKey(legacy.apiKey, graceEnds)).kind).toBe('unknown');
+    expect((await checkKey(legacy.apiKey, graceEnds)).kind).toBe('unknown');
     // Rotating again replaces the v1 secret with the first v2 one: the v1 key stops.
     const again = await rotateAs(token, legacy.row.id, 600);
     expect(await statusWith(legacy.apiKey)).toBe(401);
@@ -294,7 +295,7 @@ describe('3. expiry, to the second', () => {
   test('valid at expiresAt - 1 s; refused at and after expiresAt', async () => {
     const expiresAt = new Date(Date.now() + 3_600_000);
     const { apiKey } = await createApiKey('affiliate', { expiresAt });
-    const at = (offsetMs: number) => checkApiKey(apiKey, new Date(expiresAt.getTime() + offsetMs));
+    const at = (offsetMs: number) => checkKey(apiKey, new Date(expiresAt.getTime() + offsetMs));
     expect((await at(-1_000)).kind).toBe('valid');
     expect((await at(-1)).kind).toBe('valid');
     expect((await at(0)).kind).toBe('expired');
@@ -325,11 +326,9 @@ describe('3. expiry, to the second', () => {
     expect(again.key.expiresAt).toBe(expiresAt);
     const atExpiry = new Date(expiresAt);
     for (const apiKey of [created.apiKey, rotated.apiKey, again.apiKey]) {
-      expect((await checkApiKey(apiKey, atExpiry)).kind).not.toBe('valid');
+      expect((await checkKey(apiKey, atExpiry)).kind).not.toBe('valid');
     }
-    expect((await checkApiKey(again.apiKey, new Date(atExpiry.getTime() - 1_000))).kind).toBe(
-      'valid',
-    );
+    expect((await checkKey(again.apiKey, new Date(atExpiry.getTime() - 1_000))).kind).toBe('valid');
   });
 });
 
@@ -352,7 +351,7 @@ describe('4. last use, without a write per request', () => {
             : await callApp(app, AFFILIATE_ROUTE, { key: apiKey, ip: '203.0.113.7' });
         statuses.push(answer.status);
       }
-      await keyUsageSettled();
+      await app.keys.usage.settled();
       expect(statuses).toEqual(Array(20).fill(200));
       expect(usageWrites(raw)).toHaveLength(1);
     } finally {
@@ -415,7 +414,7 @@ describe('4. last use, without a write per request', () => {
     const warn = jest.spyOn(logger, 'warn');
     try {
       expect(await statusWith(apiKey)).toBe(200);
-      await keyUsageSettled();
+      await app.keys.usage.settled();
       expect(warn).toHaveBeenCalledWith(
         expect.objectContaining({ keyId: row.id }),
         'could not record the last use of an API key',
@@ -426,7 +425,7 @@ describe('4. last use, without a write per request', () => {
     }
     // The throttle let go: the next use records it.
     expect(await statusWith(apiKey)).toBe(200);
-    await keyUsageSettled();
+    await app.keys.usage.settled();
     expect(
       (await prisma.apiKey.findUniqueOrThrow({ where: { id: row.id } })).lastUsedAt,
     ).not.toBeNull();
@@ -487,7 +486,7 @@ describe('5. audit trail', () => {
         })
       ).status,
     ).toBe(401);
-    await keyUsageSettled();
+    await app.keys.usage.settled();
     const events = (await graphqlApp(app, EVENTS, { keyId: created.key.id }, { token })).body.data
       .apiKeyEvents;
     expect(events.map((event: { kind: string }) => event.kind)).toEqual([
@@ -800,7 +799,7 @@ describe('8. secrets: only in the create and rotate answers', () => {
     logger.level = 'trace';
     try {
       await scenario();
-      await keyUsageSettled();
+      await app.keys.usage.settled();
     } finally {
       logger.level = level;
       write.mockRestore();
@@ -875,7 +874,7 @@ describe('8. secrets: only in the create and rotate answers', () => {
         }
       }
       // An unexpected failure while verifying (the key not remembered): a 500 whose cause is logged.
-      rememberedKeys.forgetAll();
+      app.keys.remembered.forgetAll();
       const lookup = jest
         .spyOn(prisma, '$queryRaw')
         .mockRejectedValueOnce(new Error('connection reset'));
@@ -888,7 +887,7 @@ describe('8. secrets: only in the create and rotate answers', () => {
         .spyOn(prisma, '$executeRaw')
         .mockRejectedValueOnce(new Error('deadlock detected'));
       remember(await callApp(app, PARTNER_ROUTE, { key: unused.apiKey }));
-      await keyUsageSettled();
+      await app.keys.usage.settled();
       raw.mockRestore();
 
       await graphqlApp(app, REVOKE, { id: a.key.id }, { token: affiliate.token });

@@ -96,47 +96,50 @@ export async function recordRevokedKeyUse(
   return written === 1;
 }
 
-const usageThrottle = new PerKeyThrottle(USAGE_INTERVAL_MS);
-const revokedUseThrottle = new PerKeyThrottle(USAGE_INTERVAL_MS);
-const pending = new Set<Promise<unknown>>();
+/** An app's record of key uses: throttled per key, written in the background. */
+export class KeyUsage {
+  private readonly usageThrottle = new PerKeyThrottle(USAGE_INTERVAL_MS);
+  private readonly revokedUseThrottle = new PerKeyThrottle(USAGE_INTERVAL_MS);
+  private readonly pending = new Set<Promise<unknown>>();
 
-function inBackground(
-  throttle: PerKeyThrottle,
-  keyId: string,
-  write: () => Promise<unknown>,
-  failure: string,
-): void {
-  if (!throttle.tryAcquire(keyId)) return;
-  const running = write()
-    .catch((error: unknown) => {
-      throttle.release(keyId);
-      logger.warn({ err: error, keyId }, failure);
-    })
-    .finally(() => pending.delete(running));
-  pending.add(running);
-}
+  /** After a successful verification: keeps `lastUsedAt`/`lastUsedIp` current, in the background. */
+  noteUse(keyId: string, clientIp: string | null): void {
+    this.inBackground(
+      this.usageThrottle,
+      keyId,
+      () => markKeyUsed(keyId, clientIp),
+      'could not record the last use of an API key',
+    );
+  }
 
-/** After a successful verification: keeps `lastUsedAt`/`lastUsedIp` current, in the background. */
-export function noteKeyUse(keyId: string, clientIp: string | null): void {
-  inBackground(
-    usageThrottle,
-    keyId,
-    () => markKeyUsed(keyId, clientIp),
-    'could not record the last use of an API key',
-  );
-}
+  /** After a revoked key was presented with its correct secret: an audit event, in the background. */
+  noteRevokedUse(keyId: string, clientIp: string | null): void {
+    this.inBackground(
+      this.revokedUseThrottle,
+      keyId,
+      () => recordRevokedKeyUse(keyId, clientIp),
+      'could not record the use of a revoked API key',
+    );
+  }
 
-/** After a revoked key was presented with its correct secret: an audit event, in the background. */
-export function noteRevokedKeyUse(keyId: string, clientIp: string | null): void {
-  inBackground(
-    revokedUseThrottle,
-    keyId,
-    () => recordRevokedKeyUse(keyId, clientIp),
-    'could not record the use of a revoked API key',
-  );
-}
+  /** Resolves once every background write started so far has finished (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
 
-/** Resolves once every background write started so far has finished (tests, shutdown). */
-export async function keyUsageSettled(): Promise<void> {
-  while (pending.size) await Promise.allSettled([...pending]);
+  private inBackground(
+    throttle: PerKeyThrottle,
+    keyId: string,
+    write: () => Promise<unknown>,
+    failure: string,
+  ): void {
+    if (!throttle.tryAcquire(keyId)) return;
+    const running = write()
+      .catch((error: unknown) => {
+        throttle.release(keyId);
+        logger.warn({ err: error, keyId }, failure);
+      })
+      .finally(() => this.pending.delete(running));
+    this.pending.add(running);
+  }
 }

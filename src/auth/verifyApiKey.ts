@@ -6,15 +6,17 @@
 // lookup, key and owner together, that answers exactly one row whether a key has the prefix or not
 // (all nulls when none has), the same hash comparison (against a stand-in when nothing was found),
 // and no early return before it. A malformed key, a bad checksum or a key of another environment
-// than the installation's is refused before any I/O. A
-// key presented with its correct secret is remembered for a while (src/auth/keyCache.ts), so
-// its next requests skip the lookup; a wrong secret never finds it there.
+// than the installation's is refused before any I/O. A key presented with its correct secret is
+// remembered for a while by the app that verified it (src/auth/keyCache.ts), so its next requests
+// skip the lookup; a wrong secret never finds it there. A request's key is read (parsed and
+// hashed) once: the quota's pre-check and the verification both use that reading.
+import { Prisma } from '../generated/prisma/client';
 import { config } from '../platform/config';
 import { prisma } from '../platform/db';
-import { DEMO_KEYS } from './demoIdentities';
 import { keyCacheLookups } from '../platform/metrics';
-import { Prisma } from '../generated/prisma/client';
+import { DEMO_KEYS } from './demoIdentities';
 import { KeyCache } from './keyCache';
+import { hearKeyChanges } from './keyChanges';
 import {
   hashesEqual,
   KEY_ENV_PREFIX,
@@ -23,7 +25,7 @@ import {
   type KeyEnv,
   type ParsedApiKey,
 } from './keyFormat';
-import { noteKeyUse, noteRevokedKeyUse } from './keyUsage';
+import { KeyUsage } from './keyUsage';
 import type { ApiScope, KeyType } from './scopes';
 
 export type KeyVersion = 'v1' | 'v2';
@@ -111,8 +113,8 @@ export type StoredKeyRow = StoredKey & {
 };
 type AbsentRow = { [column in keyof StoredKeyRow]: null };
 
-/** Keys presented with their correct secret a moment ago (src/auth/keyCache.ts). */
-export const rememberedKeys = new KeyCache<StoredKeyRow>(10_000);
+/** Keys an app remembers at most. */
+const REMEMBERED_KEYS = 10_000;
 
 /**
  * The key matching `condition`, read as exactly one row whether or not there is one (a LEFT JOIN
@@ -146,24 +148,6 @@ const byWholeKeyHash = (hash: string) =>
     Prisma.sql`ORDER BY k."secretHash" = ${hash} DESC`,
   );
 
-/** The presented secret's hash, and what the remembered keys know the presented key by. */
-function presentedSecret(parsed: ParsedApiKey): { hash: string; rememberedAs: string } {
-  const hash = sha256Hex(parsed.version === 'v2' ? parsed.secret : parsed.key);
-  return { hash, rememberedAs: parsed.version === 'v2' ? `${parsed.prefix}:${hash}` : hash };
-}
-
-/**
- * How far a presented key can be trusted before any lookup: whether its shape and checksum hold
- * (a malformed key can never verify), and whether checking it needs no database lookup (it
- * opened its key a moment ago).
- */
-export function keyStanding(raw: string): { wellFormed: boolean; remembered: boolean } {
-  const parsed = parseApiKey(raw);
-  if (!parsed) return { wellFormed: false, remembered: false };
-  const remembered = rememberedKeys.get(presentedSecret(parsed).rememberedAs) !== undefined;
-  return { wellFormed: true, remembered };
-}
-
 /**
  * Whether a presented key may open a key of an installation of `env` (KEY_ENV), by its text alone
  * (two string comparisons, before parsing it): a v2 key names its environment, which must be the
@@ -176,27 +160,116 @@ export function isOfEnvironment(raw: string, env: KeyEnv): boolean {
 }
 
 /**
- * Checks a presented key without side effects (no usage is recorded). A key of another
- * environment than the installation's is unknown here, like a key no row has.
+ * A presented `x-api-key`, read once: whether its shape and checksum hold, whether it may be of
+ * the installation's environment, its secret's hash, and the name it is remembered by.
  */
-export async function checkApiKey(
-  raw: string | null,
-  now = new Date(),
-  env: KeyEnv = config.keyEnv,
-): Promise<KeyCheck> {
-  if (raw && !isOfEnvironment(raw, env)) return UNKNOWN;
-  const parsed = raw ? parseApiKey(raw) : null;
-  if (!parsed) return MALFORMED;
+export type PresentedKey =
+  | { kind: 'malformed' }
+  | {
+      kind: 'parsed';
+      parsed: ParsedApiKey;
+      /** False for a key of another environment: unknown here, like a key no row has. */
+      ofEnvironment: boolean;
+      secretHash: string;
+      rememberedAs: string;
+    };
 
-  const { hash: presentedHash, rememberedAs: presented } = presentedSecret(parsed);
-  const remembered = rememberedKeys.get(presented);
-  keyCacheLookups.inc({ result: remembered ? 'hit' : 'miss' });
-  const stored =
-    remembered ??
-    (parsed.version === 'v2' ? await byPrefix(parsed.prefix) : await byWholeKeyHash(presentedHash));
-  const matches = secretMatches(stored ?? absentKey, presentedHash, now, parsed.version);
-  if (!stored || !matches || stored.ownerRole === null) return UNKNOWN;
-  if (!remembered) rememberedKeys.remember(presented, stored);
+export function presentKey(raw: string, env: KeyEnv): PresentedKey {
+  const parsed = parseApiKey(raw);
+  if (!parsed) return { kind: 'malformed' };
+  const secretHash = sha256Hex(parsed.version === 'v2' ? parsed.secret : parsed.key);
+  return {
+    kind: 'parsed',
+    parsed,
+    ofEnvironment: isOfEnvironment(raw, env),
+    secretHash,
+    rememberedAs: parsed.version === 'v2' ? `${parsed.prefix}:${secretHash}` : secretHash,
+  };
+}
+
+/** What the quota may know of a presented key before any lookup. */
+export interface KeyPrecheck {
+  /** Shape and checksum hold: a malformed key can never verify. */
+  wellFormed: boolean;
+  /** It opened its key a moment ago: checking it needs no database lookup. */
+  remembered: boolean;
+}
+
+export interface VerifyOptions {
+  now?: Date;
+  /** The caller's address, recorded as the key's last-used IP and in the audit trail. */
+  clientIp?: string | null;
+}
+
+/**
+ * An app's key verification: the keys it remembers (kept in step with the database's change
+ * announcements once `listen` is called) and the record of their uses.
+ */
+export class ApiKeys {
+  /** Keys presented with their correct secret a moment ago. */
+  readonly remembered = new KeyCache<StoredKeyRow>(REMEMBERED_KEYS);
+  readonly usage = new KeyUsage();
+
+  /** Reads a presented key once (see PresentedKey), for the installation's KEY_ENV. */
+  present(raw: string): PresentedKey {
+    return presentKey(raw, config.keyEnv);
+  }
+
+  /** Hears changes of keys and accounts; returns how to stop. */
+  listen(): () => void {
+    return hearKeyChanges(this.remembered);
+  }
+
+  /** Forgets a key this app just changed, without waiting for the announcement. */
+  forget(keyId: string): void {
+    this.remembered.forgetKey(keyId);
+  }
+
+  precheck(presented: PresentedKey): KeyPrecheck {
+    if (presented.kind === 'malformed') return { wellFormed: false, remembered: false };
+    return {
+      wellFormed: true,
+      remembered: this.remembered.get(presented.rememberedAs) !== undefined,
+    };
+  }
+
+  /** Checks a presented key without side effects (no usage is recorded). */
+  async check(presented: PresentedKey, now = new Date()): Promise<KeyCheck> {
+    if (presented.kind === 'malformed') return MALFORMED;
+    const { parsed, secretHash, rememberedAs } = presented;
+    if (!presented.ofEnvironment) return UNKNOWN;
+    const remembered = this.remembered.get(rememberedAs);
+    keyCacheLookups.inc({ result: remembered ? 'hit' : 'miss' });
+    const stored =
+      remembered ??
+      (parsed.version === 'v2' ? await byPrefix(parsed.prefix) : await byWholeKeyHash(secretHash));
+    const matches = secretMatches(stored ?? absentKey, secretHash, now, parsed.version);
+    if (!stored || !matches || stored.ownerRole === null) return UNKNOWN;
+    if (!remembered) this.remembered.remember(rememberedAs, stored);
+    return verdictOf(stored, parsed, now);
+  }
+
+  /**
+   * The key a request presents, or null when it is malformed, unknown, revoked or expired.
+   * Afterwards, without delaying the answer: a valid key's last use is recorded (at most once a
+   * minute), and a revoked key presented with its correct secret leaves an audit event.
+   */
+  async verify(
+    presented: PresentedKey,
+    { now = new Date(), clientIp = null }: VerifyOptions = {},
+  ): Promise<VerifiedKey | null> {
+    const check = await this.check(presented, now);
+    if (check.kind === 'valid') {
+      this.usage.noteUse(check.key.id, clientIp);
+      return check.key;
+    }
+    if (check.kind === 'revoked') this.usage.noteRevokedUse(check.keyId, clientIp);
+    return null;
+  }
+}
+
+/** What a stored key, opened by its correct secret, answers. */
+function verdictOf(stored: StoredKeyRow, parsed: ParsedApiKey, now: Date): KeyCheck {
   // Legacy keys are affiliate keys only; partner keys must be v2.
   if (parsed.version === 'v1' && stored.type !== 'affiliate') return UNKNOWN;
   // A closed account opens nothing: its partner keys are unknown; its affiliate keys still
@@ -216,28 +289,4 @@ export async function checkApiKey(
       scopes: new Set(stored.scopes as ApiScope[]),
     },
   };
-}
-
-export interface VerifyOptions {
-  now?: Date;
-  /** The caller's address, recorded as the key's last-used IP and in the audit trail. */
-  clientIp?: string | null;
-}
-
-/**
- * The key a request presents, or null when it is missing, malformed, unknown, revoked or expired.
- * Afterwards, without delaying the answer: a valid key's last use is recorded (at most once a
- * minute), and a revoked key presented with its correct secret leaves an audit event.
- */
-export async function verifyApiKey(
-  raw: string | null,
-  { now = new Date(), clientIp = null }: VerifyOptions = {},
-): Promise<VerifiedKey | null> {
-  const check = await checkApiKey(raw, now);
-  if (check.kind === 'valid') {
-    noteKeyUse(check.key.id, clientIp);
-    return check.key;
-  }
-  if (check.kind === 'revoked') noteRevokedKeyUse(check.keyId, clientIp);
-  return null;
 }

@@ -9,7 +9,7 @@
 // request. Every answer the service builds carries the record's headers from the start; yoga's
 // answers get them here.
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import { keyStanding } from '../auth/verifyApiKey';
+import type { ApiKeys } from '../auth/verifyApiKey';
 import { raceDeadline, withDeadline } from '../platform/deadline';
 import {
   errorResponse,
@@ -128,15 +128,12 @@ function carriesCredentials(request: Request): boolean {
 
 /** What the request presents to the quota: its key (how far it is trusted before a lookup). */
 function presentedCredentials(record: RequestRecord): PresentedCredentials {
-  const key = record.request.headers.get('x-api-key');
+  const precheck = record.keyPrecheck();
   return {
-    key:
-      key === null
-        ? null
-        : {
-            ...keyStanding(key),
-            verify: async () => (await record.apiKey())?.id ?? null,
-          },
+    key: precheck && {
+      ...precheck,
+      verify: async () => (await record.apiKey())?.id ?? null,
+    },
     token: record.request.headers.has('x-api-token')
       ? {
           verify: async () => {
@@ -172,8 +169,9 @@ function withRecordHeaders(record: RequestRecord, response: Response): Response 
   });
 }
 
-/** What the edge shares with the rest of the app: the limits' counters, and Redis for readiness. */
+/** What the edge shares with the rest of the app: key verification, the limits' counters, Redis. */
 export interface EdgeShared {
+  keys: ApiKeys;
   counters: Counters;
   redis: RedisClient | null;
 }
@@ -181,7 +179,7 @@ export interface EdgeShared {
 export function createEdge(
   handlers: EdgeHandlers,
   settings: EdgeSettings,
-  { counters, redis }: EdgeShared,
+  { keys, counters, redis }: EdgeShared,
 ): EdgeHandler {
   const quota = new RequestQuota(settings, counters);
 
@@ -340,6 +338,7 @@ export function createEdge(
       clientIp: clientIpOf(request, serverContext, settings.trustProxy),
       route: destination.template,
       rawHeaders: (serverContext.req as { headers?: Record<string, unknown> } | undefined)?.headers,
+      keys,
     });
     const work = () => serve(record, destination, serverContext, started);
     return tracer ? inSpan(tracer, record, work) : work();

@@ -90,6 +90,30 @@ function pgliteBackend(dataDir: string): Backend {
   };
 }
 
+/** Many listeners per channel over one backend LISTEN each; a late listener hears the state. */
+function sharedChannels(listen: Backend['listen']) {
+  const channels = new Map<string, { listeners: Set<ChannelListener>; listening: boolean }>();
+  return (channel: string, listener: ChannelListener): (() => void) => {
+    let shared = channels.get(channel);
+    if (!shared) {
+      const opened = { listeners: new Set<ChannelListener>(), listening: false };
+      shared = opened;
+      channels.set(channel, opened);
+      listen(channel, {
+        onMessage: (payload) => opened.listeners.forEach((each) => each.onMessage(payload)),
+        onListening: (listening) => {
+          opened.listening = listening;
+          opened.listeners.forEach((each) => each.onListening(listening));
+        },
+      });
+    }
+    shared.listeners.add(listener);
+    if (shared.listening) listener.onListening(true);
+    const { listeners } = shared;
+    return () => listeners.delete(listener);
+  };
+}
+
 /** How soon a lost notification connection is opened again. */
 const RELISTEN_AFTER_MS = 1_000;
 
@@ -216,8 +240,12 @@ const backend = config.databaseUrl
 
 export const prisma = backend.prisma;
 export const withSqlConnection = backend.withConnection;
-/** Listens to a notification channel of the database (NOTIFY) for as long as the process lives. */
-export const listenToDatabase = backend.listen;
+/**
+ * Listens to a notification channel of the database (NOTIFY) until the returned function is
+ * called. The listeners of a channel share one LISTEN, opened at the first and kept while the
+ * process lives.
+ */
+export const listenToDatabase = sharedChannels(backend.listen);
 export const isEmbeddedDatabase = !config.databaseUrl;
 
 let closing: Promise<void> | undefined;

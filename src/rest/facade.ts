@@ -25,6 +25,7 @@ import type { RequestRecord } from '../requestRecord';
 import {
   contextFor,
   NO_DASHBOARD_TOKEN,
+  type AppServices,
   type Context,
   type RestExecution,
 } from '../schema/context';
@@ -188,7 +189,11 @@ export type RouteRunner = (
   variables: Record<string, unknown>,
 ) => Promise<unknown>;
 
-export function createRestFacade(cache: AnswerCache | null, routes: readonly RestRoute[]) {
+export function createRestFacade(
+  app: AppServices,
+  cache: AnswerCache | null,
+  routes: readonly RestRoute[],
+) {
   let schema: GraphQLSchema;
   let sofa: Sofa;
   let getEnveloped: GetEnveloped;
@@ -212,7 +217,10 @@ export function createRestFacade(cache: AnswerCache | null, routes: readonly Res
     }
   }
 
-  /** The route's operation run in `contextValue`: the field's value, or its first error. */
+  /**
+   * The route's operation run in `contextValue`: the field's value, or its first error. Stopped at
+   * the request's deadline by the app's cancellation plugin, which reads the context's record.
+   */
   async function execute(
     route: PreparedRoute,
     contextValue: Context,
@@ -225,7 +233,6 @@ export function createRestFacade(cache: AnswerCache | null, routes: readonly Res
       document: route.document,
       variableValues: variables,
       contextValue,
-      signal: record?.signal,
     } as Parameters<typeof run>[0])) as ExecutionResult;
     if (result.errors?.length) throw result.errors[0];
     return result.data![route.fieldName];
@@ -238,7 +245,7 @@ export function createRestFacade(cache: AnswerCache | null, routes: readonly Res
     apiKey: VerifiedKey,
     rest: RestExecution,
   ): Promise<unknown> {
-    const context = contextFor({ apiKey, dashboardToken: NO_DASHBOARD_TOKEN }, record, rest);
+    const context = contextFor({ apiKey, dashboardToken: NO_DASHBOARD_TOKEN }, app, record, rest);
     return execute(route, context, rest.variables);
   }
 
@@ -250,7 +257,7 @@ export function createRestFacade(cache: AnswerCache | null, routes: readonly Res
   }
 
   const runRoute: RouteRunner = (route, identity, variables) =>
-    execute(preparedOf(route), contextFor(identity, null), variables);
+    execute(preparedOf(route), contextFor(identity, app, null), variables);
 
   /** A GET's answer: from the cache, or executed (and then kept in the cache). */
   async function readAnswer(

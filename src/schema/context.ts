@@ -1,8 +1,15 @@
 import type { DashboardToken } from '../auth/dashboardToken';
 import type { ApiScope, KeyType } from '../auth/scopes';
 import type { ServiceIdentity } from '../auth/serviceIdentity';
-import type { VerifiedKey } from '../auth/verifyApiKey';
+import type { ApiKeys, VerifiedKey } from '../auth/verifyApiKey';
 import type { RequestRecord } from '../requestRecord';
+import type { ListTotals } from './listTotals';
+
+/** What an app keeps for the resolvers of its requests: the app's own, never the process's. */
+export interface AppServices {
+  keys: ApiKeys;
+  totals: ListTotals;
+}
 
 /** Who a GraphQL execution acts for: the verified API key and dashboard token. */
 export interface Identity {
@@ -20,6 +27,7 @@ export interface Grant {
 
 /** What every resolver may know. Prisma is imported from src/platform/db.ts, not put here. */
 export interface Context extends Identity {
+  app: AppServices;
   /** The verified key's type and scopes, or a service identity's; null for neither. */
   grant: Grant | null;
   /** The service reading for itself (webhooks), when it is not a request's key. */
@@ -52,11 +60,13 @@ export const NO_DASHBOARD_TOKEN: DashboardToken = {
 /** The one way a context is made, for /graphql, the REST facade and the service's own runs. */
 export function contextFor(
   identity: Identity | ServiceIdentity,
+  app: AppServices,
   http: RequestRecord | null,
   rest?: RestExecution,
 ): Context {
   if ('service' in identity) {
     return {
+      app,
       http,
       apiKey: null,
       dashboardToken: NO_DASHBOARD_TOKEN,
@@ -69,6 +79,7 @@ export function contextFor(
   }
   const { apiKey, dashboardToken } = identity;
   return {
+    app,
     http,
     apiKey,
     dashboardToken,

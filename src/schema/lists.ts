@@ -17,7 +17,7 @@ import {
   type ItemRef,
   type ListEnvelope,
 } from './envelopes';
-import { listKey, listTotal } from './listTotals';
+import { listKey } from './listTotals';
 import {
   isPaginated,
   pageInfo,
@@ -171,7 +171,7 @@ export function listQuery<Where extends object, Args extends InputFieldMap, Auth
         if (!isPaginated(spec.page)) return { data: await data, count: (await data).length };
         // A bounded count walks the list's own index and stops at `take`; Prisma's default order
         // for a count with `take` (by id) would sort every match first.
-        const total = listTotal(listKey(name, context.affiliateId, args), (take) =>
+        const total = context.app.totals.total(listKey(name, context.affiliateId, args), (take) =>
           rowsOfModel.count({ where, ...(take !== undefined && { orderBy: [...order], take }) }),
         );
         const [rows, count] = await Promise.all([data, total]);

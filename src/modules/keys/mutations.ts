@@ -1,6 +1,5 @@
 // createApiKey, rotateApiKey, revokeApiKey. Each writes its audit event in the same statement as
 // the change (a nested create), so a change is never without its event.
-import { forgetChangedKey } from '../../auth/keyChanges';
 import { generateApiKey, sha256Hex, type KeyEnv } from '../../auth/keyFormat';
 import type { KeyType } from '../../auth/scopes';
 import { config } from '../../platform/config';
@@ -128,7 +127,7 @@ builder.mutationFields((t) => ({
           if (!isNotFound(error)) throw error;
           throw new ConflictError('The key was rotated or revoked meanwhile; try again');
         }
-        forgetChangedKey(key.id);
+        context.app.keys.forget(key.id);
         return { id: key.id, secret: apiKey };
       });
     },
@@ -153,7 +152,7 @@ builder.mutationFields((t) => ({
             events: { create: { kind: 'REVOKED', ...actorOf(context, key.ownerId) } },
           },
         });
-        forgetChangedKey(key.id);
+        context.app.keys.forget(key.id);
         return revoked;
       } catch (error) {
         if (!isNotFound(error)) throw error;
