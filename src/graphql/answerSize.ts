@@ -4,6 +4,7 @@
 // not sent: the client gets a 400 naming the limit, as for the other GraphQL limits, and the
 // connection does not hold megabytes for a slow reader. REST pages are bounded by their page rules.
 import type { Plugin } from 'graphql-yoga';
+import { BadRequestError, graphqlErrorResponse } from '../platform/errors';
 import { logger } from '../platform/logger';
 
 /**
@@ -22,7 +23,7 @@ export function useAnswerSizeLimit(
   maxBytes: number = MAX_ANSWER_BYTES,
 ): Plugin {
   return {
-    onResponse({ request, response, setResponse, fetchAPI }) {
+    onResponse({ request, response, setResponse }) {
       const bytes = Number(response.headers.get('content-length'));
       if (!(bytes > maxBytes) || !isJsonAnswer(response)) return;
       if (new URL(request.url).pathname !== graphqlEndpoint) return;
@@ -30,12 +31,7 @@ export function useAnswerSizeLimit(
       const message =
         `Answer size limit of ${maxBytes} bytes exceeded, found ${bytes}: ` +
         'ask for fewer rows, fields or aliases';
-      setResponse(
-        new fetchAPI.Response(
-          JSON.stringify({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] }),
-          { status: 400, headers: { 'content-type': 'application/json; charset=utf-8' } },
-        ),
-      );
+      setResponse(graphqlErrorResponse(new BadRequestError(message)));
     },
   };
 }

@@ -22,7 +22,7 @@ import {
   type ValidationContext,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { BadRequestError, HttpError } from '../platform/errors';
+import { BadRequestError } from '../platform/errors';
 import { logger } from '../platform/logger';
 import type { Context } from '../schema/context';
 
@@ -56,25 +56,6 @@ export interface GraphqlSettings {
 /** A refused operation: HTTP 400 with the contract's 400 code. */
 function limitError(error: GraphQLError): BadRequestError {
   return new BadRequestError(error.message.replace(/^Syntax Error: /, ''));
-}
-
-/**
- * Answers a refused operation 400 whatever the client accepts. Yoga marks parse and validation
- * errors as the GraphQL-over-HTTP spec's (`http.spec`), and answers those 200 to clients accepting
- * `application/json`; a limit is the server's refusal, not a spec error. The mark is set by yoga's
- * parse and validation hooks, so it is cleared here, after them, just before the answer is made.
- */
-function useLimitStatus(): Plugin {
-  return {
-    onResultProcess({ result }) {
-      const errors = Array.isArray(result) ? [] : ((result as ExecutionResult).errors ?? []);
-      for (const error of errors) {
-        if (!(error instanceof HttpError)) continue;
-        const http = error.extensions.http as { spec?: boolean } | undefined;
-        if (http) http.spec = false;
-      }
-    },
-  };
 }
 
 /**
@@ -176,7 +157,6 @@ function useDisableIntrospection(): Plugin {
 /** The yoga plugins that protect /graphql, in the order they must run. */
 export function graphqlArmor(settings: GraphqlSettings): Plugin[] {
   const plugins: Plugin[] = [
-    useLimitStatus(),
     // Parse phase: stops reading a huge document at the first token over the limit.
     maxTokensPlugin({ n: GRAPHQL_LIMITS.maxTokens, ...refuse('maxTokens') }),
     maxDepthPlugin({

@@ -5,7 +5,7 @@
 // serve nothing; an empty body tells a client nothing; and bad input is a 400.
 import type { ExecutionResult } from 'graphql';
 import { processRegularResult, type Plugin } from 'graphql-yoga';
-import { BadRequestError } from '../platform/errors';
+import { BadRequestError, withResultStatus } from '../platform/errors';
 import { JSON_TOO_DEEP, jsonNestsTooDeep } from '../limits/jsonDepth';
 
 const GRAPHQL_RESPONSE_JSON = 'application/graphql-response+json';
@@ -67,11 +67,7 @@ export function useJsonAnswers(): Plugin {
       // With the newer media type the status may say what failed: an operation that got no data
       // because the caller is not authenticated is a 401 (application/json keeps 200).
       if (mediaType === GRAPHQL_RESPONSE_JSON && isUnauthenticated(result)) {
-        const { extensions } = result as ExecutionResult;
-        setResult({
-          ...(result as ExecutionResult),
-          extensions: { ...extensions, http: { status: 401 } },
-        });
+        setResult(withResultStatus(result as ExecutionResult, 401));
       }
       setResultProcessor(processRegularResult, mediaType);
     },

@@ -32,9 +32,23 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 }
 
 /**
- * An error with the HTTP answer it stands for. `extensions.http` is how yoga and envelop read an
- * error's status and headers; /graphql keeps execution errors at 200 (src/app.ts) and tells their
- * code in `extensions.code`.
+ * `extensions.http`, how yoga and envelop read an error's status and headers. It is never a GraphQL
+ * over HTTP "spec" error, which yoga answers 200 to `application/json` clients: yoga's parse and
+ * validation hooks mark the errors they meet as such, and a refusal of this service (a GraphQL
+ * limit, say) is a decision of its own, so the mark does not take.
+ */
+function httpExtension(status: number, headers: Record<string, string>) {
+  return Object.defineProperty({ status, headers }, 'spec', {
+    enumerable: true,
+    get: () => false,
+    set: () => {},
+  });
+}
+
+/**
+ * An error with the HTTP answer it stands for: the one owner of `extensions.http`. /graphql keeps
+ * errors met while resolving a field at 200 (src/graphql/errorMasking.ts) and tells their code in
+ * `extensions.code`.
  */
 export class HttpError extends GraphQLError {
   constructor(
@@ -44,7 +58,7 @@ export class HttpError extends GraphQLError {
     readonly headers: Record<string, string> = {},
   ) {
     super(message, {
-      extensions: { code, http: { status: HTTP_STATUS_BY_CODE[code], headers } },
+      extensions: { code, http: httpExtension(HTTP_STATUS_BY_CODE[code], headers) },
     });
   }
 
@@ -165,7 +179,7 @@ export function errorBody(error: HttpError, requestId?: string) {
   };
 }
 
-/** A JSON answer, typed as the service's successes are (Sofa's and yoga's). */
+/** A JSON answer, typed as the service's successes are. */
 export function jsonResponse(
   body: unknown,
   { status = 200, headers = {} }: { status?: number; headers?: Record<string, string> } = {},
@@ -186,6 +200,23 @@ export function errorResponse(
     status: error.status,
     headers: { ...headers, ...error.headers },
   });
+}
+
+/**
+ * A GraphQL result answered with `status`: how yoga reads a whole result's HTTP status (an
+ * operation refused for want of credentials, under the GraphQL over HTTP media type).
+ */
+export function withResultStatus<Result extends { extensions?: Record<string, unknown> }>(
+  result: Result,
+  status: number,
+): Result {
+  return { ...result, extensions: { ...result.extensions, http: { status } } };
+}
+
+/** /graphql's answer to an error refusing the whole operation: GraphQL's shape, the error's status. */
+export function graphqlErrorResponse(error: HttpError, headers: Record<string, string> = {}) {
+  const body = { errors: [{ message: error.message, extensions: { code: error.code } }] };
+  return jsonResponse(body, { status: error.status, headers: { ...headers, ...error.headers } });
 }
 
 /** Reading a request its client abandoned: Node's "aborted" (ECONNRESET) or an aborted signal. */
