@@ -6,7 +6,7 @@ import { generateApiKey } from '../src/auth/keyFormat';
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { config } from '../src/platform/config';
 import { prisma } from '../src/platform/db';
-import { call, useTestDatabase } from './support/app';
+import { call, callApp, createIsolatedApp, useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
 import { startReplica, type Replica } from './support/replica';
 
@@ -181,4 +181,19 @@ withSharedServers('across replicas (PostgreSQL)', () => {
       expect(await untilRefused(replica, apiKey)).toBeLessThan(1_000);
     }
   });
+});
+
+test('each app remembers its own keys: a second app in the process looks the key up itself', async () => {
+  const { apiKey } = await createApiKey('partner');
+  const [first, second] = [createIsolatedApp(), createIsolatedApp()];
+  expect((await callApp(first, ORGANIZATIONS, { key: apiKey })).status).toBe(200);
+  expect(first.keys.remembered.size).toBe(1);
+  expect(second.keys.remembered.size).toBe(0);
+  const lookups = countKeyLookups();
+  try {
+    expect((await callApp(second, ORGANIZATIONS, { key: apiKey })).status).toBe(200);
+    expect(lookups.count()).toBe(1);
+  } finally {
+    lookups.restore();
+  }
 });
