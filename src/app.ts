@@ -15,11 +15,11 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useJsonAnswers } from './graphql/jsonAnswers';
 import { useManagementLimit } from './graphql/managementLimit';
 import { createEdge, type EdgeSettings } from './http/edge';
-import { FAILED_AUTH_LIMIT } from './limits/rateLimit';
+import { FAILED_AUTH_LIMIT } from './limits/requestQuota';
 import { createRedisClient, type RedisClient } from './platform/redis';
 import { logger } from './platform/logger';
 import { Counters } from './limits/counters';
-import { answerCache } from './rest/answerCache';
+import { responseCache } from './rest/responseCache';
 import { createRestFacade, type RestFacade } from './rest/facade';
 import { openApiSettingsFromConfig, useApiReference } from './rest/openapi';
 import { useUnknownPathAnswer } from './rest/unknownPaths';
@@ -86,7 +86,7 @@ export function createApp(options: AppOptions = {}) {
   const stopHearingKeyChanges = keys.listen();
   const services: AppServices = { keys, totals: new ListTotals() };
   const counters = new Counters(redis);
-  const cache = answerCache(
+  const cache = responseCache(
     options.responseCacheTtlSeconds ?? config.responseCacheTtlSeconds,
     redis,
   );
@@ -127,7 +127,7 @@ export function createApp(options: AppOptions = {}) {
 function useDeadlineCancellation(): Plugin<Context> {
   return {
     onExecute({ args }) {
-      const signal = args.contextValue.http?.signal;
+      const signal = args.contextValue.record?.signal;
       // graphql-tools' executor reads the signal from the execution arguments.
       if (signal) (args as { signal?: AbortSignal }).signal = signal;
     },

@@ -18,7 +18,7 @@ import { ROUTES, schema as fullSchema } from '../src/modules';
 import { pageRuleOf, type PaginatedRule } from '../src/schema/pagination';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FAILED_AUTH_LIMIT } from '../src/limits/rateLimit';
+import { FAILED_AUTH_LIMIT } from '../src/limits/requestQuota';
 import { createApp } from '../src/app';
 import { app, call, callApp, useTestDatabase } from './support/app';
 import { createAffiliate, createApiKey, createBrand, createCampaign } from './support/factories';

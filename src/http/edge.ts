@@ -8,7 +8,6 @@
 // The edge is a handler around yoga rather than yoga plugins because the deadline wraps the whole
 // request. Every answer the service builds carries the record's headers from the start; yoga's
 // answers get them here.
-import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import type { ApiKeys } from '../auth/verifyApiKey';
 import { raceDeadline, withDeadline } from '../platform/deadline';
 import {
@@ -16,20 +15,11 @@ import {
   PayloadTooLargeError,
   RequestTimeoutError,
   toHttpError,
-  TooManyRequestsError,
 } from '../platform/errors';
 import { Headers, Response } from '../platform/fetchApi';
 import { checkBody, type BodyCheck } from '../limits/bodyLimit';
 import type { Counters } from '../limits/counters';
-import {
-  rateLimitHeaders,
-  RequestQuota,
-  retryAfterSeconds,
-  type PresentedCredentials,
-  type QuotaSettings,
-} from '../limits/rateLimit';
-import { logger } from '../platform/logger';
-import { httpRequestDuration, httpRequests, quotaRefusals } from '../platform/metrics';
+import { RequestQuota, type QuotaSettings } from '../limits/requestQuota';
 import type { RedisClient } from '../platform/redis';
 import { RequestRecord } from '../requestRecord';
 import { requestIdOf } from '../platform/requestId';
@@ -37,11 +27,14 @@ import type { RestFacade } from '../rest/facade';
 import { isReferencePath } from '../rest/openapi';
 import { routeTemplate, type RouteLookup, type RouteTable } from '../rest/routes';
 import { requestTracer } from '../platform/tracing';
+import { recordAnswer } from './accessLog';
+import { quotaRefusal } from './admission';
 import { clientIpOf } from './clientIp';
 import { corsHeaders, preflightResponse, type CorsSettings } from './cors';
 import { healthResponse, HEALTH_PATHS } from './health';
 import { deprecationHeaders, isLegacyHost, type LegacyHostSettings } from './legacyHost';
 import { METRICS_PATH, metricsResponse, type MetricsSettings } from './metricsEndpoint';
+import { inSpan } from './requestSpan';
 
 export interface EdgeSettings
   extends QuotaSettings, LegacyHostSettings, CorsSettings, MetricsSettings {
@@ -87,16 +80,8 @@ export type EdgeHandler = (
   serverContext: Record<string, unknown>,
 ) => Promise<Response>;
 
-const CLIENT_CLOSED_REQUEST = 499;
-
 /** Paths answered outside the route table, logged as they are. */
 const FIXED_PATHS = new Set(['/graphql', ...HEALTH_PATHS, METRICS_PATH, '/openapi.json', '/docs']);
-
-/** Methods that are metric labels as they are; any other is `OTHER` (labels must stay few). */
-const LABELLED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-
-/** How much of a user agent the access log keeps. */
-const USER_AGENT_LOGGED = 256;
 
 /** Where a request goes: a REST route under a surface, a feature's edge route, or a fixed path. */
 interface Destination {
@@ -124,25 +109,6 @@ export function securityHeaders(publicBaseUrl: string): Record<string, string> {
  */
 function carriesCredentials(request: Request): boolean {
   return request.headers.has('x-api-key') || request.headers.has('x-api-token');
-}
-
-/** What the request presents to the quota: its key (how far it is trusted before a lookup). */
-function presentedCredentials(record: RequestRecord): PresentedCredentials {
-  const precheck = record.keyPrecheck();
-  return {
-    key: precheck && {
-      ...precheck,
-      verify: async () => (await record.apiKey())?.id ?? null,
-    },
-    token: record.request.headers.has('x-api-token')
-      ? {
-          verify: async () => {
-            const token = await record.dashboardToken();
-            return 'userId' in token ? token.userId : null;
-          },
-        }
-      : null,
-  };
 }
 
 /**
@@ -214,13 +180,8 @@ export function createEdge(
     serverContext: Record<string, unknown>,
   ): Promise<Response> {
     if (!isReferencePath(record.url.pathname)) {
-      const decision = await quota.admit(presentedCredentials(record), record.clientIp);
-      Object.assign(record.answerHeaders, rateLimitHeaders(decision));
-      if (!decision.allowed) {
-        quotaRefusals.inc({ limit: decision.policy.name });
-        const refusal = new TooManyRequestsError(retryAfterSeconds(decision));
-        return errorResponse(refusal, record.id, record.answerHeaders);
-      }
+      const refusal = await quotaRefusal(quota, record);
+      if (refusal) return refusal;
     }
     const body: BodyCheck = checkBody(record.request, settings.maxBodyBytes, YogaTransformStream);
     if (body.kind === 'too-large') return bodyRefused(record, settings.maxBodyBytes);
@@ -292,37 +253,11 @@ export function createEdge(
       const failure = toHttpError(error, record.log);
       response = errorResponse(failure, record.id, record.answerHeaders);
     }
-    // Nobody reads the answer to a request its client abandoned: logged as what it is.
-    const clientClosed = request.signal.aborted;
     // HEAD is answered as GET, without the body (RFC 9110).
     if (request.method === 'HEAD') {
       response = new Response(null, { status: response.status, headers: response.headers });
     }
-    // nginx's 499: the client closed the connection before the answer.
-    const status = clientClosed ? CLIENT_CLOSED_REQUEST : response.status;
-    const seconds = (performance.now() - started) / 1000;
-    const labels = {
-      method: LABELLED_METHODS.has(request.method) ? request.method : 'OTHER',
-      route: record.route ?? 'unmatched',
-    };
-    httpRequests.inc({ ...labels, status });
-    httpRequestDuration.observe(labels, seconds);
-    if (logger.isLevelEnabled('info')) {
-      logger.info(
-        {
-          requestId: record.id,
-          method: request.method,
-          path: url.pathname,
-          route: record.route,
-          status,
-          durationMs: Math.round(seconds * 10_000) / 10,
-          ...(await record.verifiedIdentity()),
-          clientIp: record.clientIp,
-          userAgent: request.headers.get('user-agent')?.slice(0, USER_AGENT_LOGGED) ?? null,
-        },
-        clientClosed ? 'request abandoned by the client' : 'request',
-      );
-    }
+    await recordAnswer(record, response.status, started);
     return response;
   }
 
@@ -343,32 +278,4 @@ export function createEdge(
     const work = () => serve(record, destination, serverContext, started);
     return tracer ? inSpan(tracer, record, work) : work();
   };
-}
-
-/** `work` inside a server span named by the request's route template. */
-function inSpan(
-  tracer: Tracer,
-  record: RequestRecord,
-  work: () => Promise<Response>,
-): Promise<Response> {
-  const route = record.route ?? 'unmatched';
-  const attributes = {
-    'http.request.method': record.request.method,
-    'http.route': route,
-    'url.path': record.url.pathname,
-  };
-  return tracer.startActiveSpan(
-    `${record.request.method} ${route}`,
-    { kind: SpanKind.SERVER, attributes },
-    async (span) => {
-      try {
-        const response = await work();
-        span.setAttribute('http.response.status_code', response.status);
-        if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-        return response;
-      } finally {
-        span.end();
-      }
-    },
-  );
 }

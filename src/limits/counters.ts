@@ -1,4 +1,4 @@
-// Fixed-window counters, the one mechanism behind every limit (src/limits/rateLimit.ts): a window
+// Fixed-window counters, the one mechanism behind every limit (src/limits/requestQuota.ts): a window
 // starts at its first hit and lasts `windowMs`. With Redis, a hit is one atomic script in one round
 // trip (replicas share one count, and a burst cannot slip between a read and a write); it can be
 // guarded by another counter (a client out of failed authentications), read in the same script.

@@ -95,7 +95,7 @@ export async function runIdempotently(
 
   // Expired keys are free again; clearing expired records also keeps the table bounded. Every
   // scope's, not only this one's: a remembered answer may hold an issued secret (sealed, see
-  // src/modules/secrets/issue.ts) that must not outlive its 24 h (index on createdAt).
+  // src/modules/secrets/issuance.ts) that must not outlive its 24 h (index on createdAt).
   await prisma.idempotencyRecord.deleteMany({
     where: { createdAt: { lt: new Date(Date.now() - ttlMs) } },
   });

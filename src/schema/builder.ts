@@ -92,7 +92,7 @@ export const builder = new SchemaBuilder<{
           return dashboardTokenRefusal(context.dashboardToken);
         case 'apiKey':
           return keyRefusal(
-            context.http?.request.headers,
+            context.record?.request.headers,
             context.apiKey,
             failed.parameter as KeyType,
           );

@@ -33,7 +33,7 @@ export interface Context extends Identity {
   /** The service reading for itself (webhooks), when it is not a request's key. */
   service?: string;
   /** The HTTP request answered; null when the service runs an operation of its own (webhooks). */
-  http: RequestRecord | null;
+  record: RequestRecord | null;
   /** The key's affiliate: its owner, when an affiliate whose account is open; else null. */
   affiliateId: string | null;
   /** The user id of a valid dashboard JWT (`x-api-token`), or null. */
@@ -61,13 +61,13 @@ export const NO_DASHBOARD_TOKEN: DashboardToken = {
 export function contextFor(
   identity: Identity | ServiceIdentity,
   app: AppServices,
-  http: RequestRecord | null,
+  record: RequestRecord | null,
   rest?: RestExecution,
 ): Context {
   if ('service' in identity) {
     return {
       app,
-      http,
+      record,
       apiKey: null,
       dashboardToken: NO_DASHBOARD_TOKEN,
       grant: { type: 'affiliate', scopes: identity.scopes },
@@ -80,7 +80,7 @@ export function contextFor(
   const { apiKey, dashboardToken } = identity;
   return {
     app,
-    http,
+    record,
     apiKey,
     dashboardToken,
     grant: apiKey,

@@ -18,5 +18,5 @@ export function actorOf(
   context: Context,
   userId: string,
 ): { actorUserId: string; ip: string | null } {
-  return { actorUserId: userId, ip: context.http?.storableClientIp ?? null };
+  return { actorUserId: userId, ip: context.record?.storableClientIp ?? null };
 }

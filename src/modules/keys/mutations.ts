@@ -6,8 +6,8 @@ import { config } from '../../platform/config';
 import { prisma } from '../../platform/db';
 import { Prisma } from '../../generated/prisma/client';
 import { builder } from '../../schema/builder';
-import { IDEMPOTENCY_NOTE, issueIdempotently } from '../secrets/issue';
-import { createWithinCap, type UserCap } from '../secrets/ownershipCaps';
+import { IDEMPOTENCY_NOTE, issueIdempotently } from '../secrets/issuance';
+import { createWithinCap, type OwnershipCap } from '../secrets/ownershipCaps';
 import { BadRequestError, ConflictError } from '../../platform/errors';
 import { actorOf, dashboardUser } from '../../schema/dashboardUser';
 import { keyOwnedBy, ownKey } from './access';
@@ -27,7 +27,7 @@ function isNotFound(error: unknown): boolean {
 }
 
 /** The key cap (src/modules/secrets/ownershipCaps.ts). */
-const KEY_CAP: UserCap = {
+const KEY_CAP: OwnershipCap = {
   max: MAX_KEYS_PER_USER,
   refusal: `At most ${MAX_KEYS_PER_USER} API keys per user that are not revoked (expired ones included): revoke one first`,
   count: (tx, ownerId) => tx.apiKey.count({ where: { ownerId, revokedAt: null } }),

@@ -3,7 +3,7 @@
 import { prisma } from '../../platform/db';
 import { ApiKeyEventKind, KeyType as KeyTypeEnum, KeyVersion } from '../../generated/prisma/client';
 import { builder } from '../../schema/builder';
-import type { IssuedSecret } from '../secrets/issue';
+import type { IssuedSecret } from '../secrets/issuance';
 
 builder.enumType(KeyTypeEnum, { name: 'ApiKeyType' });
 builder.enumType(KeyVersion, { name: 'ApiKeyVersion' });

@@ -6,7 +6,7 @@ import { prisma } from '../../platform/db';
 import { BadRequestError } from '../../platform/errors';
 import type { Prisma } from '../../generated/prisma/client';
 
-export interface UserCap {
+export interface OwnershipCap {
   max: number;
   /** The refusal, once the user holds `max`. */
   refusal: string;
@@ -17,7 +17,7 @@ export interface UserCap {
 /** Runs `create` if the user holds fewer than `cap.max` rows, else refuses with BAD_REQUEST. */
 export function createWithinCap<T>(
   userId: string,
-  cap: UserCap,
+  cap: OwnershipCap,
   create: (tx: Prisma.TransactionClient) => Promise<T>,
 ): Promise<T> {
   return prisma.$transaction(async (tx) => {

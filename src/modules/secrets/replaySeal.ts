@@ -1,5 +1,5 @@
 // An issued secret (a full API key, a webhook signing secret), sealed for the Idempotency-Key
-// replay of the mutations that issue one (src/modules/secrets/issue.ts). Replaying "the
+// replay of the mutations that issue one (src/modules/secrets/issuance.ts). Replaying "the
 // same answer" means keeping the secret for 24 h; it is kept encrypted (AES-256-GCM) under a key
 // derived (HKDF-SHA256) from the server secret and bound to the replay's scope and
 // Idempotency-Key, so a copy of the database alone does not reveal it, and one user's sealed

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of the route table.
 import { config } from '../../platform/config';
 import { IDEMPOTENCY_KEY_HEADER, KEY_FORMAT } from '../../platform/idempotency';
-import { FAILED_AUTH_LIMIT } from '../../limits/rateLimit';
+import { FAILED_AUTH_LIMIT } from '../../limits/requestQuota';
 import type { Sofa } from '../sofa';
 import { routeField, type RestRoute } from '../routes';
 import { completeSchemas } from './components';

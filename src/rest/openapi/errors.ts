@@ -3,7 +3,7 @@
 import type { GraphQLField } from 'graphql';
 import { HTTP_STATUS_BY_CODE } from '../../platform/errors';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../../platform/idempotency';
-import { FAILED_AUTH_LIMIT } from '../../limits/rateLimit';
+import { FAILED_AUTH_LIMIT } from '../../limits/requestQuota';
 import { IGNORED_PARAMETERS_HEADER } from '../queryParams';
 import { TOTAL_COUNT_HEADER } from '../csv';
 import { surfaceOf, type RestRoute } from '../routes';

@@ -10,8 +10,8 @@ import { newWebhookSecret, SECRET_GRACE_PERIOD_S } from '../signing';
 import { checkedAddress, urlFormRefusal } from '../urls';
 import { actorOf } from '../../../schema/dashboardUser';
 import { builder } from '../../../schema/builder';
-import { IDEMPOTENCY_NOTE, issueIdempotently } from '../../secrets/issue';
-import { createWithinCap, type UserCap } from '../../secrets/ownershipCaps';
+import { IDEMPOTENCY_NOTE, issueIdempotently } from '../../secrets/issuance';
+import { createWithinCap, type OwnershipCap } from '../../secrets/ownershipCaps';
 import { deliveryOwnedBy, endpointOwnedBy, webhookOwner } from './access';
 import { MAX_ENDPOINTS_PER_USER, webhookDescription, webhookEvents } from './rules';
 import {
@@ -32,7 +32,7 @@ async function webhookUrl(raw: string): Promise<string> {
 }
 
 /** The endpoint cap (src/modules/secrets/ownershipCaps.ts): endpoints not deleted. */
-const ENDPOINT_CAP: UserCap = {
+const ENDPOINT_CAP: OwnershipCap = {
   max: MAX_ENDPOINTS_PER_USER,
   refusal: `At most ${MAX_ENDPOINTS_PER_USER} webhook endpoints per user: delete one first`,
   count: (tx, ownerId) => tx.webhookEndpoint.count({ where: { ownerId, deletedAt: null } }),

@@ -5,7 +5,7 @@ import { WebhookDeliveryState, WebhookEndpointEventKind } from '../../../generat
 import { MAX_URL_LENGTH } from '../../../schema/inputLimits';
 import { builder } from '../../../schema/builder';
 import { listOf } from '../../../schema/complexity';
-import type { IssuedSecret } from '../../secrets/issue';
+import type { IssuedSecret } from '../../secrets/issuance';
 import { ORDER_EVENT_TYPES } from '../events';
 import { SECRET_GRACE_PERIOD_S } from '../signing';
 

@@ -1,4 +1,4 @@
-// The answer cache of the REST GET routes (RESPONSE_CACHE_TTL seconds, 0 = off): an answer's bytes
+// The response cache of the REST GET routes (RESPONSE_CACHE_TTL seconds, 0 = off): an answer's bytes
 // and their ETag, kept for the TTL, so a hit runs no execution, reads nothing from the database and
 // serializes nothing. The facade asks it behind everything that decides who may read: the edge's
 // quota, the key check (a revoked or rotated-out key is refused before any lookup) and the strict
@@ -21,22 +21,22 @@ import type { Context } from '../schema/context';
 const MEMORY_ENTRIES = 10_000;
 
 /** An answer as sent: its body, its media type and entity tag, and the headers that go with it. */
-export interface CachedAnswer {
+export interface CachedResponse {
   body: string;
   etag: string;
   headers: Record<string, string>;
 }
 
 /** Where entries live: per replica, or in the Redis the replicas share. */
-interface AnswerStore {
-  get(id: string): Promise<CachedAnswer | null>;
-  set(id: string, answer: CachedAnswer, owner: string, ttlMs: number): Promise<void>;
+interface ResponseStore {
+  get(id: string): Promise<CachedResponse | null>;
+  set(id: string, answer: CachedResponse, owner: string, ttlMs: number): Promise<void>;
   /** Drops every entry of the owner. */
   forget(owner: string): Promise<void>;
 }
 
-function memoryAnswers(maxEntries = MEMORY_ENTRIES): AnswerStore {
-  const entries = new Map<string, { answer: CachedAnswer; owner: string; expiresAt: number }>();
+function memoryStore(maxEntries = MEMORY_ENTRIES): ResponseStore {
+  const entries = new Map<string, { answer: CachedResponse; owner: string; expiresAt: number }>();
   return {
     async get(id) {
       const entry = entries.get(id);
@@ -60,13 +60,13 @@ function memoryAnswers(maxEntries = MEMORY_ENTRIES): AnswerStore {
  * the newest of them), so every key this writes expires by itself: memory stays bounded by the
  * answers of one TTL. Redis unreachable: every lookup is a miss.
  */
-function redisAnswers(redis: RedisClient): AnswerStore {
+function redisStore(redis: RedisClient): ResponseStore {
   const entryKey = (id: string) => `response-cache:entry:${id}`;
   const ownerKey = (owner: string) => `response-cache:owner:${owner}`;
   return {
     async get(id) {
       const stored = await redis.get(entryKey(id)).catch(() => null);
-      return stored === null ? null : (JSON.parse(stored) as CachedAnswer);
+      return stored === null ? null : (JSON.parse(stored) as CachedResponse);
     },
     async set(id, answer, owner, ttlMs) {
       await redis
@@ -101,7 +101,7 @@ function sessionOf(key: VerifiedKey): string {
 }
 
 /** What a cached answer stands for: the route, its variables as the facade parsed them, the form. */
-export interface AnswerQuestion {
+export interface CacheQuestion {
   route: string;
   /** Built in the route's argument order, so equal requests give equal JSON. */
   variables: Record<string, unknown>;
@@ -109,15 +109,15 @@ export interface AnswerQuestion {
   form: string;
 }
 
-export interface AnswerCache {
-  get(question: AnswerQuestion, key: VerifiedKey): Promise<CachedAnswer | null>;
-  set(question: AnswerQuestion, key: VerifiedKey, answer: CachedAnswer): Promise<void>;
+export interface ResponseCache {
+  get(question: CacheQuestion, key: VerifiedKey): Promise<CachedResponse | null>;
+  set(question: CacheQuestion, key: VerifiedKey, answer: CachedResponse): Promise<void>;
   /** The plugin by which an affiliate's successful mutations drop its entries. */
   plugin: Plugin<Context>;
 }
 
 /** An entry's name: the question and who asks, hashed. */
-function entryName(question: AnswerQuestion, key: VerifiedKey): string {
+function entryName(question: CacheQuestion, key: VerifiedKey): string {
   return createHash('sha256')
     .update(
       `${question.route}\0${question.form}\0${JSON.stringify(question.variables)}\0${sessionOf(key)}`,
@@ -126,9 +126,9 @@ function entryName(question: AnswerQuestion, key: VerifiedKey): string {
 }
 
 /** The cache, or null when the TTL is 0. */
-export function answerCache(ttlSeconds: number, redis: RedisClient | null): AnswerCache | null {
+export function responseCache(ttlSeconds: number, redis: RedisClient | null): ResponseCache | null {
   if (ttlSeconds === 0) return null;
-  const store = redis ? redisAnswers(redis) : memoryAnswers();
+  const store = redis ? redisStore(redis) : memoryStore();
   const ttlMs = ttlSeconds * 1000;
   return {
     async get(question, key) {

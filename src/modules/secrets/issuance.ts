@@ -40,7 +40,7 @@ export async function issueIdempotently(
   fingerprint: { field: string } & Record<string, unknown>,
   issue: () => Promise<IssuedSecret>,
 ): Promise<IssuedSecret> {
-  const header = context.http?.request.headers.get(IDEMPOTENCY_KEY_HEADER) ?? null;
+  const header = context.record?.request.headers.get(IDEMPOTENCY_KEY_HEADER) ?? null;
   if (header === null) return issue();
   const key = parseIdempotencyKey(header);
   if (rootFieldCount(info.operation, info.fragments, SECRET_ISSUING_FIELDS) > 1) {
