@@ -18,6 +18,7 @@ import { createEdge, type EdgeSettings } from './http/edge';
 import { FAILED_AUTH_LIMIT } from './limits/requestQuota';
 import { createRedisClient, type RedisClient } from './platform/redis';
 import { logger } from './platform/logger';
+import { MAX_BODY_BYTES } from './limits/bodyLimit';
 import { Counters } from './limits/counters';
 import { responseCache } from './rest/responseCache';
 import { createRestFacade, type RestFacade } from './rest/facade';
@@ -37,9 +38,6 @@ import {
 import { graphqlTracing } from './platform/tracing';
 
 const GRAPHQL_ENDPOINT = '/graphql';
-
-/** The contract's payload limit: 1 MB, counted as 1 MiB. */
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 function edgeSettingsFromConfig(): EdgeSettings {
   return {

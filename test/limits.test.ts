@@ -2,7 +2,8 @@
 // route, REST and GraphQL alike, across replicas sharing Redis; the failed-authentication limit;
 // Redis failures; the payload limit; the request deadline; legacy-host headers.
 import { once } from 'node:events';
-import { createApp, MAX_BODY_BYTES, type AppOptions } from '../src/app';
+import { createApp, type AppOptions } from '../src/app';
+import { MAX_BODY_BYTES } from '../src/limits/bodyLimit';
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { generateApiKey } from '../src/auth/keyFormat';
 import { config } from '../src/platform/config';

@@ -1,14 +1,8 @@
 // GET /openapi.json: a valid OpenAPI 3.1 document of exactly the route table, whose parameters,
 // scopes, envelopes and errors agree with the schema and with what the app answers.
-import {
-  getNamedType,
-  getNullableType,
-  isEnumType,
-  isListType,
-  isNonNullType,
-  isObjectType,
-} from 'graphql';
+import { getNamedType, getNullableType, isEnumType, isListType, isObjectType } from 'graphql';
 import { SCOPES_BY_KEY_TYPE } from '../src/auth/scopes';
+import { argumentShape } from '../src/rest/argumentShape';
 import { restSchema } from '../src/rest/sofa';
 import { keyAuthOf, openApiPath } from '../src/rest/openapi';
 import { MAX_LIST_ITEMS, MAX_TEXT_LENGTH } from '../src/schema/inputLimits';
@@ -39,7 +33,7 @@ const fieldOf = (route: RestRoute) => routeField(schema, route);
 /** The route's required query parameters, each with a valid value (`groupBy=day&`), or ''. */
 function requiredQueryOf(route: RestRoute): string {
   return fieldOf(route)
-    .args.filter((arg) => isNonNullType(arg.type) && !route.path.includes(`:${arg.name}`))
+    .args.filter((arg) => argumentShape(arg).required && !route.path.includes(`:${arg.name}`))
     .map((arg) => {
       const type = getNamedType(arg.type);
       if (!isEnumType(type)) throw new Error(`no test value for required ${arg.name}`);

@@ -1,7 +1,7 @@
 // GraphQL abuse limits for /graphql (graphql-armor plugins, every option set here rather than left to
 // a default that could change under us). They run in yoga's parse and validate phases, and the
 // operation's cost just before it executes, so a refused operation never reaches a resolver or the
-// database. The REST facade does not pass through them: it runs the fixed operations Sofa builds
+// database. The REST facade's executions skip them: it runs the fixed operations Sofa builds
 // from the route table, whose pages are bounded by each route's page rule.
 //
 // The limits sit above what any legitimate operation needs (test/graphql-limits.test.ts proves it
@@ -121,7 +121,7 @@ function useHideRemainingSuggestions(): Plugin {
  * Weighs the operation about to execute by its fields and the rows its lists may hold (their
  * `limit` arguments, variables included), and refuses it above maxCost. Here rather than in the
  * validation phase: the cost depends on the variables, and validation results are cached per
- * document. REST executions (Sofa's own operations) are bounded by their page rules instead.
+ * document. REST executions (the route operations Sofa builds) are bounded by their page rules instead.
  */
 function useOperationCost(): Plugin<Context> {
   return {

@@ -4,6 +4,9 @@
 
 import { PayloadTooLargeError } from '../platform/errors';
 
+/** The contract's payload limit: 1 MB, counted as 1 MiB. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
 export type BodyCheck =
   | { kind: 'too-large' }
   | { kind: 'ok'; body: ReadableStream<Uint8Array> | null; exceeded: () => boolean };

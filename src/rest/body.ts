@@ -4,16 +4,10 @@
 // allows and a body must not: unknown top-level keys, an id given as a number (GraphQL would take
 // 12 as the ID "12"), a single value for a list. Text length and characters:
 // src/schema/inputLimits.ts, as everywhere.
-import {
-  coerceInputValue,
-  getNamedType,
-  getNullableType,
-  isListType,
-  isNonNullType,
-  type GraphQLArgument,
-} from 'graphql';
+import { coerceInputValue, isNonNullType, type GraphQLArgument } from 'graphql';
 import { BadRequestError, shown } from '../platform/errors';
 import { JSON_TOO_DEEP, jsonNestsTooDeep } from '../limits/jsonDepth';
+import { argumentShape } from './argumentShape';
 
 /**
  * The body's JSON; an empty body is an empty object (a route whose arguments are all optional).
@@ -51,9 +45,9 @@ function refuseUnknownFields(body: Record<string, unknown>, known: readonly stri
  * and a single value where the argument is a list.
  */
 function refuseLooseValues(arg: GraphQLArgument, value: unknown): void {
-  const list = isListType(getNullableType(arg.type));
+  const { named, list } = argumentShape(arg);
   if (list && !Array.isArray(value)) throw new BadRequestError(`${arg.name} must be an array`);
-  const ids = getNamedType(arg.type).name === 'ID' ? [value].flat() : [];
+  const ids = named.name === 'ID' ? [value].flat() : [];
   if (ids.some((id) => typeof id === 'number')) {
     throw new BadRequestError(`${arg.name} must be a string`);
   }
@@ -85,7 +79,7 @@ export function variablesFromBody(
   for (const arg of args) {
     const value = body[arg.name];
     if (value === undefined || value === null) {
-      if (isNonNullType(arg.type)) {
+      if (value === null ? isNonNullType(arg.type) : argumentShape(arg).required) {
         throw new BadRequestError(
           value === null ? `${arg.name} must not be null` : `${arg.name} is required`,
         );

@@ -1,28 +1,20 @@
 // Strict query-string parsing for REST routes. Sofa's own parsing (qs) splits no comma lists,
 // turns any boolean but `true` into false and accepts `0x10` as 16, so the facade parses the query
 // itself, from the GraphQL arguments of the route's field, and answers 400 naming the parameter.
-import {
-  getNamedType,
-  getNullableType,
-  isEnumType,
-  isListType,
-  isNonNullType,
-  type GraphQLArgument,
-  type GraphQLInputType,
-} from 'graphql';
+import { isEnumType, type GraphQLArgument, type GraphQLNamedInputType } from 'graphql';
 import { suggestionList } from 'graphql/jsutils/suggestionList';
 import { BadRequestError } from '../platform/errors';
 import { pageRuleOf } from '../schema/pagination';
 import { isUuid, parseDateTime } from '../platform/formats';
+import { argumentShape } from './argumentShape';
 
 // Exact forms only: no `+` sign, no spaces, no hex or exponents.
 const INT32 = /^-?\d{1,10}$/;
 const DIGITS = /^\d+$/;
 const DECIMAL = /^-?\d{1,12}(\.\d{1,6})?$/;
 
-function parseScalar(arg: GraphQLArgument, type: GraphQLInputType, raw: string): unknown {
+function parseScalar(arg: GraphQLArgument, named: GraphQLNamedInputType, raw: string): unknown {
   const { name } = arg;
-  const named = getNamedType(type);
   // A limit above the maximum is clamped silently (contract), however large the number.
   const rule = pageRuleOf(arg);
   if (name === 'limit' && rule?.aboveMax === 'clamp' && DIGITS.test(raw)) {
@@ -93,18 +85,18 @@ export function variablesFromQuery(
   const variables: Record<string, unknown> = {};
   for (const arg of args) {
     const raws = query.getAll(arg.name);
-    const type = getNullableType(arg.type);
-    if (isListType(type)) {
+    const { named, list, required } = argumentShape(arg);
+    if (list) {
       const given = raws.filter(Boolean);
       const items = given.flatMap((raw) => raw.split(','));
       if (items.includes('')) throw new BadRequestError(`${arg.name} has an empty item`);
-      if (items.length) variables[arg.name] = items.map((item) => parseScalar(arg, type, item));
+      if (items.length) variables[arg.name] = items.map((item) => parseScalar(arg, named, item));
     } else if (raws.length > 1) {
       throw new BadRequestError(`${arg.name} must be given once`);
     } else if (raws[0]) {
-      variables[arg.name] = parseScalar(arg, type, raws[0]);
+      variables[arg.name] = parseScalar(arg, named, raws[0]);
     }
-    if (isNonNullType(arg.type) && !(arg.name in variables)) {
+    if (required && !(arg.name in variables)) {
       throw new BadRequestError(`${arg.name} is required`);
     }
   }

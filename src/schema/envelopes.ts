@@ -1,5 +1,5 @@
 // The response envelopes of the contract, one builder per envelope kind. A REST body is the value
-// of its GraphQL field (Sofa answers it unwrapped), so the envelope is the field's GraphQL type.
+// of its GraphQL field as the facade answers it (unwrapped), so the envelope is the field's type.
 import type { ObjectRef } from '@pothos/core';
 import { builder } from './builder';
 import { ENVELOPE_DATA } from './complexity';

@@ -3,7 +3,10 @@ import { affiliateShortUrlWhere, shortUrlSearchWhere } from '../../src/modules/l
 
 describe('short URL list filters', () => {
   test('affiliateShortUrlWhere', () => {
-    expect(affiliateShortUrlWhere('a', {})).toEqual({ affiliateId: 'a', active: true });
+    expect(affiliateShortUrlWhere('a', { active: true })).toEqual({
+      affiliateId: 'a',
+      active: true,
+    });
     expect(affiliateShortUrlWhere('a', { active: false, type: 'Custom' })).toEqual({
       affiliateId: 'a',
       active: false,

@@ -43,7 +43,11 @@ const shortUrlFilterArgs = builder.args((t) => ({
   search: t.string({
     description: 'Part of the original URL, or of the short URL or its code; any case',
   }),
-  active: t.boolean({ description: 'Active or inactive links', defaultValue: true }),
+  active: t.boolean({
+    description: 'Active or inactive links',
+    required: true,
+    defaultValue: true,
+  }),
   organizationId: t.field({ type: 'UUID', description: 'One brand' }),
   type: t.field({ type: LinkTypeEnum, description: 'One link type' }),
   startAt: t.field({ type: 'DateTime', description: 'Created at or after' }),
@@ -76,7 +80,7 @@ export function affiliateShortUrlWhere(
   affiliateId: string,
   filter: InputShapeFromFields<typeof shortUrlFilterArgs>,
 ): Prisma.ShortUrlWhereInput {
-  const where: Prisma.ShortUrlWhereInput = { affiliateId, active: filter.active ?? true };
+  const where: Prisma.ShortUrlWhereInput = { affiliateId, active: filter.active };
   if (filter.organizationId) where.organizationId = filter.organizationId;
   if (filter.type) where.linkType = filter.type;
   const createdAt = dateRange(filter.startAt, filter.endAt);

@@ -100,10 +100,12 @@ function webhookOperation(operationId: string, schema: string, summary: string):
 
 /** The document's `webhooks` and the component schemas of their bodies. */
 export function webhookDocumentation(): Required<
-  Pick<OpenApiFragment, 'webhooks' | 'schemas' | 'tags'>
+  Pick<OpenApiFragment, 'webhooks' | 'schemas' | 'tags' | 'description'>
 > {
   return {
     tags: [TAG],
+    description:
+      '**Webhooks.** Order events (`order.created`, `order.status_changed`) are sent to the endpoints an affiliate user manages over GraphQL, signed per Standard Webhooks; the `webhooks` section describes their requests.',
     webhooks: {
       'order.created': webhookOperation(
         'orderCreatedWebhook',

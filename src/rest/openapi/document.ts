@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document of the route table.
 import { config } from '../../platform/config';
 import { IDEMPOTENCY_KEY_HEADER, KEY_FORMAT } from '../../platform/idempotency';
+import { MAX_BODY_BYTES } from '../../limits/bodyLimit';
 import { FAILED_AUTH_LIMIT } from '../../limits/requestQuota';
 import type { Sofa } from '../sofa';
 import { routeField, type RestRoute } from '../routes';
@@ -16,6 +17,8 @@ export interface OpenApiSettings {
   serverUrl: string;
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
+  maxBodyBytes: number;
+  requestTimeoutMs: number;
 }
 
 export function openApiSettingsFromConfig(): OpenApiSettings {
@@ -23,10 +26,18 @@ export function openApiSettingsFromConfig(): OpenApiSettings {
     serverUrl: config.publicBaseUrl,
     rateLimitMax: config.rateLimitMax,
     rateLimitWindowSeconds: config.rateLimitWindowSeconds,
+    maxBodyBytes: MAX_BODY_BYTES,
+    requestTimeoutMs: config.requestTimeoutMs,
   };
 }
 
-const API_DESCRIPTION = `The affiliate network's REST API: the **affiliate surface** (\`/affiliate/*\`, one affiliate per key) and the **partner catalog** (\`/api/partner/*\`, read-only).
+/** A byte count as the reference states it: `1 MB` for 1 MiB. */
+const inMegabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+
+const apiDescription = (
+  settings: OpenApiSettings,
+  sections: string[],
+) => `The affiliate network's REST API: the **affiliate surface** (\`/affiliate/*\`, one affiliate per key) and the **partner catalog** (\`/api/partner/*\`, read-only).
 
 **Authentication.** Every route takes an \`x-api-key\` header. Affiliate keys open \`/affiliate/*\`, partner keys \`/api/partner/*\`; a missing, invalid or other-type key answers 401, a key without the route's scope 403. Each operation names its scope (\`x-required-scopes\`). Keys are created and rotated over GraphQL at \`/graphql\` with a dashboard token (\`x-api-token\`).
 
@@ -34,9 +45,7 @@ const API_DESCRIPTION = `The affiliate network's REST API: the **affiliate surfa
 
 **Errors.** \`{ success: false, message, code, requestId }\`; 404 bodies also carry \`error\` and \`statusCode\`.
 
-**Webhooks.** Order events (\`order.created\`, \`order.status_changed\`) are sent to the endpoints an affiliate user manages over GraphQL, signed per Standard Webhooks; the \`webhooks\` section describes their requests.
-
-**Limits.** A quota per key and client IP (headers \`X-RateLimit-*\`, \`RateLimit\`, \`RateLimit-Policy\`; 429 with \`Retry-After\`), ${FAILED_AUTH_LIMIT.max} failed authentications per client IP per ${FAILED_AUTH_LIMIT.windowSeconds} s (then 429 with \`RateLimit-Policy: "failed-auth"\`, whatever the key), 1 MB bodies (413), 60 s per request (504).
+${sections.map((section) => `${section}\n\n`).join('')}**Limits.** A quota per key and client IP (headers \`X-RateLimit-*\`, \`RateLimit\`, \`RateLimit-Policy\`; 429 with \`Retry-After\`), ${FAILED_AUTH_LIMIT.max} failed authentications per client IP per ${FAILED_AUTH_LIMIT.windowSeconds} s (then 429 with \`RateLimit-Policy: "failed-auth"\`, whatever the key), ${inMegabytes(settings.maxBodyBytes)} bodies (413), ${settings.requestTimeoutMs / 1000} s per request (504).
 
 **HEAD.** Every GET path answers HEAD as GET, without the body.`;
 
@@ -84,7 +93,10 @@ export function buildOpenApiDocument(
       title: 'Affiliate network API',
       version: '1.0.0',
       contact: { name: 'API reference', url: `${settings.serverUrl}/docs` },
-      description: `${API_DESCRIPTION}\n\nThis deployment's quota: ${settings.rateLimitMax} requests per ${settings.rateLimitWindowSeconds} s.`,
+      description: `${apiDescription(
+        settings,
+        parts.flatMap((part) => part.description ?? []),
+      )}\n\nThis deployment's quota: ${settings.rateLimitMax} requests per ${settings.rateLimitWindowSeconds} s.`,
     },
     servers: [{ url: settings.serverUrl }],
     tags,

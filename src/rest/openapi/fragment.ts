@@ -7,4 +7,6 @@ export interface OpenApiFragment {
   webhooks?: Record<string, Json>;
   schemas?: Record<string, Json>;
   tags?: string[];
+  /** A paragraph of the document's description. */
+  description?: string;
 }

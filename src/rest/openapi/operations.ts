@@ -91,9 +91,7 @@ export function operationOf(
       schema: { type: 'string' },
     })),
     // A removed route's arguments no longer mean anything.
-    ...(route.method === 'GET' && !field.deprecationReason
-      ? queryArgs.map((arg) => queryParameter(route, arg))
-      : []),
+    ...(route.method === 'GET' && !field.deprecationReason ? queryArgs.map(queryParameter) : []),
     ...(route.method === 'POST' ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
     ...(route.method === 'GET' && !field.deprecationReason
       ? [{ $ref: '#/components/parameters/IfNoneMatch' }]

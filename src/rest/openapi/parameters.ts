@@ -1,25 +1,11 @@
 // Path, query and body parameters of the operations, written from the fields' arguments the way
 // the facade reads them (src/rest/queryParams.ts, src/rest/body.ts).
-import {
-  getNamedType,
-  getNullableType,
-  isEnumType,
-  isListType,
-  isNonNullType,
-  type GraphQLArgument,
-  type GraphQLField,
-  type GraphQLInputType,
-} from 'graphql';
+import { isEnumType, type GraphQLArgument, type GraphQLField } from 'graphql';
 import { keyPolicyOf, type KeyPolicy } from '../../schema/fieldPolicy';
 import { pageRuleOf, type PaginatedRule } from '../../schema/pagination';
 import { maxItemsOf, maxLengthOf } from '../../schema/inputLimits';
-import type { RestRoute } from '../routes';
+import { argumentShape } from '../argumentShape';
 import type { Json } from './json';
-
-/** Defaults a resolver applies to other absent parameters (stated in the argument's description). */
-const PARAMETER_DEFAULTS: Partial<Record<RestRoute['field'], Record<string, unknown>>> = {
-  'Query.affiliateShortUrls': { active: true },
-};
 
 const SCALAR_SCHEMAS: Record<string, Json> = {
   Int: { type: 'integer', format: 'int32' },
@@ -61,12 +47,13 @@ export function keyAuthOf(field: GraphQLField<unknown, unknown>): KeyPolicy {
 }
 
 /** A query or body value's schema, from its GraphQL input type and its limits. */
-function inputSchema(arg: GraphQLArgument, type: GraphQLInputType = arg.type): Json {
-  const nullable = getNullableType(type);
-  if (isListType(nullable)) {
-    return { type: 'array', maxItems: maxItemsOf(arg), items: inputSchema(arg, nullable.ofType) };
-  }
-  const named = getNamedType(type);
+function inputSchema(arg: GraphQLArgument): Json {
+  const { named, list } = argumentShape(arg);
+  const item = valueSchema(arg, named);
+  return list ? { type: 'array', maxItems: maxItemsOf(arg), items: item } : item;
+}
+
+function valueSchema(arg: GraphQLArgument, named: ReturnType<typeof argumentShape>['named']): Json {
   if (isEnumType(named)) return { type: 'string', enum: named.getValues().map((v) => v.name) };
   const scalar = SCALARS[named.name] ?? SCALARS.String!;
   return scalar.type === 'string' && !scalar.format
@@ -84,12 +71,11 @@ function limitSchema(rule: PaginatedRule): Json {
     : { ...SCALARS.Int, minimum: 1, maximum: rule.maxLimit, default: rule.defaultLimit };
 }
 
-export function queryParameter(route: RestRoute, arg: GraphQLArgument): Json {
+export function queryParameter(arg: GraphQLArgument): Json {
   const rule = pageRuleOf(arg);
   const schema = rule && arg.name === 'limit' ? limitSchema(rule) : inputSchema(arg);
   if (rule && arg.name === 'page') Object.assign(schema, { minimum: 1, default: 1 });
-  const defaultValue = PARAMETER_DEFAULTS[route.field]?.[arg.name] ?? arg.defaultValue;
-  if (defaultValue !== undefined) schema.default = defaultValue;
+  if (arg.defaultValue !== undefined) schema.default = arg.defaultValue;
   const list = schema.type === 'array';
   // The page rule's wording is already in the argument's description (pageArgs).
   const description = [
@@ -102,7 +88,7 @@ export function queryParameter(route: RestRoute, arg: GraphQLArgument): Json {
   return {
     name: arg.name,
     in: 'query',
-    required: isNonNullType(arg.type),
+    required: argumentShape(arg).required,
     ...(description && { description }),
     ...(arg.deprecationReason && { deprecated: true }),
     schema,
@@ -120,7 +106,7 @@ export function requestBody(args: readonly GraphQLArgument[]): Json {
       },
     ]),
   );
-  const required = args.filter((arg) => isNonNullType(arg.type)).map((arg) => arg.name);
+  const required = args.filter((arg) => argumentShape(arg).required).map((arg) => arg.name);
   return {
     required: true,
     content: {
