@@ -336,6 +336,53 @@ describe('what is counted', () => {
     expect(elsewhere.body).toEqual({ data: { listApiKeys: [] } });
   });
 
+  test('a key beside a dashboard token is charged to the dashboard user, from any key and address', async () => {
+    const app = appWith({ max: 3 });
+    const user = await createUser();
+    const token = await signDashboardToken(user.id);
+    const statuses = [];
+    for (const n of [0, 1, 2, 3]) {
+      const { apiKey } = await createApiKey('affiliate');
+      const answer = await gql(app, '{ listApiKeys { id } }', {
+        key: apiKey,
+        ip: `198.51.100.${80 + n}`,
+        headers: { 'x-api-token': token },
+      });
+      statuses.push(answer.status);
+      if (n === 0) expect(answer.headers.get('ratelimit-policy')).toBe('"dashboard";q=3;w=60');
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  test('a forged dashboard token beside a valid key counts as a failed authentication', async () => {
+    const app = appWith({ failedAuthMax: 3 });
+    const { apiKey } = await createApiKey('affiliate');
+    const ip = '192.0.2.90';
+    const statuses = [];
+    for (let n = 0; n < 4; n += 1) {
+      const answer = await gql(app, '{ affiliateChannels { count } }', {
+        key: apiKey,
+        ip,
+        headers: { 'x-api-token': `forged.${n}` },
+      });
+      statuses.push(answer.status);
+      expect(answer.headers.get('ratelimit-policy')).toBe('"failed-auth";q=3;w=60');
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  test('an invalid key beside a valid dashboard token counts as a failed authentication', async () => {
+    const app = appWith({ failedAuthMax: 2 });
+    const token = await signDashboardToken((await createUser()).id);
+    const ip = '192.0.2.91';
+    const statuses = [];
+    for (const key of ['not-a-key', generateApiKey('test').apiKey, 'not-a-key-either']) {
+      const headers = { 'x-api-token': token };
+      statuses.push((await gql(app, '{ listApiKeys { id } }', { key, ip, headers })).status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+
   test('a key verified a moment ago waits too from an IP out of failures, and is not charged', async () => {
     const app = appWith({ failedAuthMax: 2, failedAuthWindowSeconds: 1 });
     const { apiKey } = await createApiKey('partner');
@@ -409,6 +456,18 @@ withRedis('two replicas sharing Redis', () => {
     }
     expect(dashboard).toEqual([200, 200, 200, 200, 429, 429]);
     expect(anonymous).toEqual([200, 200, 200, 200, 429, 429]);
+  });
+
+  test('malformed keys count against one failure budget across replicas', async () => {
+    const [a, b] = [await replica({ failedAuthMax: 3 }), await replica({ failedAuthMax: 3 })];
+    const ip = `10.${Math.floor(Math.random() * 250)}.0.4`;
+    const statuses = [];
+    for (let n = 0; n < 4; n += 1) {
+      statuses.push(
+        (await hit(n % 2 ? a : b, ORGANIZATIONS, { key: `malformed-${n}`, ip })).status,
+      );
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
   });
 
   test('a key-management mutation runs at most 10 times a minute per user across replicas', async () => {

@@ -2,14 +2,14 @@
 // (all but the probes, /metrics, the redirect and preflights) is counted once, before any GraphQL
 // parsing or database work beyond the key check, against one budget of its caller:
 //   - a verified API key, per client address (`requests`);
-//   - a verified dashboard user, per user (`dashboard`);
+//   - a verified dashboard user, per user (`dashboard`), whatever key is sent beside the token;
 //   - no credential at all, per client address (`anonymous`).
 // A key or token that fails verification counts against its client address instead
 // (`failed-auth`), and an address out of failures is refused whatever it presents, so guessing
 // keys gets no answers. Every decision is answered in the same headers. Counted in Redis when
 // there is one (src/limits/counters.ts: one round trip per request), shared by the replicas.
 import { addressBucket } from './addressBucket';
-import { Counters, type Window } from './counters';
+import type { Counters, Window } from './counters';
 
 export interface Policy {
   /** Named in the IETF RateLimit fields. */
@@ -68,8 +68,6 @@ const isExhausted = (policy: Policy, window: Window) =>
 export class RequestQuota {
   private readonly policies: Record<'requests' | 'dashboard' | 'anonymous', Policy>;
   private readonly failedAuth: Policy;
-  /** Malformed keys can never verify, so their failures are counted without Redis. */
-  private readonly malformedKeys = new Counters(null);
 
   constructor(
     settings: QuotaSettings,
@@ -89,33 +87,30 @@ export class RequestQuota {
   }
 
   /**
-   * Counts the request against its caller's budget. A key that must be looked up in the database
-   * is looked up only once its address is known not to be out of failures; a key remembered from
-   * a moment ago costs no lookup, so the request is counted and its address's failures read in one
-   * round trip.
+   * Counts the request against its caller's budget. A malformed key is a failure at once, without
+   * a lookup. Credentials that must be looked up are looked up only once their address is known
+   * not to be out of failures; a key remembered from a moment ago costs no lookup, so the request
+   * is counted and its address's failures read in one round trip. A dashboard token is verified
+   * whatever else is sent, and charges its user; a key sent beside it is verified too, so that
+   * neither escapes the failure count.
    */
   async admit(credentials: PresentedCredentials, clientIp: string): Promise<Decision> {
     const client = addressBucket(clientIp);
     const { key, token } = credentials;
-    if (key) {
-      if (!key.wellFormed) return this.failure(this.malformedKeys, client);
-      const malformed = await this.malformedKeys.read(this.failuresKey(client));
-      if (isExhausted(this.failedAuth, malformed))
-        return decisionOf(this.failedAuth, malformed, false);
-      const refusal = key.remembered ? null : await this.outOfFailures(client);
-      if (refusal) return refusal;
-      const keyId = await key.verify();
-      if (keyId === null) return this.failure(this.counters, client);
-      return this.count(this.policies.requests, `${keyId}:${client}`, client);
-    }
-    if (token) {
+    if (!key && !token) return this.count(this.policies.anonymous, client);
+    if (key && !key.wellFormed) return this.failure(client);
+    if (token || !key!.remembered) {
       const refusal = await this.outOfFailures(client);
       if (refusal) return refusal;
+    }
+    if (token) {
       const userId = await token.verify();
-      if (userId === null) return this.failure(this.counters, client);
+      if (userId === null || (key && (await key.verify()) === null)) return this.failure(client);
       return this.count(this.policies.dashboard, userId, client);
     }
-    return this.count(this.policies.anonymous, client);
+    const keyId = await key!.verify();
+    if (keyId === null) return this.failure(client);
+    return this.count(this.policies.requests, `${keyId}:${client}`, client);
   }
 
   private failuresKey(client: string): string {
@@ -131,9 +126,9 @@ export class RequestQuota {
   }
 
   /** One more failed authentication of the address. */
-  private async failure(counters: Counters, client: string): Promise<Decision> {
+  private async failure(client: string): Promise<Decision> {
     const windowMs = this.failedAuth.windowSeconds * 1000;
-    const hit = await counters.hit(this.failuresKey(client), windowMs);
+    const hit = await this.counters.hit(this.failuresKey(client), windowMs);
     return decisionOf(this.failedAuth, hit.blocked ? hit.guard : hit.window);
   }
 
