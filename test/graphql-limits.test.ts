@@ -1,6 +1,7 @@
 // GraphQL abuse limits on /graphql (src/graphql/armor.ts): each limit exceeded answers 400 before
 // any resolver or database call; every legitimate operation fits under all of them; batching is
 // off; introspection, field suggestions and GraphiQL follow their settings.
+import { argumentShape } from '../src/rest/argumentShape';
 import {
   getIntrospectionQuery,
   getNamedType,
@@ -210,11 +211,11 @@ function requiredValue(field: GraphQLField<unknown, unknown>, arg: GraphQLArgume
   return arg.name === 'input' ? INPUTS[field.name] : 'x';
 }
 
-/** The field's required arguments with valid values. */
+/** The field's required arguments (non-null, no default) with valid values. */
 function requiredArgs(field: GraphQLField<unknown, unknown>): Record<string, unknown> {
   return Object.fromEntries(
     field.args
-      .filter((arg) => String(arg.type).endsWith('!'))
+      .filter((arg) => argumentShape(arg).required)
       .map((arg) => [arg.name, requiredValue(field, arg)]),
   );
 }

@@ -276,3 +276,45 @@ describe('query parameters a route does not take', () => {
     );
   });
 });
+
+describe('POST /graphql reads JSON or a GraphQL document only', () => {
+  const query = '{ affiliateChannels { count } }';
+
+  test.each([
+    ['application/x-www-form-urlencoded', new URLSearchParams({ query }).toString()],
+    [
+      'multipart/form-data; boundary=x',
+      `--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${JSON.stringify({ query })}\r\n--x--\r\n`,
+    ],
+    ['text/plain', JSON.stringify({ query })],
+  ])(
+    'a %s body answers 400 naming the types it takes: no cross-origin "simple" request runs',
+    async (type, body) => {
+      const answer = await call('/graphql', {
+        key: affiliateKey,
+        method: 'POST',
+        rawBody: body,
+        headers: { 'content-type': type },
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors[0]).toMatchObject({
+        message: 'Unsupported Content-Type: send application/json (or application/graphql, or GET)',
+        extensions: { code: 'BAD_REQUEST' },
+      });
+    },
+  );
+
+  test.each([
+    ['application/json', JSON.stringify({ query })],
+    ['application/json; charset=utf-8', JSON.stringify({ query })],
+    ['application/graphql', query],
+  ])('a %s body is read', async (type, body) => {
+    const answer = await call('/graphql', {
+      key: affiliateKey,
+      method: 'POST',
+      rawBody: body,
+      headers: { 'content-type': type },
+    });
+    expect(answer.body).toEqual({ data: { affiliateChannels: { count: expect.any(Number) } } });
+  });
+});

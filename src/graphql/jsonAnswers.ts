@@ -1,4 +1,5 @@
-// /graphql answers JSON, always. Yoga would also answer text/event-stream or multipart/mixed to
+// /graphql reads JSON or a GraphQL document (or GET parameters), and answers JSON, always. Yoga
+// would also read form and multipart bodies, and answer text/event-stream or multipart/mixed to
 // clients asking for them, 406 with an empty body to an Accept it cannot meet, 415 with an empty
 // body to a Content-Type it cannot read, and 500 to GET parameters `variables` or `extensions`
 // that are not JSON. The schema has no subscriptions or incremental delivery, so those formats
@@ -35,11 +36,24 @@ function isUnauthenticated(result: unknown): boolean {
   );
 }
 
+/**
+ * The bodies /graphql reads: JSON, or a GraphQL document. Not a form or multipart body, which a
+ * browser may send across origins without a preflight (a CORS "simple" request).
+ */
+const GRAPHQL_BODY_TYPES = new Set(['application/json', 'application/graphql']);
+
+function isGraphqlBody(contentType: string | null): boolean {
+  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return GRAPHQL_BODY_TYPES.has(mediaType);
+}
+
 export function useJsonAnswers(): Plugin {
   return {
-    onRequestParse({ requestParser, setRequestParser }) {
-      // Yoga's own parsers ran first: none of them reads this Content-Type.
-      if (!requestParser) {
+    onRequestParse({ request, requestParser, setRequestParser }) {
+      // Yoga's own parsers ran first; a body of another type is refused whoever could read it.
+      const readable =
+        request.method === 'GET' || isGraphqlBody(request.headers.get('content-type'));
+      if (!requestParser || !readable) {
         setRequestParser(() => {
           throw new BadRequestError(
             'Unsupported Content-Type: send application/json (or application/graphql, or GET)',
@@ -47,7 +61,7 @@ export function useJsonAnswers(): Plugin {
         });
         return;
       }
-      // Yoga's GET and form parsers JSON.parse `variables` and `extensions` unguarded.
+      // Yoga's GET parser JSON.parses `variables` and `extensions` unguarded.
       setRequestParser(async (request) => {
         try {
           return await requestParser(depthLimited(request));
