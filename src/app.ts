@@ -9,7 +9,7 @@ import { ApiKeys } from './auth/verifyApiKey';
 import { config } from './platform/config';
 import { useAnswerSizeLimit } from './graphql/answerSize';
 import { graphqlArmor, type GraphqlSettings } from './graphql/armor';
-import { maskErrors } from './graphql/errorMasking';
+import { logYogaError, maskErrors, useFaultLog } from './graphql/errorMasking';
 import { graphiqlOptions } from './graphql/graphiql';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useJsonAnswers } from './graphql/jsonAnswers';
@@ -158,7 +158,7 @@ function createYogaServer(
       debug: (...args) => logger.debug(args.map(String).join(' ')),
       info: (...args) => logger.info(args.map(String).join(' ')),
       warn: (...args) => logger.warn(args.map(String).join(' ')),
-      error: (...args) => logger.error(args.map(String).join(' ')),
+      error: logYogaError,
     },
     // /graphql's context, from the edge's record of the request (the REST facade makes its own
     // the same way).
@@ -177,6 +177,7 @@ function createYogaServer(
       // resolver (see src/graphql/armor.ts). REST executions meet only the execution hooks.
       ...graphqlArmor(graphqlSettings),
       useDeadlineCancellation(),
+      useFaultLog(),
       useManagementLimit(counters),
       rest.plugin,
       useApiReference(

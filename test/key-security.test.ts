@@ -2,7 +2,6 @@
 // grace period, expiry to the second, last use without a write per request, the audit trail,
 // Idempotency-Key on create and rotate, and secrets that never reach logs, errors or lists.
 import { once } from 'node:events';
-import pino from 'pino';
 import { findApiKeys, generateApiKey, parseApiKey } from '../src/auth/keyFormat';
 import { markKeyUsed, recordRevokedKeyUse } from '../src/auth/keyUsage';
 import { config } from '../src/platform/config';
@@ -13,6 +12,7 @@ import { logger } from '../src/platform/logger';
 import { callApp, graphqlApp, useTestDatabase, type App } from './support/app';
 import { createApiKey, createLegacyKey } from './support/factories';
 import { dashboardUserWithToken, replica, spyOnDatabase } from './support/keySecurity';
+import { captureLogs as captureLogLines } from './support/logs';
 
 useTestDatabase();
 
@@ -785,27 +785,12 @@ describe('7. a key opens only an installation of its own environment (KEY_ENV)',
 });
 
 describe('8. secrets: only in the create and rotate answers', () => {
-  /** Every line the logger writes, as written (after redaction), while `scenario` runs at trace level. */
-  async function captureLogs(scenario: () => Promise<void>): Promise<string> {
-    const stream = (logger as unknown as Record<symbol, { write(chunk: string): boolean }>)[
-      pino.symbols.streamSym
-    ]!;
-    const lines: string[] = [];
-    const write = jest.spyOn(stream, 'write').mockImplementation((chunk: string) => {
-      lines.push(String(chunk));
-      return true;
-    });
-    const level = logger.level;
-    logger.level = 'trace';
-    try {
+  /** Every line the logger writes while `scenario` and the key-use records it starts run. */
+  const captureLogs = (scenario: () => Promise<void>) =>
+    captureLogLines(async () => {
       await scenario();
       await app.keys.usage.settled();
-    } finally {
-      logger.level = level;
-      write.mockRestore();
-    }
-    return lines.join('');
-  }
+    });
 
   test('no issued key or secret part in any log line, error, list or audit answer', async () => {
     const issued: string[] = [];

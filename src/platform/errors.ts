@@ -229,10 +229,15 @@ function isClientGone(error: unknown): boolean {
 const causeOf = (error: unknown) =>
   error instanceof GraphQLError ? (error.originalError ?? error) : error;
 
-/** A database outage: the request may succeed on retry, so 503 rather than 500. */
+/** What a database outage answers: the request may succeed on retry, so 503 rather than 500. */
+export function serviceUnavailable(): HttpError {
+  return new ServiceUnavailableError();
+}
+
+/** A database outage, logged. */
 export function databaseUnavailable(error: unknown, log: Logger = logger): HttpError {
   log.warn({ err: causeOf(error) }, 'database unavailable');
-  return new ServiceUnavailableError();
+  return serviceUnavailable();
 }
 
 /**
