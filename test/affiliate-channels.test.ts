@@ -146,30 +146,6 @@ describe('GET /affiliate/channels/{channelId}', () => {
   });
 });
 
-describe('authentication and scopes', () => {
-  test.each(['/affiliate/channels', '/affiliate/channels/00000000-0000-4000-8000-000000000000'])(
-    'a partner key answers 401 on %s',
-    async (path) => {
-      const { apiKey } = await createApiKey('partner');
-      const { status, body } = await get(path, apiKey);
-      expectError({ status, body }, 'UNAUTHORIZED');
-    },
-  );
-
-  test('no key answers 401', async () => {
-    expect((await call('/affiliate/channels')).status).toBe(401);
-  });
-
-  test.each(['/affiliate/channels', () => `/affiliate/channels/${fewChannels.blog!.id}`])(
-    'an affiliate key without channels:read answers 403',
-    async (path) => {
-      const narrow = await createAffiliate(['brands:read']);
-      const { status, body } = await get(typeof path === 'string' ? path : path(), narrow.key);
-      expectError({ status, body }, 'FORBIDDEN');
-    },
-  );
-});
-
 describe('GraphQL answers what REST answers', () => {
   test('affiliateChannels and affiliateChannel', async () => {
     const rest = await get('/affiliate/channels', few.key);

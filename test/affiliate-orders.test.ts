@@ -164,13 +164,6 @@ describe('GET /affiliate/orders', () => {
     expect(ids(body)).toEqual(idsOf('june', 'march'));
   });
 
-  test('clamps limit above 100 to 100 silently', async () => {
-    const { status, body } = await get('/affiliate/orders?limit=500');
-    expect(status).toBe(200);
-    expect(body.meta).toEqual({ total: 12, page: 1, limit: 100, totalPages: 1 });
-    expect(body.data).toHaveLength(12);
-  });
-
   test('an order carries its brand, money in major units, rates in percent and items by position', async () => {
     const { body } = await get('/affiliate/orders?search=ab-1001');
     expect(body).toEqual({
@@ -236,9 +229,6 @@ describe('GET /affiliate/orders', () => {
       ['startAt=yesterday', 'startAt'],
       ['endAt=2025-13-01', 'endAt'],
       ['startAt=2025-12-01T00:00:00Z&endAt=2025-01-01T00:00:00Z', 'startAt'],
-      ['page=0', 'page'],
-      ['limit=0', 'limit'],
-      ['limit=abc', 'limit'],
       ['search=a&search=b', 'search'],
       ['sub1=a&sub1=b', 'sub1'],
       ['updatedSince=yesterday', 'updatedSince'],
@@ -402,33 +392,7 @@ describe('tenant isolation', () => {
   });
 });
 
-describe('authentication and scopes', () => {
-  test.each(['/affiliate/orders', '/affiliate/orders/00000000-0000-4000-8000-000000000000'])(
-    'a partner key answers 401 on %s',
-    async (path) => {
-      const { apiKey } = await createApiKey('partner');
-      const { status, body } = await get(path, apiKey);
-      expectError({ status, body }, 'UNAUTHORIZED');
-    },
-  );
-
-  test('no key answers 401, before any 400', async () => {
-    expect((await call('/affiliate/orders?status=nope')).status).toBe(401);
-  });
-
-  test.each([
-    ['the list', () => '/affiliate/orders'],
-    ['one order', () => `/affiliate/orders/${orders.march!.id}`],
-  ])('an affiliate key without orders:read answers 403 on %s', async (_route, path) => {
-    const owner = await createUser();
-    const { apiKey } = await createApiKey('affiliate', {
-      ownerId: owner.id,
-      scopes: ['products:read', 'brands:read'],
-    });
-    const { status, body } = await get(path(), apiKey);
-    expectError({ status, body }, 'FORBIDDEN');
-  });
-
+describe('a closed affiliate account', () => {
   test('a key of a closed affiliate account answers 404 (affiliate not found)', async () => {
     const closed = await createUser();
     const { apiKey } = await createApiKey('affiliate', { ownerId: closed.id });

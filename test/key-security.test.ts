@@ -11,7 +11,7 @@ import { createRedisClient, type RedisClient } from '../src/platform/redis';
 import { logger } from '../src/platform/logger';
 import { callApp, graphqlApp, useTestDatabase, type App } from './support/app';
 import { createApiKey, createLegacyKey } from './support/factories';
-import { dashboardUserWithToken, replica, spyOnDatabase } from './support/keySecurity';
+import { dashboardUserWithToken, replica, withDatabaseSpy } from './support/keySecurity';
 import { captureLogs as captureLogLines } from './support/logs';
 
 useTestDatabase();
@@ -88,47 +88,37 @@ describe('1. checksum: refused before any lookup', () => {
     '%s: 401 on REST and GraphQL with no database call',
     async (_case, key) => {
       expect(parseApiKey(key)).toBeNull();
-      const database = spyOnDatabase();
-      try {
+      await withDatabaseSpy(async (database) => {
         const rest = await callApp(app, AFFILIATE_ROUTE, { key });
         const partner = await callApp(app, PARTNER_ROUTE, { key });
         const graphql = await graphqlApp(app, AFFILIATE_QUERY, {}, { key });
         expect([rest.status, partner.status]).toEqual([401, 401]);
         expect(graphql.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
         expect(database.calls()).toEqual([]);
-      } finally {
-        database.restore();
-      }
+      });
     },
   );
 
   test('a v2 key with a valid checksum but an unknown prefix costs exactly one lookup', async () => {
-    const database = spyOnDatabase();
-    try {
+    await withDatabaseSpy(async (database) => {
       expect(await statusWith(generateApiKey('test').apiKey)).toBe(401);
       expect(database.calls()).toEqual(['$queryRaw']);
       expect(database.rawSql()[0]).toContain('LEFT JOIN "ApiKey"');
-    } finally {
-      database.restore();
-    }
+    });
   });
 
   test('a wrong secret for an existing prefix costs the same one lookup, nothing more', async () => {
     const { row } = await createApiKey('affiliate');
-    const database = spyOnDatabase();
-    try {
+    await withDatabaseSpy(async (database) => {
       expect(await statusWith(wrongSecretFor(row.prefix!))).toBe(401);
       expect(database.calls()).toEqual(['$queryRaw']);
       expect(database.rawSql()[0]).toContain('LEFT JOIN "ApiKey"');
-    } finally {
-      database.restore();
-    }
+    });
   });
 
   test('a valid key is looked up once, key and owner in one query, then remembered (REST and GraphQL)', async () => {
     const { apiKey } = await createApiKey('affiliate');
-    const database = spyOnDatabase();
-    try {
+    await withDatabaseSpy(async (database) => {
       expect((await callApp(app, AFFILIATE_ROUTE, { key: apiKey })).status).toBe(200);
       // First, however many layers ask (quota, facade, yoga), and with its owner joined.
       expect(database.calls()[0]).toBe('$queryRaw');
@@ -136,9 +126,7 @@ describe('1. checksum: refused before any lookup', () => {
       expect((await graphqlApp(app, AFFILIATE_QUERY, {}, { key: apiKey })).status).toBe(200);
       const keyLookups = database.rawSql().filter((sql) => sql.includes('LEFT JOIN "ApiKey"'));
       expect(keyLookups).toHaveLength(1);
-    } finally {
-      database.restore();
-    }
+    });
   });
 
   const withRedis = config.redisUrl ? describe : describe.skip;
@@ -152,18 +140,18 @@ describe('1. checksum: refused before any lookup', () => {
 
     test('a malformed key is refused before any database call, its failure counted in one Redis round trip', async () => {
       const shared = replica({ redis: client });
-      const commands = jest.spyOn(client, 'sendCommand');
-      const database = spyOnDatabase();
       const ip = `198.51.100.${Math.floor(Math.random() * 250)}`;
       const key = withBadChecksum(generateApiKey('test').apiKey);
+      const commands = jest.spyOn(client, 'sendCommand');
       try {
-        expect((await callApp(shared, AFFILIATE_ROUTE, { key, ip })).status).toBe(401);
-        expect(database.calls()).toEqual([]);
+        await withDatabaseSpy(async (database) => {
+          expect((await callApp(shared, AFFILIATE_ROUTE, { key, ip })).status).toBe(401);
+          expect(database.calls()).toEqual([]);
+        });
         // Counted with every replica's failures of the address: one script call.
         expect(commands).toHaveBeenCalledTimes(1);
       } finally {
         commands.mockRestore();
-        database.restore();
       }
     });
   });
@@ -731,8 +719,7 @@ describe('7. a key opens only an installation of its own environment (KEY_ENV)',
 
   /** REST and GraphQL statuses for `key`, and the database calls they made. */
   async function presented(key: string) {
-    const database = spyOnDatabase();
-    try {
+    return withDatabaseSpy(async (database) => {
       const rest = await callApp(app, AFFILIATE_ROUTE, { key });
       const graphql = await graphqlApp(app, AFFILIATE_QUERY, {}, { key });
       return {
@@ -741,9 +728,7 @@ describe('7. a key opens only an installation of its own environment (KEY_ENV)',
         message: rest.body?.message,
         databaseCalls: database.calls().filter((call) => call === '$queryRaw'),
       };
-    } finally {
-      database.restore();
-    }
+    });
   }
 
   test('a live installation refuses a valid svc_test_ key with 401 like an unknown key, before any lookup', async () => {

@@ -651,9 +651,6 @@ describe('GET /affiliate/shortener/urls', () => {
   });
 
   test.each([
-    ['?page=0', 'page'],
-    ['?limit=0', 'limit'],
-    ['?limit=ten', 'limit'],
     ['?active=yes', 'active'],
     ['?organizationId=aurora', 'organizationId'],
     ['?type=Banner', 'type'],

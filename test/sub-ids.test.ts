@@ -21,7 +21,7 @@ import {
 } from './support/factories';
 import { createApiKey } from './support/factories';
 import { startReceiver, until } from './support/webhookReceiver';
-import { earningsByStatus, reportRow } from './support/reportRows';
+import { booksEur, earningsByStatus, reportRow } from './support/reportRows';
 
 useTestDatabase();
 
@@ -212,17 +212,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
         conversionRate: 0.025,
         epc: 0.125,
       }),
-      reportRow({
-        currency: 'EUR',
-        clicks: 10,
-        repeatClicks: 1,
-        orders: 2,
-        transactionValue: 80,
-        earnings: 1.5,
-        earningsByStatus: earningsByStatus({ PAID: 1.5, REJECTED: 2.5 }),
-        conversionRate: 0.2,
-        epc: 0.15,
-      }),
+      reportRow(booksEur),
       // The social clicks carry no sub2.
       reportRow({ ...socialUsd, subId: null }),
     ]);

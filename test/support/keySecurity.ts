@@ -84,3 +84,15 @@ export function spyOnDatabase() {
     restore: () => spies.forEach(({ spy }) => spy.mockRestore()),
   };
 }
+
+/** Runs `work` with every database call spied on (`spyOnDatabase`), restored whatever happens. */
+export async function withDatabaseSpy<T>(
+  work: (database: ReturnType<typeof spyOnDatabase>) => Promise<T>,
+): Promise<T> {
+  const database = spyOnDatabase();
+  try {
+    return await work(database);
+  } finally {
+    database.restore();
+  }
+}

@@ -34,3 +34,19 @@ export function reportRow(fields: Record<string, unknown>) {
     ...fields,
   };
 }
+
+/**
+ * The EUR row of the books link's March fixture, which the report tests and the sub-ID tests both
+ * seed: 10 clicks (1 repeat), a paid order and a rejected one.
+ */
+export const booksEur = {
+  currency: 'EUR',
+  clicks: 10,
+  repeatClicks: 1,
+  orders: 2,
+  transactionValue: 80,
+  earnings: 1.5,
+  earningsByStatus: earningsByStatus({ PAID: 1.5, REJECTED: 2.5 }),
+  conversionRate: 0.2,
+  epc: 0.15,
+};
