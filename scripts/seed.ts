@@ -4,7 +4,7 @@
 // is touched, with NODE_ENV=production.
 import { applyMigrations } from '../src/platform/migrations';
 import { closeDatabase, prisma } from '../src/platform/db';
-import { refuseDemoDataInProduction, seedDemoData } from '../prisma/seed/demo';
+import { DemoDataRefused, refuseDemoDataInProduction, seedDemoData } from '../prisma/seed/demo';
 
 async function seed(): Promise<string> {
   refuseDemoDataInProduction();
@@ -29,7 +29,8 @@ async function main(): Promise<void> {
   try {
     console.log(await seed());
   } catch (error) {
-    console.error('seed failed:', error);
+    // The refusal says all there is to say; anything else comes with its stack.
+    console.error('seed failed:', error instanceof DemoDataRefused ? error.message : error);
     process.exitCode = 1;
   } finally {
     await closeDatabase();

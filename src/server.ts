@@ -40,7 +40,13 @@ export async function startServer({ beforeListening }: StartOptions = {}): Promi
   const app = createApp();
   const server = createServer(app);
   server.on('clientError', answerClientError);
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const workers = app.startWorkers();
   const { port } = server.address() as AddressInfo;
   const base = `http://localhost:${port}`;
@@ -75,9 +81,20 @@ export async function startServer({ beforeListening }: StartOptions = {}): Promi
   return base;
 }
 
+/** A port another process holds: one line that says what to do, not a stack. */
+function portInUse(error: unknown): string | null {
+  if ((error as { code?: unknown })?.code !== 'EADDRINUSE') return null;
+  return `Port ${config.port} is in use: stop what listens there, or start with another PORT (PORT=${config.port + 1} npm start)`;
+}
+
 /** Runs `start`, or says why the service could not start and exits. */
 export function run(start: () => Promise<unknown>): void {
   start().catch((error: unknown) => {
+    const inUse = portInUse(error);
+    if (inUse) {
+      console.error(inUse);
+      process.exit(1);
+    }
     logger.fatal({ err: error }, 'failed to start');
     process.exit(1);
   });

@@ -1,4 +1,6 @@
 // Key management over GraphQL (dashboard JWT in x-api-token) and the keys it issues.
+import { DEMO_USERS } from '../src/auth/demoIdentities';
+import { tokenPlaceholder } from '../src/graphql/graphiql';
 import { SignJWT } from 'jose';
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { parseApiKey } from '../src/auth/keyFormat';
@@ -138,7 +140,8 @@ describe('dashboard authentication', () => {
     const { status } = await graphql(LIST, {});
     expect(status).toBe(200);
     expect(await refusalOf()).toMatchObject({
-      message: 'A dashboard token is required: send it in x-api-token',
+      message:
+        'A dashboard token is required: send it in x-api-token; on a development installation, `npm run token -- <userId>` prints one',
       extensions: { code: 'UNAUTHORIZED' },
     });
   });
@@ -151,9 +154,27 @@ describe('dashboard authentication', () => {
       .sign(new TextEncoder().encode('another-secret-another-secret-another'));
     for (const token of ['not-a-jwt', forged]) {
       expect(await refusalOf(token)).toMatchObject({
-        message: 'The dashboard token is not valid: it is not a token signed for this service',
+        message:
+          'The dashboard token is not valid: it is not a token signed for this service; on a development installation, `npm run token -- <userId>` prints one',
         extensions: { code: 'UNAUTHORIZED' },
       });
+    }
+  });
+
+  test("GraphiQL's placeholder for a token is answered with how to get one", async () => {
+    expect((await refusalOf(tokenPlaceholder(DEMO_USERS.affiliate))).message).toContain(
+      '`npm run token -- <userId>` prints one',
+    );
+  });
+
+  test('in production the refusal names no development command', async () => {
+    Object.assign(config, { isProduction: true });
+    try {
+      expect(await refusalOf('not-a-jwt')).toMatchObject({
+        message: 'The dashboard token is not valid: it is not a token signed for this service',
+      });
+    } finally {
+      Object.assign(config, { isProduction: false });
     }
   });
 
@@ -173,11 +194,11 @@ describe('dashboard authentication', () => {
       .setIssuedAt()
       .sign(new TextEncoder().encode(config.dashboardJwtSecret));
     expect((await refusalOf(unending)).message).toBe(
-      'The dashboard token is not valid: its exp claim is missing or wrong',
+      'The dashboard token is not valid: its exp claim is missing or wrong; on a development installation, `npm run token -- <userId>` prints one',
     );
     const tooLong = await signDashboardToken(user.id, '400d');
     expect((await refusalOf(tooLong)).message).toBe(
-      `The dashboard token is not valid: it lives longer than ${config.dashboardTokenMaxLifetimeS} s (exp)`,
+      `The dashboard token is not valid: it lives longer than ${config.dashboardTokenMaxLifetimeS} s (exp); on a development installation, \`npm run token -- <userId>\` prints one`,
     );
   });
 

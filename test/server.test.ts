@@ -2,7 +2,8 @@
 // the service answers on its port, and SIGTERM shuts it down cleanly. In production it refuses the
 // embedded database unless told, and never loads or prints the public demo keys.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEMO, seedDemoData } from '../prisma/seed/demo';
@@ -94,6 +95,28 @@ onPglite(
   60_000,
 );
 
+test('a port in use: npm start and the production server say so in one line, no stack', async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const { port } = taken.address() as AddressInfo;
+  try {
+    for (const script of ['scripts/start.ts', 'src/server.ts']) {
+      const { code, output } = await runToExit(script, {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PGLITE_DATA_DIR: 'memory://',
+      });
+      expect(code).toBe(1);
+      expect(output.trim().split('\n').at(-1)).toBe(
+        `Port ${port} is in use: stop what listens there, or start with another PORT (PORT=${port + 1} npm start)`,
+      );
+      expect(output).not.toMatch(/^\s+at /m);
+    }
+  } finally {
+    taken.close();
+  }
+});
+
 describe('in production', () => {
   const production = {
     NODE_ENV: 'production',
@@ -123,6 +146,8 @@ describe('in production', () => {
       });
       expect(code).toBe(1);
       expect(output).toContain('The demo data is never loaded with NODE_ENV=production');
+      // The refusal alone: no stack trace.
+      expect(output).not.toMatch(/^\s+at /m);
       // Not even migrated: the embedded database was never opened.
       expect(existsSync(database)).toBe(false);
     } finally {

@@ -1032,9 +1032,12 @@ function buildDemoRows(now: Date) {
  * Demo data never reaches production: its API keys are published (README, GraphiQL, this file), so
  * whoever reads them could use them there. Every way of loading it asks this first.
  */
+/** The refusal of the demo data in production: what to do instead, nothing more to show. */
+export class DemoDataRefused extends Error {}
+
 export function refuseDemoDataInProduction(isProduction = config.isProduction): void {
   if (isProduction) {
-    throw new Error(
+    throw new DemoDataRefused(
       'The demo data is never loaded with NODE_ENV=production: its API keys are public. ' +
         'Seed a development or test installation instead.',
     );

@@ -39,6 +39,13 @@ export async function quotaRefusal(
   Object.assign(record.answerHeaders, rateLimitHeaders(decision));
   if (decision.allowed) return null;
   quotaRefusals.inc({ limit: decision.policy.name });
-  const refusal = new TooManyRequestsError(retryAfterSeconds(decision));
+  const seconds = retryAfterSeconds(decision);
+  const refusal =
+    decision.policy.name === 'failed-auth'
+      ? new TooManyRequestsError(
+          seconds,
+          `Too many failed authentications from this address: its requests are refused for ${seconds} s, even with a valid key`,
+        )
+      : new TooManyRequestsError(seconds);
   return errorResponse(refusal, record.id, record.answerHeaders);
 }

@@ -33,15 +33,20 @@ function failedScopes(failure: AuthFailure): { scope: string; parameter?: unknow
   return 'scope' in failure ? [failure] : [];
 }
 
+/** Where a developer gets a dashboard token outside production. */
+const DEVELOPMENT_TOKEN_HINT =
+  '; on a development installation, `npm run token -- <userId>` prints one';
+
 /** Why key management refuses the request's dashboard token, in words a dashboard developer can act on. */
 function dashboardTokenRefusal(token: Context['dashboardToken']): UnauthorizedError {
+  const hint = config.isProduction ? '' : DEVELOPMENT_TOKEN_HINT;
   if (!('refused' in token) || token.refused === 'absent') {
-    return new UnauthorizedError('A dashboard token is required: send it in x-api-token');
+    return new UnauthorizedError(`A dashboard token is required: send it in x-api-token${hint}`);
   }
   if (token.refused === 'expired') {
     return new UnauthorizedError('The dashboard token has expired: sign in to the dashboard again');
   }
-  return new UnauthorizedError(`The dashboard token is not valid: ${token.reason}`);
+  return new UnauthorizedError(`The dashboard token is not valid: ${token.reason}${hint}`);
 }
 
 export const builder = new SchemaBuilder<{
