@@ -22,7 +22,13 @@ import { MAX_BODY_BYTES } from './limits/bodyLimit';
 import { Counters } from './limits/counters';
 import { responseCache } from './rest/responseCache';
 import { createRestFacade, type RestFacade } from './rest/facade';
-import { openApiSettingsFromConfig, useApiReference } from './rest/openapi';
+import {
+  openApiSettingsFromConfig,
+  SECURITY_SCHEMES,
+  useApiReference,
+  type ReferenceKeys,
+} from './rest/openapi';
+import { DEMO_KEYS } from './auth/demoIdentities';
 import { useUnknownPathAnswer } from './rest/unknownPaths';
 import type { RequestRecord } from './requestRecord';
 import { contextFor, type AppServices, type Context } from './schema/context';
@@ -121,6 +127,15 @@ export function createApp(options: AppOptions = {}) {
   });
 }
 
+/** The demo keys the reference page is authorized with: a development installation's only. */
+function referenceKeys(): ReferenceKeys {
+  if (config.isProduction || config.keyEnv !== 'test') return null;
+  return {
+    [SECURITY_SCHEMES.affiliate]: DEMO_KEYS.affiliate,
+    [SECURITY_SCHEMES.partner]: DEMO_KEYS.partner,
+  };
+}
+
 /** Execution stops at the request's deadline: no further resolvers start once its signal fires. */
 function useDeadlineCancellation(): Plugin<Context> {
   return {
@@ -183,6 +198,7 @@ function createYogaServer(
       useApiReference(
         () => rest.openApiDocument(openApiSettings, openApiFragments()),
         openApiSettings,
+        referenceKeys(),
       ),
       useUnknownPathAnswer(GRAPHQL_ENDPOINT),
       useJsonAnswers(),

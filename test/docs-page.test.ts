@@ -1,6 +1,7 @@
 // GET /docs in a real browser: headless Chromium (test/support/browser.ts) loads the reference page
 // from a real port and finds every route of the table on it, with nothing fetched from anywhere
 // but the server.
+import { config } from '../src/platform/config';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
@@ -95,6 +96,32 @@ describeInChromium('test/docs-page.test.ts')('GET /docs in headless Chromium', (
     expect(foreign).toEqual([]);
     expect(problems).toEqual([]);
 
+    await page.close();
+  }, 60_000);
+
+  it('is authorized with the demo keys, so "Try it out" answers 200 at once', async () => {
+    const { seedDemoData } = await import('../prisma/seed/demo');
+    const { prisma } = await import('../src/platform/db');
+    const { applyMigrations } = await import('../src/platform/migrations');
+    await applyMigrations();
+    await seedDemoData(prisma);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // The document names PUBLIC_BASE_URL as its server; its requests are answered by this server.
+    await page.route(`${config.publicBaseUrl}/**`, async (route) => {
+      const sent = new URL(route.request().url());
+      const answer = await fetch(`${origin}${sent.pathname}${sent.search}`, {
+        headers: route.request().headers(),
+      });
+      await route.fulfill({ status: answer.status, body: await answer.text() });
+    });
+    await page.goto(`${origin}/docs`);
+    await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+    const path = '/api/partner/organizations';
+    await page.locator(`.opblock-summary:has([data-path="${path}"])`).first().click();
+    await page.locator('.opblock.is-open .try-out__btn').click();
+    const answered = page.waitForResponse((response) => response.url().includes(path));
+    await page.locator('.opblock.is-open .execute').click();
+    expect((await answered).status()).toBe(200);
     await page.close();
   }, 60_000);
 

@@ -1,5 +1,8 @@
 // GET /openapi.json: a valid OpenAPI 3.1 document of exactly the route table, whose parameters,
 // scopes, envelopes and errors agree with the schema and with what the app answers.
+import { DEMO_KEYS } from '../src/auth/demoIdentities';
+import { createApp, type App } from '../src/app';
+import { config } from '../src/platform/config';
 import { getNamedType, getNullableType, isEnumType, isListType, isObjectType } from 'graphql';
 import { SCOPES_BY_KEY_TYPE } from '../src/auth/scopes';
 import { argumentShape } from '../src/rest/argumentShape';
@@ -13,7 +16,6 @@ import { pageRuleOf, type PaginatedRule } from '../src/schema/pagination';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FAILED_AUTH_LIMIT } from '../src/limits/requestQuota';
-import { createApp } from '../src/app';
 import { app, call, callApp, useTestDatabase } from './support/app';
 import { createAffiliate, createApiKey, createBrand, createCampaign } from './support/factories';
 import {
@@ -90,6 +92,36 @@ describe('GET /openapi.json', () => {
     for (const pointer of new Set(refs)) {
       const target = pointer.split('/').reduce((node, key) => node?.[key], document);
       expect({ pointer, found: target !== undefined }).toEqual({ pointer, found: true });
+    }
+  });
+});
+
+describe("the reference page's Authorize dialog", () => {
+  /** The start-up script of the reference page an app serves. */
+  async function initScriptOf(target: App): Promise<string> {
+    const page = await (await target.fetch('http://api.test/docs')).text();
+    const assets = /href="(\/docs\/assets\/[^/]+)\//.exec(page)![1]!;
+    return (await target.fetch(`http://api.test${assets}/init.js`)).text();
+  }
+
+  it('holds the demo keys on a development installation, one per surface', async () => {
+    const script = await initScriptOf(app);
+    expect(script).toContain(`ui.preauthorizeApiKey("affiliateKey", "${DEMO_KEYS.affiliate}")`);
+    expect(script).toContain(`ui.preauthorizeApiKey("partnerKey", "${DEMO_KEYS.partner}")`);
+  });
+
+  it.each([
+    ['in production', { isProduction: true }],
+    ['with KEY_ENV=live', { keyEnv: 'live' }],
+  ])('holds no key %s', async (_case, settings) => {
+    const saved = { isProduction: config.isProduction, keyEnv: config.keyEnv };
+    Object.assign(config, settings);
+    try {
+      const script = await initScriptOf(createApp({ redis: null }));
+      expect(script).not.toContain('preauthorizeApiKey');
+      expect(script).not.toContain('svc_');
+    } finally {
+      Object.assign(config, saved);
     }
   });
 });
@@ -357,7 +389,7 @@ describe('the document and the route table', () => {
       expect(operation.summary).toEqual(expect.any(String));
       expect(keyType).toBe(surface.keyType);
       expect(SCOPES_BY_KEY_TYPE[keyType]).toContain(scope);
-      expect(operation.security).toEqual([{ apiKey: [scope] }]);
+      expect(operation.security).toEqual([{ [`${keyType}Key`]: [scope] }]);
       expect(operation['x-required-scopes']).toEqual([scope]);
       expect(operation['x-key-type']).toBe(keyType);
       expect(operation.description).toContain(`\`${scope}\``);
@@ -457,12 +489,14 @@ describe('the document and the route table', () => {
     ]);
   });
 
-  it('declares the x-api-key scheme and the quota headers', () => {
-    expect(document.components.securitySchemes.apiKey).toMatchObject({
-      type: 'apiKey',
-      in: 'header',
-      name: 'x-api-key',
-    });
+  it('declares the x-api-key scheme of each key type and the quota headers', () => {
+    for (const scheme of ['affiliateKey', 'partnerKey']) {
+      expect(document.components.securitySchemes[scheme]).toMatchObject({
+        type: 'apiKey',
+        in: 'header',
+        name: 'x-api-key',
+      });
+    }
     const tooMany = document.components.responses.TooManyRequests;
     expect(Object.keys(tooMany.headers)).toEqual(
       expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Reset']),

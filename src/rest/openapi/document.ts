@@ -12,6 +12,7 @@ import { headOperationOf, operationOf, tagOf } from './operations';
 import { openApiPath } from './parameters';
 import type { OpenApiFragment } from './fragment';
 import { probesDocumentation } from './probes';
+import { SECURITY_SCHEMES, securitySchemes } from './security';
 
 export interface OpenApiSettings {
   serverUrl: string;
@@ -100,19 +101,11 @@ export function buildOpenApiDocument(
     },
     servers: [{ url: settings.serverUrl }],
     tags,
-    security: [{ apiKey: [] }],
+    security: Object.values(SECURITY_SCHEMES).map((scheme) => ({ [scheme]: [] })),
     paths,
     webhooks: Object.assign({}, ...parts.map((part) => part.webhooks)),
     components: {
-      securitySchemes: {
-        apiKey: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'x-api-key',
-          description:
-            'An affiliate or partner API key: `svc_{env}_{prefix}_{secret}` (v2) or a legacy 32-character v1 key (affiliate only).',
-        },
-      },
+      securitySchemes: securitySchemes(),
       parameters: {
         IdempotencyKey: {
           name: IDEMPOTENCY_KEY_HEADER,

@@ -10,4 +10,5 @@
 // are added. test/openapi.test.ts validates the document and checks it against the route table.
 export { buildOpenApiDocument, openApiSettingsFromConfig, type OpenApiSettings } from './document';
 export { keyAuthOf, openApiPath } from './parameters';
-export { isReferencePath, useApiReference } from './serving';
+export { SECURITY_SCHEMES } from './security';
+export { isReferencePath, useApiReference, type ReferenceKeys } from './serving';

@@ -6,6 +6,7 @@ import { surfaceOf, type RestRoute } from '../routes';
 import { TOTAL_COUNT_HEADER } from '../csv';
 import { errorResponsesOf, headerRefs, STANDARD_HEADERS } from './errors';
 import type { Json } from './json';
+import { SECURITY_SCHEMES } from './security';
 import { keyAuthOf, queryParameter, requestBody } from './parameters';
 
 /** A list route's rows as CSV (`Accept: text/csv`, src/rest/csv.ts). */
@@ -112,7 +113,7 @@ export function operationOf(
     tags: [tagOf(route)],
     ...(field.deprecationReason && { deprecated: true }),
     // OpenAPI 3.1 lets a non-OAuth requirement list role names: the key's scope.
-    security: [{ apiKey: [scope] }],
+    security: [{ [SECURITY_SCHEMES[keyType]]: [scope] }],
     'x-key-type': keyType,
     'x-required-scopes': [scope],
     ...(parameters.length && { parameters }),

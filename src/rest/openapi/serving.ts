@@ -22,24 +22,35 @@ const ASSETS_PATH = `${DOCS_PATH}/assets/${SWAGGER_UI_VERSION}`;
 
 // A Map, not an object: an asset name is the client's text, and `__proto__` or `toString` must
 // find nothing rather than Object.prototype's members.
-const ASSETS = new Map<string, { file?: string; body?: string; type: string }>([
+const FILE_ASSETS = new Map<string, { file: string; type: string }>([
   ['swagger-ui-bundle.js', { file: 'swagger-ui-bundle.js', type: 'text/javascript' }],
   ['swagger-ui.css', { file: 'swagger-ui.css', type: 'text/css' }],
   ['favicon-32x32.png', { file: 'favicon-32x32.png', type: 'image/png' }],
-  [
-    // The page's start-up script is a file, not inline, so the page's CSP can forbid inline scripts.
-    'init.js',
-    {
-      type: 'text/javascript',
-      // Swagger UI looks up a form component per item format (\`JsonSchema_string_uuid\` for lists
-      // of ids) and warns when it has none: a uuid is edited as the string it is.
-      body: `const uuidAsString = (system) => ({
+]);
+
+/** The keys a development installation's reference page is authorized with, per scheme. */
+export type ReferenceKeys = Readonly<Record<string, string>> | null;
+
+/**
+ * The page's start-up script, a file rather than inline so the page's CSP can forbid inline
+ * scripts. Swagger UI looks up a form component per item format (`JsonSchema_string_uuid` for
+ * lists of ids) and warns when it has none: a uuid is edited as the string it is. On a development
+ * installation the Authorize dialog holds the demo keys, so "Try it out" answers at once.
+ */
+function initScript(keys: ReferenceKeys): string {
+  const authorize = Object.entries(keys ?? {})
+    .map(
+      ([scheme, key]) =>
+        `    ui.preauthorizeApiKey(${JSON.stringify(scheme)}, ${JSON.stringify(key)});`,
+    )
+    .join('\n');
+  return `const uuidAsString = (system) => ({
   components: {
     JsonSchema_string_uuid: (props) =>
       system.React.createElement(system.getComponent('JsonSchema_string'), props),
   },
 });
-window.ui = SwaggerUIBundle({
+const ui = SwaggerUIBundle({
   url: ${JSON.stringify(OPENAPI_PATH)},
   plugins: [uuidAsString],
   dom_id: '#reference',
@@ -50,11 +61,13 @@ window.ui = SwaggerUIBundle({
   persistAuthorization: false,
   tryItOutEnabled: false,
   validatorUrl: null,
+  onComplete: () => {
+${authorize}
+  },
 });
-`,
-    },
-  ],
-]);
+window.ui = ui;
+`;
+}
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">
@@ -100,22 +113,27 @@ function docsPageHeaders(serverUrl: string): Record<string, string> {
   };
 }
 
-const assetCache = new Map<string, Uint8Array<ArrayBuffer>>();
+const fileCache = new Map<string, Uint8Array<ArrayBuffer>>();
 
-function assetResponse(name: string): Response | null {
-  const asset = ASSETS.get(name);
+function fileAsset(name: string): { body: Uint8Array<ArrayBuffer>; type: string } | null {
+  const asset = FILE_ASSETS.get(name);
   if (!asset) return null;
-  let body = assetCache.get(name);
+  let body = fileCache.get(name);
   if (!body) {
-    body = asset.file
-      ? new Uint8Array(readFileSync(path.join(SWAGGER_UI_DIR, asset.file)))
-      : new TextEncoder().encode(asset.body);
-    assetCache.set(name, body);
+    body = new Uint8Array(readFileSync(path.join(SWAGGER_UI_DIR, asset.file)));
+    fileCache.set(name, body);
   }
-  return new Response(body, {
+  return { body, type: asset.type };
+}
+
+function assetResponse(name: string, init: string): Response | null {
+  const asset = name === 'init.js' ? { body: init, type: 'text/javascript' } : fileAsset(name);
+  if (!asset) return null;
+  return new Response(asset.body, {
     headers: {
       'Content-Type': asset.type,
-      'Cache-Control': 'public, max-age=31536000, immutable',
+      // The start-up script names this installation's keys: kept, but not for good.
+      'Cache-Control': name === 'init.js' ? 'no-cache' : 'public, max-age=31536000, immutable',
       'X-Content-Type-Options': 'nosniff',
     },
   });
@@ -135,8 +153,10 @@ export function isReferencePath(pathname: string): boolean {
 export function useApiReference(
   openApiDocument: () => Json,
   { serverUrl }: Pick<OpenApiSettings, 'serverUrl'>,
+  referenceKeys: ReferenceKeys,
 ): Plugin<Context> {
   let document: string | undefined;
+  const init = initScript(referenceKeys);
   return {
     onSchemaChange() {
       document = undefined;
@@ -157,7 +177,7 @@ export function useApiReference(
       } else if (url.pathname === DOCS_PATH || url.pathname === `${DOCS_PATH}/`) {
         endResponse(new Response(DOCS_PAGE, { headers: docsPageHeaders(serverUrl) }));
       } else if (url.pathname.startsWith(`${ASSETS_PATH}/`)) {
-        const response = assetResponse(url.pathname.slice(ASSETS_PATH.length + 1));
+        const response = assetResponse(url.pathname.slice(ASSETS_PATH.length + 1), init);
         if (response) endResponse(response);
       }
     },
