@@ -58,14 +58,9 @@ echo
 user_id="$(node -e 'console.log(require("node:crypto").randomUUID())')"
 psql -q "$database_url" -c "SET search_path = $schema; INSERT INTO \"User\" (id, email, name, role)
   VALUES ('$user_id', 'ops-$user_id@example.com', 'Production path', 'PARTNER')" >/dev/null
-# (HS256 by hand: production installs no JWT library, the service has its own bundled.)
-token="$(USER_ID="$user_id" SECRET="$secret" node -e '
-  const { createHmac } = require("node:crypto");
-  const part = (value) => Buffer.from(JSON.stringify(value)).toString("base64url");
-  const now = Math.floor(Date.now() / 1000);
-  const unsigned = `${part({ alg: "HS256" })}.${part({ sub: process.env.USER_ID, iat: now, exp: now + 300 })}`;
-  const signature = createHmac("sha256", process.env.SECRET).update(unsigned).digest("base64url");
-  console.log(`${unsigned}.${signature}`);')"
+# The token as docs/operating.md says to make the first one: the build's own script.
+token="$(NODE_ENV=production DATABASE_URL="$database_url" DASHBOARD_JWT_SECRET="$secret" \
+  PUBLIC_BASE_URL=https://api.example.com node dist/token.js "$user_id" 5m)"
 key="$(curl -sf "$base/graphql" -H "x-api-token: $token" -H 'content-type: application/json' \
   -d '{"query":"mutation { createApiKey(input: { name: \"production path\" }) { apiKey } }"}' |
   node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).data.createApiKey.apiKey))')"

@@ -35,6 +35,14 @@ function readmeExample(): string {
   return block[1]!;
 }
 
+/** The README's tsconfig.json blocks: the ES module project's, then the CommonJS one's. */
+function readmeTsconfigs(): [esm: string, commonjs: string] {
+  const readme = readFileSync(path.join(CLIENT, 'README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map(([, json]) => json!);
+  if (blocks.length !== 2) throw new Error('client/README.md has not two tsconfig.json blocks');
+  return [blocks[0]!, blocks[1]!];
+}
+
 /** The commands of the README's block that runs the example. */
 function readmeRunCommands(): string[] {
   const readme = readFileSync(path.join(CLIENT, 'README.md'), 'utf8');
@@ -139,6 +147,15 @@ test('packed, installed and used as its README shows', async () => {
       ],
       dir,
     );
+  }
+  // And as the README sets a fresh project up: its tsconfig.json, `tsc -p .`.
+  const [esmConfig, commonjsConfig] = readmeTsconfigs();
+  for (const [dir, tsconfig] of [
+    [esm, esmConfig],
+    [project, commonjsConfig],
+  ] as const) {
+    writeFileSync(path.join(dir, 'tsconfig.json'), tsconfig);
+    run(newest, ['-p', '.'], dir);
   }
 
   const { affiliateId, apiKey } = await createAffiliate();

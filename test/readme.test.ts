@@ -143,6 +143,7 @@ describe('the blocks, run in one shell', () => {
     expect(key).toMatch(/^svc_test_/);
     expect(code).toMatch(/^[0-9A-Za-z]{8}$/);
     expect(stdout).toContain('HTTP/1.1 302 Found');
+    expect(stdout).toMatch(/^location: https?:\/\/\S+[?&]aff=\S+/im);
   });
 
   test('a tagged follow takes its sub-IDs to the brand, and the report by sub1 counts it', () => {

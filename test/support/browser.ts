@@ -14,8 +14,10 @@ export function describeInChromium(file: string): jest.Describe {
       throw new Error(`No Chromium at ${CHROMIUM}: .ci/run installs it (apt-get install chromium)`);
     });
   } else {
-    console.warn(
-      `${file} skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
+    // Straight to stderr: jest keeps a skipped file's console output to itself when it runs files
+    // in parallel.
+    process.stderr.write(
+      `${file} skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)\n`,
     );
   }
   return describe.skip;
