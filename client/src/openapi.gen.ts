@@ -5082,7 +5082,7 @@ export interface operations {
         limit?: number;
         /** @description What a row adds up: day, brand, campaign, link, or sub1 ... sub5 (a sub-ID value). */
         groupBy: 'day' | 'brand' | 'campaign' | 'link' | 'sub1' | 'sub2' | 'sub3' | 'sub4' | 'sub5';
-        /** @description Start of the period. Default: 30 days before endAt; at most 366 days before it. Read in whole hours: an hour counts when its middle lies in [startAt, endAt). */
+        /** @description Start of the period. Default: 30 days before endAt; at most 366 days before it, and by sub-ID at most 400 days before the current hour. Read in whole hours: an hour counts when its middle lies in [startAt, endAt). */
         startAt?: string;
         /** @description End of the period (excluded). Default: the end of the current hour. */
         endAt?: string;
@@ -5155,7 +5155,7 @@ export interface operations {
         limit?: number;
         /** @description What a row adds up: day, brand, campaign, link, or sub1 ... sub5 (a sub-ID value). */
         groupBy: 'day' | 'brand' | 'campaign' | 'link' | 'sub1' | 'sub2' | 'sub3' | 'sub4' | 'sub5';
-        /** @description Start of the period. Default: 30 days before endAt; at most 366 days before it. Read in whole hours: an hour counts when its middle lies in [startAt, endAt). */
+        /** @description Start of the period. Default: 30 days before endAt; at most 366 days before it, and by sub-ID at most 400 days before the current hour. Read in whole hours: an hour counts when its middle lies in [startAt, endAt). */
         startAt?: string;
         /** @description End of the period (excluded). Default: the end of the current hour. */
         endAt?: string;
