@@ -5,12 +5,13 @@
 // loopback port, so the machine's Redis is never touched.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { createApp } from '../src/app';
 import { DEMO_KEYS } from '../src/auth/demoIdentities';
 import { breakerOf, createRedisClient, type RedisClient } from '../src/platform/redis';
 import { useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
-import { startHangingRelay, type HangingRelay } from './support/hangingRelay';
+import { respCommands, startHangingRelay, type HangingRelay } from './support/hangingRelay';
 import { freePort, startReplica, type Replica } from './support/replica';
 import { until } from './support/webhookReceiver';
 
@@ -295,6 +296,28 @@ withRedisServer('a Redis that accepts connections and never answers', () => {
       ...(await statuses(a.app, afterwards, 2)),
       ...(await statuses(b.app, afterwards, 2)),
     ]).toEqual([200, 200, 200, 429]);
+  }, 60_000);
+
+  test('one that never answered at all: requests answer from memory, /readyz says redis unreachable', async () => {
+    // Reads what it is sent, never writes a byte.
+    const heard: string[] = [];
+    const silent = createServer((socket) => socket.on('data', (data) => heard.push(String(data))));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const redisClient = client((silent.address() as AddressInfo).port);
+      const app = createApp({ settings: { max: 3, windowSeconds: 60 }, redis: redisClient });
+      await until(() => heard.length > 0, 'a connection to the silent server');
+      expect(await statuses(app, await partnerKey(), 4)).toEqual([200, 200, 200, 429]);
+      expect(await readiness(app)).toEqual({
+        status: 503,
+        body: { status: 'unavailable', checks: { database: 'ok', redis: 'unreachable' } },
+      });
+      // ioredis's own handshake, never a request's command.
+      const commands = respCommands(heard.join('')).commands.map(([name]) => name);
+      expect(commands.filter((name) => name !== 'client' && name !== 'info')).toEqual([]);
+    } finally {
+      silent.close();
+    }
   }, 60_000);
 
   test('/readyz asks Redis for a write: answering PING while holding writes (CLIENT PAUSE WRITE) is not ready', async () => {
