@@ -31,7 +31,7 @@ beforeAll(async () => {
 const browser = (n: number) => `${BROWSER} client/${n}`;
 
 /** Behind a proxy that says who the client is (TRUST_PROXY), so clients can come from many addresses. */
-const behindProxy = createIsolatedApp({ settings: { trustProxy: true } });
+const behindProxy = createIsolatedApp({ settings: { trustProxy: 1 } });
 
 /** An address of its own for person `n` (documentation ranges, RFC 5737). */
 const addressOf = (n: number) => `198.51.${Math.floor(n / 250)}.${n % 250}`;

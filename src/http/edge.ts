@@ -37,6 +37,7 @@ import type { RestFacade } from '../rest/facade';
 import { isReferencePath } from '../rest/openapi';
 import { routeTemplate, type RouteLookup, type RouteTable } from '../rest/routes';
 import { requestTracer } from '../platform/tracing';
+import type { TrustProxy } from '../platform/trustProxy';
 import { clientIpOf } from './clientIp';
 import { corsHeaders, preflightResponse, type CorsSettings } from './cors';
 import { healthResponse, HEALTH_PATHS } from './health';
@@ -45,7 +46,7 @@ import { METRICS_PATH, metricsResponse, type MetricsSettings } from './metricsEn
 
 export interface EdgeSettings
   extends QuotaSettings, LegacyHostSettings, CorsSettings, MetricsSettings {
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   maxBodyBytes: number;
   requestTimeoutMs: number;
 }
