@@ -1,10 +1,10 @@
 // Key management over GraphQL (dashboard JWT in x-api-token) and the keys it issues.
 import { SignJWT } from 'jose';
 import { signDashboardToken } from '../src/auth/dashboardToken';
-import { parseApiKey } from '../src/auth/keyFormat';
+import { generateApiKey, parseApiKey, sha256Hex } from '../src/auth/keyFormat';
 import { SCOPES_BY_KEY_TYPE } from '../src/auth/scopes';
 import { config } from '../src/platform/config';
-import { prisma } from '../src/platform/db';
+import { isEmbeddedDatabase, prisma, withSqlConnection } from '../src/platform/db';
 import { createApp } from '../src/app';
 import { call, graphql, useTestDatabase } from './support/app';
 import { createApiKey, createLegacyKey, createUser } from './support/factories';
@@ -21,6 +21,60 @@ const LIST = `{ listApiKeys { ${KEY_FIELDS} } }`;
 async function dashboardFor(role: 'AFFILIATE' | 'PARTNER') {
   const user = await createUser(role);
   return { user, token: await signDashboardToken(user.id) };
+}
+
+const ROTATED_MEANWHILE =
+  'The key was rotated or revoked by another request while this one ran; this rotation changed nothing';
+
+/** Waits until `count` statements of this test file's schema wait for a lock (PostgreSQL). */
+async function untilWaiting(count: number): Promise<void> {
+  const waiting = async () => {
+    const [row] = await withSqlConnection((connection) =>
+      connection.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM pg_stat_activity
+         WHERE wait_event_type = 'Lock' AND query LIKE '%' || current_schema() || '%'`,
+      ),
+    );
+    return row!.count;
+  };
+  const deadline = Date.now() + 20_000;
+  while ((await waiting()) < count) {
+    if (Date.now() > deadline) throw new Error(`${count} statements never waited`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/**
+ * Runs `work` while the key's row is locked, on PostgreSQL until `waiters` statements wait for it
+ * (every one of them has read the key, and none can change it), then lets them go. The embedded
+ * database runs one statement at a time: there `work` just runs.
+ */
+async function whileRowWaits<T>(
+  keyId: string,
+  waiters: number,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (isEmbeddedDatabase) return work();
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  const holding = withSqlConnection(async (connection) => {
+    await connection.exec('BEGIN');
+    await connection.query('SELECT 1 FROM "ApiKey" WHERE "id" = $1::uuid FOR UPDATE', [keyId]);
+    locked();
+    await released;
+    await connection.exec('COMMIT');
+  });
+  await isLocked;
+  const running = work();
+  try {
+    await untilWaiting(waiters);
+  } finally {
+    release();
+    await holding;
+  }
+  return running;
 }
 
 async function createKey(token: string, input: Record<string, unknown> = { name: 'CI' }) {
@@ -276,6 +330,66 @@ describe('rotateApiKey', () => {
     expect((await call('/api/partner/organizations', { key: created.apiKey })).status).toBe(401);
     expect((await call('/api/partner/organizations', { key: rotated.apiKey })).status).toBe(200);
   });
+
+  test('five rotations of one key asked at once: exactly one answers a key, which works; the others are told CONFLICT and change nothing', async () => {
+    const { token } = await dashboardFor('PARTNER');
+    const { apiKey: original, key } = (await createKey(token)).data.createApiKey;
+    const answers = await whileRowWaits(key.id, 5, () =>
+      Promise.all(Array.from({ length: 5 }, () => graphql(ROTATE, { id: key.id }, { token }))),
+    );
+    const rotated = answers.filter(({ body }) => body.data?.rotateApiKey);
+    const refused = answers.filter(({ body }) => body.errors);
+    expect(rotated).toHaveLength(1);
+    expect(refused.map(({ body }) => body.errors[0].extensions.code)).toEqual(
+      Array(4).fill('CONFLICT'),
+    );
+    expect(refused[0]!.body.errors[0].message).toBe(ROTATED_MEANWHILE);
+    const { apiKey } = rotated[0]!.body.data.rotateApiKey;
+    expect((await call('/api/partner/organizations', { key: apiKey })).status).toBe(200);
+    expect((await call('/api/partner/organizations', { key: original })).status).toBe(401);
+    expect(await prisma.apiKeyEvent.count({ where: { keyId: key.id, kind: 'ROTATED' } })).toBe(1);
+    // Asked after that answer, a rotation proceeds.
+    const { body } = await graphql(ROTATE, { id: key.id }, { token });
+    expect(body.data.rotateApiKey.apiKey).not.toBe(apiKey);
+  });
+
+  (isEmbeddedDatabase ? test.skip : test)(
+    "a rotation another replica commits while this one waits to read the key: this one is a CONFLICT, and the other's key stays the key",
+    async () => {
+      const { token } = await dashboardFor('PARTNER');
+      const { key } = (await createKey(token)).data.createApiKey;
+      const other = generateApiKey('test', key.prefix);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      // Reads of the key wait: this rotation is asked, then reads the key after the other's commit.
+      const otherReplica = withSqlConnection(async (connection) => {
+        await connection.exec('BEGIN');
+        await connection.exec('LOCK TABLE "ApiKey" IN ACCESS EXCLUSIVE MODE');
+        locked();
+        await released;
+        await connection.query(
+          `UPDATE "ApiKey" SET "secretHash" = $2, "rotatedAt" = clock_timestamp() AT TIME ZONE 'UTC'
+           WHERE "id" = $1::uuid`,
+          [key.id, sha256Hex(other.secret)],
+        );
+        await connection.exec('COMMIT');
+      });
+      await isLocked;
+      const rotating = graphql(ROTATE, { id: key.id }, { token });
+      await untilWaiting(1);
+      release();
+      await otherReplica;
+      const { body } = await rotating;
+      expect(body.errors[0]).toMatchObject({
+        message: ROTATED_MEANWHILE,
+        extensions: { code: 'CONFLICT' },
+      });
+      expect((await call('/api/partner/organizations', { key: other.apiKey })).status).toBe(200);
+      expect(await prisma.apiKeyEvent.count({ where: { keyId: key.id, kind: 'ROTATED' } })).toBe(0);
+    },
+  );
 
   test('a legacy v1 key comes back as a v2 key', async () => {
     const user = await createUser('AFFILIATE');
