@@ -25,6 +25,7 @@ beforeAll(() => {
 
 const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
   scripts: { build: string };
 };
 
@@ -33,6 +34,12 @@ function packageOf(importPath: string): string {
   const parts = importPath.split('/');
   return importPath.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
 }
+
+test("the build targets the Node.js production runs (.nvmrc), and the type check uses that Node's types", () => {
+  const major = readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim().split('.')[0];
+  expect(packageJson.scripts.build.split(/\s+/)).toContain(`--target=node${major}`);
+  expect(packageJson.devDependencies['@types/node']!.split('.')[0]).toBe(major);
+});
 
 test('the build bundles every package but the dependencies, the only ones production installs', () => {
   const outdir = mkdtempSync(path.join(tmpdir(), 'build-'));
