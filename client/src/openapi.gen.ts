@@ -469,7 +469,7 @@ export interface paths {
     put?: never;
     /**
      * The affiliate's link to a campaign (featureId), a brand page (organizationId) or a deep...
-     * @description The affiliate's link to a campaign (featureId), a brand page (organizationId) or a deep link on the brand's site (originalUrl + organizationId). Made once: the same request again returns the same link (REST: 201, then 200).
+     * @description The affiliate's link to a campaign (featureId), a brand page (organizationId) or a deep link on the brand's site (originalUrl + organizationId). Made once: the same request again returns the same link (REST: 201, then 200). An affiliate holds at most 100000 active links: a new one past that is a 400.
      *
      *     **Key:** affiliate key with scope `shortener:write`.
      */
