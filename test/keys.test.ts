@@ -4,10 +4,11 @@ import { signDashboardToken } from '../src/auth/dashboardToken';
 import { generateApiKey, parseApiKey, sha256Hex } from '../src/auth/keyFormat';
 import { SCOPES_BY_KEY_TYPE } from '../src/auth/scopes';
 import { config } from '../src/platform/config';
-import { isEmbeddedDatabase, prisma, withSqlConnection } from '../src/platform/db';
+import { isEmbeddedDatabase, prisma } from '../src/platform/db';
 import { createApp } from '../src/app';
 import { call, graphql, useTestDatabase } from './support/app';
 import { createApiKey, createLegacyKey, createUser } from './support/factories';
+import { holdLock, untilWaitingForLocks } from './support/locks';
 
 useTestDatabase();
 
@@ -26,24 +27,6 @@ async function dashboardFor(role: 'AFFILIATE' | 'PARTNER') {
 const ROTATED_MEANWHILE =
   'The key was rotated or revoked by another request while this one ran; this rotation changed nothing';
 
-/** Waits until `count` statements of this test file's schema wait for a lock (PostgreSQL). */
-async function untilWaiting(count: number): Promise<void> {
-  const waiting = async () => {
-    const [row] = await withSqlConnection((connection) =>
-      connection.query<{ count: number }>(
-        `SELECT count(*)::int AS count FROM pg_stat_activity
-         WHERE wait_event_type = 'Lock' AND query LIKE '%' || current_schema() || '%'`,
-      ),
-    );
-    return row!.count;
-  };
-  const deadline = Date.now() + 20_000;
-  while ((await waiting()) < count) {
-    if (Date.now() > deadline) throw new Error(`${count} statements never waited`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /**
  * Runs `work` while the key's row is locked, on PostgreSQL until `waiters` statements wait for it
  * (every one of them has read the key, and none can change it), then lets them go. The embedded
@@ -55,24 +38,12 @@ async function whileRowWaits<T>(
   work: () => Promise<T>,
 ): Promise<T> {
   if (isEmbeddedDatabase) return work();
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((resolve) => (locked = resolve));
-  const holding = withSqlConnection(async (connection) => {
-    await connection.exec('BEGIN');
-    await connection.query('SELECT 1 FROM "ApiKey" WHERE "id" = $1::uuid FOR UPDATE', [keyId]);
-    locked();
-    await released;
-    await connection.exec('COMMIT');
-  });
-  await isLocked;
+  const lock = await holdLock('SELECT 1 FROM "ApiKey" WHERE "id" = $1::uuid FOR UPDATE', [keyId]);
   const running = work();
   try {
-    await untilWaiting(waiters);
+    await untilWaitingForLocks(waiters);
   } finally {
-    release();
-    await holding;
+    await lock.release();
   }
   return running;
 }
@@ -359,28 +330,17 @@ describe('rotateApiKey', () => {
       const { token } = await dashboardFor('PARTNER');
       const { key } = (await createKey(token)).data.createApiKey;
       const other = generateApiKey('test', key.prefix);
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let locked!: () => void;
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
       // Reads of the key wait: this rotation is asked, then reads the key after the other's commit.
-      const otherReplica = withSqlConnection(async (connection) => {
-        await connection.exec('BEGIN');
-        await connection.exec('LOCK TABLE "ApiKey" IN ACCESS EXCLUSIVE MODE');
-        locked();
-        await released;
-        await connection.query(
+      const otherReplica = await holdLock('LOCK TABLE "ApiKey" IN ACCESS EXCLUSIVE MODE');
+      const rotating = graphql(ROTATE, { id: key.id }, { token });
+      await untilWaitingForLocks(1);
+      await otherReplica.release((connection) =>
+        connection.query(
           `UPDATE "ApiKey" SET "secretHash" = $2, "rotatedAt" = clock_timestamp() AT TIME ZONE 'UTC'
            WHERE "id" = $1::uuid`,
           [key.id, sha256Hex(other.secret)],
-        );
-        await connection.exec('COMMIT');
-      });
-      await isLocked;
-      const rotating = graphql(ROTATE, { id: key.id }, { token });
-      await untilWaiting(1);
-      release();
-      await otherReplica;
+        ),
+      );
       const { body } = await rotating;
       expect(body.errors[0]).toMatchObject({
         message: ROTATED_MEANWHILE,

@@ -6,12 +6,13 @@ import { createApp, MAX_BODY_BYTES, type AppOptions } from '../src/app';
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { generateApiKey } from '../src/auth/keyFormat';
 import { config } from '../src/platform/config';
-import { isEmbeddedDatabase, prisma, withSqlConnection } from '../src/platform/db';
+import { isEmbeddedDatabase, prisma } from '../src/platform/db';
 import type { EdgeSettings } from '../src/http/edge';
 import { createRedisClient, type RedisClient } from '../src/platform/redis';
 import { logger } from '../src/platform/logger';
 import { proxyRange, TrustedProxies } from '../src/platform/trustProxy';
 import { expectError, listen, useTestDatabase } from './support/app';
+import { holdLock } from './support/locks';
 import { createApiKey, createUser } from './support/factories';
 
 useTestDatabase();
@@ -629,23 +630,9 @@ describe('request deadline', () => {
         spy.mockRestore();
       };
     }
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holding = withSqlConnection(async (connection) => {
-      await connection.exec('BEGIN');
-      // Keys still verify; the organizations query waits for the lock in PostgreSQL.
-      await connection.exec('LOCK TABLE "Organization" IN ACCESS EXCLUSIVE MODE');
-      locked();
-      await released;
-      await connection.exec('ROLLBACK');
-    });
-    await isLocked;
-    return async () => {
-      release();
-      await holding;
-    };
+    // Keys still verify; the organizations query waits for the lock in PostgreSQL.
+    const lock = await holdLock('LOCK TABLE "Organization" IN ACCESS EXCLUSIVE MODE');
+    return () => lock.release();
   }
 
   test('a request still running at the deadline is answered 504 REQUEST_TIMEOUT at once', async () => {

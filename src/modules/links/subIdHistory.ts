@@ -13,34 +13,29 @@ import { subIdClicksKeptFrom } from './subIds';
 const DELETE_BATCH = 10_000;
 const PRUNE_INTERVAL_MS = 3_600_000;
 
-/** Runs `deleteBatch` until it deletes fewer than a batch; answers how many it deleted. */
-async function deleteInBatches(deleteBatch: () => Promise<number>): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const count = await deleteBatch();
-    deleted += count;
-    if (count < DELETE_BATCH) return deleted;
-  }
-}
+/** The click rollups by sub-ID, each with its primary key. */
+const ROLLUPS = [
+  { table: Prisma.sql`"LinkSubIdClickHour"`, key: Prisma.sql`"linkId", "hour", "slot", "value"` },
+  {
+    table: Prisma.sql`"AffiliateSubIdClickHour"`,
+    key: Prisma.sql`"affiliateId", "slot", "hour", "value"`,
+  },
+];
 
 /** Deletes the sub-ID click rollup rows of hours before what is kept at `now`; answers how many. */
 export async function forgetOldSubIdClicks(now: Date): Promise<number> {
   const before = Prisma.sql`(${subIdClicksKeptFrom(now).toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
-  const links = await deleteInBatches(
-    () => prisma.$executeRaw`
-      DELETE FROM "LinkSubIdClickHour"
-      WHERE ("linkId", "hour", "slot", "value") IN (
-        SELECT "linkId", "hour", "slot", "value" FROM "LinkSubIdClickHour"
-        WHERE "hour" < ${before} LIMIT ${DELETE_BATCH})`,
-  );
-  const affiliates = await deleteInBatches(
-    () => prisma.$executeRaw`
-      DELETE FROM "AffiliateSubIdClickHour"
-      WHERE ("affiliateId", "slot", "hour", "value") IN (
-        SELECT "affiliateId", "slot", "hour", "value" FROM "AffiliateSubIdClickHour"
-        WHERE "hour" < ${before} LIMIT ${DELETE_BATCH})`,
-  );
-  return links + affiliates;
+  let deleted = 0;
+  for (const { table, key } of ROLLUPS) {
+    for (;;) {
+      const count = await prisma.$executeRaw`
+        DELETE FROM ${table} WHERE (${key}) IN (
+          SELECT ${key} FROM ${table} WHERE "hour" < ${before} LIMIT ${DELETE_BATCH})`;
+      deleted += count;
+      if (count < DELETE_BATCH) break;
+    }
+  }
+  return deleted;
 }
 
 /** Forgets old sub-ID clicks when it starts, then every hour. */
