@@ -13,6 +13,7 @@ import { config } from '../src/platform/config';
 import { useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
 import { startReplica } from './support/replica';
+import { until } from './support/webhookReceiver';
 
 useTestDatabase();
 
@@ -116,7 +117,11 @@ test('node runs dist/server.js: ready, keys checked, SIGTERM exits 0', async () 
     'dist/server.js',
   );
   try {
-    expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
+    // Ready once its connections are up: Redis's starts with the app, just before it listens.
+    await until(
+      async () => (await fetch(`${server.base}/readyz`)).status === 200,
+      'the service to be ready',
+    );
     // On PostgreSQL the service shares this test's schema: a key made here opens the catalog there
     // (a live key: production takes live keys). The embedded database is the child's own and holds
     // no key: a key is refused.
