@@ -117,7 +117,7 @@ export function createApp(options: AppOptions = {}) {
     keys,
     /** Runs a route's operation for the service's own reads (workers, and tests of them). */
     runRoute: rest.runRoute,
-    /** Starts the features' workers (the webhook dispatcher); `stop()` them at shutdown. */
+    /** Starts the features' workers (src/modules/index.ts: WORKERS); `stop()` them at shutdown. */
     startWorkers: () => WORKERS.map((worker) => worker.start({ runRoute: rest.runRoute })),
     /** Stops hearing key changes and waits for the key-use records under way (shutdown). */
     async close(): Promise<void> {

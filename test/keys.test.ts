@@ -3,13 +3,14 @@ import { DEMO_USERS } from '../src/auth/demoIdentities';
 import { tokenPlaceholder } from '../src/graphql/graphiql';
 import { SignJWT } from 'jose';
 import { signDashboardToken } from '../src/auth/dashboardToken';
-import { parseApiKey } from '../src/auth/keyFormat';
+import { generateApiKey, parseApiKey, sha256Hex } from '../src/auth/keyFormat';
 import { SCOPES_BY_KEY_TYPE } from '../src/auth/scopes';
 import { config } from '../src/platform/config';
-import { prisma } from '../src/platform/db';
+import { isEmbeddedDatabase, prisma } from '../src/platform/db';
 import { createApp } from '../src/app';
 import { call, graphql, useTestDatabase } from './support/app';
 import { createApiKey, createLegacyKey, createUser } from './support/factories';
+import { holdLock, untilWaitingForLocks } from './support/locks';
 
 useTestDatabase();
 
@@ -23,6 +24,30 @@ const LIST = `{ listApiKeys { ${KEY_FIELDS} } }`;
 async function dashboardFor(role: 'AFFILIATE' | 'PARTNER') {
   const user = await createUser(role);
   return { user, token: await signDashboardToken(user.id) };
+}
+
+const ROTATED_MEANWHILE =
+  'The key was rotated or revoked by another request while this one ran; this rotation changed nothing';
+
+/**
+ * Runs `work` while the key's row is locked, on PostgreSQL until `waiters` statements wait for it
+ * (every one of them has read the key, and none can change it), then lets them go. The embedded
+ * database runs one statement at a time: there `work` just runs.
+ */
+async function whileRowWaits<T>(
+  keyId: string,
+  waiters: number,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (isEmbeddedDatabase) return work();
+  const lock = await holdLock('SELECT 1 FROM "ApiKey" WHERE "id" = $1::uuid FOR UPDATE', [keyId]);
+  const running = work();
+  try {
+    await untilWaitingForLocks(waiters);
+  } finally {
+    await lock.release();
+  }
+  return running;
 }
 
 async function createKey(token: string, input: Record<string, unknown> = { name: 'CI' }) {
@@ -297,6 +322,55 @@ describe('rotateApiKey', () => {
     expect((await call('/api/partner/organizations', { key: created.apiKey })).status).toBe(401);
     expect((await call('/api/partner/organizations', { key: rotated.apiKey })).status).toBe(200);
   });
+
+  test('five rotations of one key asked at once: exactly one answers a key, which works; the others are told CONFLICT and change nothing', async () => {
+    const { token } = await dashboardFor('PARTNER');
+    const { apiKey: original, key } = (await createKey(token)).data.createApiKey;
+    const answers = await whileRowWaits(key.id, 5, () =>
+      Promise.all(Array.from({ length: 5 }, () => graphql(ROTATE, { id: key.id }, { token }))),
+    );
+    const rotated = answers.filter(({ body }) => body.data?.rotateApiKey);
+    const refused = answers.filter(({ body }) => body.errors);
+    expect(rotated).toHaveLength(1);
+    expect(refused.map(({ body }) => body.errors[0].extensions.code)).toEqual(
+      Array(4).fill('CONFLICT'),
+    );
+    expect(refused[0]!.body.errors[0].message).toBe(ROTATED_MEANWHILE);
+    const { apiKey } = rotated[0]!.body.data.rotateApiKey;
+    expect((await call('/api/partner/organizations', { key: apiKey })).status).toBe(200);
+    expect((await call('/api/partner/organizations', { key: original })).status).toBe(401);
+    expect(await prisma.apiKeyEvent.count({ where: { keyId: key.id, kind: 'ROTATED' } })).toBe(1);
+    // Asked after that answer, a rotation proceeds.
+    const { body } = await graphql(ROTATE, { id: key.id }, { token });
+    expect(body.data.rotateApiKey.apiKey).not.toBe(apiKey);
+  });
+
+  (isEmbeddedDatabase ? test.skip : test)(
+    "a rotation another replica commits while this one waits to read the key: this one is a CONFLICT, and the other's key stays the key",
+    async () => {
+      const { token } = await dashboardFor('PARTNER');
+      const { key } = (await createKey(token)).data.createApiKey;
+      const other = generateApiKey('test', key.prefix);
+      // Reads of the key wait: this rotation is asked, then reads the key after the other's commit.
+      const otherReplica = await holdLock('LOCK TABLE "ApiKey" IN ACCESS EXCLUSIVE MODE');
+      const rotating = graphql(ROTATE, { id: key.id }, { token });
+      await untilWaitingForLocks(1);
+      await otherReplica.release((connection) =>
+        connection.query(
+          `UPDATE "ApiKey" SET "secretHash" = $2, "rotatedAt" = clock_timestamp() AT TIME ZONE 'UTC'
+           WHERE "id" = $1::uuid`,
+          [key.id, sha256Hex(other.secret)],
+        ),
+      );
+      const { body } = await rotating;
+      expect(body.errors[0]).toMatchObject({
+        message: ROTATED_MEANWHILE,
+        extensions: { code: 'CONFLICT' },
+      });
+      expect((await call('/api/partner/organizations', { key: other.apiKey })).status).toBe(200);
+      expect(await prisma.apiKeyEvent.count({ where: { keyId: key.id, kind: 'ROTATED' } })).toBe(0);
+    },
+  );
 
   test('a legacy v1 key comes back as a v2 key', async () => {
     const user = await createUser('AFFILIATE');

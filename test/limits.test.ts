@@ -7,16 +7,22 @@ import { MAX_BODY_BYTES } from '../src/limits/bodyLimit';
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { generateApiKey } from '../src/auth/keyFormat';
 import { config } from '../src/platform/config';
-import { isEmbeddedDatabase, prisma, withSqlConnection } from '../src/platform/db';
+import { isEmbeddedDatabase, prisma } from '../src/platform/db';
 import type { EdgeSettings } from '../src/http/edge';
 import { createRedisClient, type RedisClient } from '../src/platform/redis';
 import { logger } from '../src/platform/logger';
-import { useTestDatabase, expectError } from './support/app';
+import { proxyRange, TrustedProxies } from '../src/platform/trustProxy';
+import { expectError, listen, useTestDatabase } from './support/app';
+import { holdLock } from './support/locks';
 import { createApiKey, createUser } from './support/factories';
 
 useTestDatabase();
 
 type App = ReturnType<typeof createApp>;
+
+/** TRUST_PROXY as a comma list of addresses and ranges. */
+const trustedProxies = (list: string) =>
+  new TrustedProxies(list.split(',').map((range) => proxyRange(range)!));
 
 const QUOTA_HEADERS = [
   'x-ratelimit-limit',
@@ -29,7 +35,7 @@ const QUOTA_HEADERS = [
 /** Apps made here get Redis only when a test asks for it, so quota windows never collide. */
 function appWith(settings: Partial<EdgeSettings> = {}, redis: RedisClient | null = null): App {
   const options: AppOptions = {
-    settings: { max: 60, windowSeconds: 60, trustProxy: true, ...settings },
+    settings: { max: 60, windowSeconds: 60, trustProxy: 1, ...settings },
     redis,
   };
   return createApp(options);
@@ -256,13 +262,46 @@ describe('what is counted', () => {
   });
 
   test('without TRUST_PROXY, X-Forwarded-For is ignored', async () => {
-    const app = appWith({ max: 2, trustProxy: false });
+    const app = appWith({ max: 2, trustProxy: 0 });
     const { apiKey } = await createApiKey('partner');
     const statuses = [];
     for (const ip of ['203.0.113.10', '203.0.113.11', '203.0.113.12']) {
       statuses.push((await hit(app, ORGANIZATIONS, { key: apiKey, ip })).status);
     }
     expect(statuses).toEqual([200, 200, 429]);
+  });
+
+  test('behind two proxies (TRUST_PROXY=2), the address the outer one saw counts, whatever the client wrote', async () => {
+    const app = appWith({ max: 1, trustProxy: 2 });
+    const { apiKey } = await createApiKey('partner');
+    const client = (written: string) =>
+      hit(app, ORGANIZATIONS, { key: apiKey, ip: `${written}, 203.0.113.30, 10.0.0.7` });
+    expect((await client('192.0.2.1')).status).toBe(200);
+    expect((await client('192.0.2.2')).status).toBe(429);
+  });
+
+  test("with the proxies' addresses (TRUST_PROXY=127.0.0.1), X-Forwarded-For counts only from them", async () => {
+    const { apiKey } = await createApiKey('partner');
+    const statusesFrom = async (proxies: string, ips: string[]) => {
+      const server = await listen(appWith({ max: 1, trustProxy: trustedProxies(proxies) }));
+      try {
+        const statuses = [];
+        for (const ip of ips) {
+          const response = await fetch(`${server.base}${ORGANIZATIONS}`, {
+            headers: { 'x-api-key': apiKey, 'x-forwarded-for': ip },
+          });
+          await response.arrayBuffer();
+          statuses.push(response.status);
+        }
+        return statuses;
+      } finally {
+        await server.close();
+      }
+    };
+    // The socket's peer is the loopback: through the proxy, each forwarded address is a client.
+    expect(await statusesFrom('127.0.0.0/8', ['203.0.113.40', '203.0.113.41'])).toEqual([200, 200]);
+    // From an address that is no proxy, the header is believed in nothing: one client.
+    expect(await statusesFrom('192.0.2.1', ['203.0.113.42', '203.0.113.43'])).toEqual([200, 429]);
   });
 
   test('an IPv6 client counts by its /64: new addresses in it get no new quota', async () => {
@@ -657,23 +696,9 @@ describe('request deadline', () => {
         spy.mockRestore();
       };
     }
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holding = withSqlConnection(async (connection) => {
-      await connection.exec('BEGIN');
-      // Keys still verify; the organizations query waits for the lock in PostgreSQL.
-      await connection.exec('LOCK TABLE "Organization" IN ACCESS EXCLUSIVE MODE');
-      locked();
-      await released;
-      await connection.exec('ROLLBACK');
-    });
-    await isLocked;
-    return async () => {
-      release();
-      await holding;
-    };
+    // Keys still verify; the organizations query waits for the lock in PostgreSQL.
+    const lock = await holdLock('LOCK TABLE "Organization" IN ACCESS EXCLUSIVE MODE');
+    return () => lock.release();
   }
 
   test('a request still running at the deadline is answered 504 REQUEST_TIMEOUT at once', async () => {

@@ -323,7 +323,7 @@ describe('the document and the route table', () => {
   });
 
   it('documents the failed-authentication limit as the app applies it', async () => {
-    const limited = createApp({ settings: { trustProxy: true }, redis: null });
+    const limited = createApp({ settings: { trustProxy: 1 }, redis: null });
     const route = ROUTES.find((candidate) => candidate.path === '/affiliate/channels')!;
     let answer;
     for (let n = 0; n <= FAILED_AUTH_LIMIT.max; n += 1) {

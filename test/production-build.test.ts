@@ -13,6 +13,7 @@ import { config } from '../src/platform/config';
 import { useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
 import { startReplica } from './support/replica';
+import { until } from './support/webhookReceiver';
 
 useTestDatabase();
 
@@ -25,6 +26,7 @@ beforeAll(() => {
 
 const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
   scripts: { build: string };
 };
 
@@ -33,6 +35,12 @@ function packageOf(importPath: string): string {
   const parts = importPath.split('/');
   return importPath.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
 }
+
+test("the build targets the Node.js production runs (.nvmrc), and the type check uses that Node's types", () => {
+  const major = readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim().split('.')[0];
+  expect(packageJson.scripts.build.split(/\s+/)).toContain(`--target=node${major}`);
+  expect(packageJson.devDependencies['@types/node']!.split('.')[0]).toBe(major);
+});
 
 test('the build bundles every package but the dependencies, the only ones production installs', () => {
   const outdir = mkdtempSync(path.join(tmpdir(), 'build-'));
@@ -109,7 +117,11 @@ test('node runs dist/server.js: ready, keys checked, SIGTERM exits 0', async () 
     'dist/server.js',
   );
   try {
-    expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
+    // Ready once its connections are up: Redis's starts with the app, just before it listens.
+    await until(
+      async () => (await fetch(`${server.base}/readyz`)).status === 200,
+      'the service to be ready',
+    );
     // On PostgreSQL the service shares this test's schema: a key made here opens the catalog there
     // (a live key: production takes live keys). The embedded database is the child's own and holds
     // no key: a key is refused.

@@ -11,7 +11,7 @@ import {
 } from '../src/modules/links/clicks';
 import { OTHER_SUB_ID_VALUES } from '../src/modules/links/subIds';
 import { countedClient } from '../src/modules/links/redirect';
-import { createIsolatedApp, app, useTestDatabase, expectError } from './support/app';
+import { app, call, createIsolatedApp, expectError, useTestDatabase } from './support/app';
 import { clickCountOf, createAffiliate, createBrand, createLink } from './support/factories';
 
 useTestDatabase();
@@ -31,7 +31,7 @@ beforeAll(async () => {
 const browser = (n: number) => `${BROWSER} client/${n}`;
 
 /** Behind a proxy that says who the client is (TRUST_PROXY), so clients can come from many addresses. */
-const behindProxy = createIsolatedApp({ settings: { trustProxy: true } });
+const behindProxy = createIsolatedApp({ settings: { trustProxy: 1 } });
 
 /** An address of its own for person `n` (documentation ranges, RFC 5737). */
 const addressOf = (n: number) => `198.51.${Math.floor(n / 250)}.${n % 250}`;
@@ -369,6 +369,13 @@ describe('sub-IDs: GET /s/{urlCode}?sub1=…&sub5=…', () => {
 
   const once = { clicks: 1, repeats: 0, bots: 0 };
 
+  /** How many values of a sub-ID a link's hour keeps (the database's bound). */
+  async function valuesPerHour(): Promise<number> {
+    const [row] = await prisma.$queryRaw<{ bound: number }[]>`
+      SELECT "sub_id_values_per_hour"() AS bound`;
+    return row!.bound;
+  }
+
   test("a tagged follow: 302 with the values appended, encoded, after the target's own parameters; counted under each value", async () => {
     const link = await createLink(affiliateId, organizationId, {
       originalUrl: `https://shop.example/sale?size=42&aff=${affiliateId}#top`,
@@ -451,7 +458,7 @@ describe('sub-IDs: GET /s/{urlCode}?sub1=…&sub5=…', () => {
     expect(await valuesOf(link.id)).toEqual({});
   });
 
-  test('repeats and bots are kept per value, as on the link; a repeat with other values is a repeat under those', async () => {
+  test(`repeats and bots are kept under a value counted clicks keep; a value only they carry counts under "${OTHER_SUB_ID_VALUES}"`, async () => {
     const link = await createLink(affiliateId, organizationId);
     await hit(`/s/${link.urlCode}?sub1=a`, person(1));
     await hit(`/s/${link.urlCode}?sub1=a`, person(1));
@@ -460,11 +467,60 @@ describe('sub-IDs: GET /s/{urlCode}?sub1=…&sub5=…', () => {
     await hit(`/s/${link.urlCode}?sub1=a`, {
       userAgent: 'Googlebot/2.1 (+http://www.google.com/bot.html)',
     });
+    await hit(`/s/${link.urlCode}?sub1=c`, { userAgent: 'curl/8.5.0' });
     expect(await clickCountOf(link.urlCode)).toBe(2);
     expect(await valuesOf(link.id)).toEqual({
       'sub1=a': { clicks: 2, repeats: 1, bots: 1 },
-      'sub1=b': { clicks: 0, repeats: 1, bots: 0 },
+      [`sub1=${OTHER_SUB_ID_VALUES}`]: { clicks: 0, repeats: 1, bots: 1 },
     });
+  });
+
+  test("bots and repeats with values of their own, past the bound, take none of the link's kept values: an affiliate's counted value still is one", async () => {
+    const { affiliateId: owner, apiKey } = await createAffiliate();
+    const link = await createLink(owner, organizationId);
+    const bound = await valuesPerHour();
+    const spam = bound + 20;
+    // A script: bots (its own user agent, at once) and a visitor's repeats, every one with a value
+    // of its own.
+    const bots = await Promise.all(
+      Array.from({ length: spam }, (_, n) =>
+        hit(`/s/${link.urlCode}?sub1=spam-${n}&sub2=spam`, { userAgent: 'curl/8.5.0' }),
+      ),
+    );
+    expect(bots.every((response) => response.status === 302)).toBe(true);
+    await hit(`/s/${link.urlCode}?sub2=visit`, person(1));
+    for (let n = 0; n < 5; n += 1) {
+      await hit(`/s/${link.urlCode}?sub1=repeat-${n}`, person(1));
+    }
+    // The affiliate's own followers.
+    await hit(`/s/${link.urlCode}?sub1=newsletter`, person(2));
+    await hit(`/s/${link.urlCode}?sub1=newsletter`, person(3));
+    expect(await clickCountOf(link.urlCode)).toBe(3);
+    const other = `sub1=${OTHER_SUB_ID_VALUES}`;
+    expect(await valuesOf(link.id)).toEqual({
+      'sub1=newsletter': { clicks: 2, repeats: 0, bots: 0 },
+      [other]: { clicks: 0, repeats: 5, bots: spam },
+      'sub2=visit': once,
+      [`sub2=${OTHER_SUB_ID_VALUES}`]: { clicks: 0, repeats: 0, bots: spam },
+    });
+
+    const report = await call('/affiliate/reports/performance?groupBy=sub1', {
+      key: apiKey,
+    });
+    expect(report.status).toBe(200);
+    const rows = report.body.data.map(
+      (row: { subId: string | null; clicks: number; repeatClicks: number; botClicks: number }) => [
+        row.subId,
+        row.clicks,
+        row.repeatClicks,
+        row.botClicks,
+      ],
+    );
+    expect(rows).toEqual([
+      ['newsletter', 2, 0, 0],
+      [null, 1, 0, 0],
+      [OTHER_SUB_ID_VALUES, 0, 5, spam],
+    ]);
   });
 
   test('clicks past the address bound are repeats under their values too', async () => {
@@ -495,10 +551,11 @@ describe('sub-IDs: GET /s/{urlCode}?sub1=…&sub5=…', () => {
   });
 
   test(`past the bound of values per link, hour and sub-ID, further values count under "${OTHER_SUB_ID_VALUES}"`, async () => {
-    const [settings] = await prisma.$queryRaw<{ bound: number; other: string }[]>`
-      SELECT "sub_id_values_per_hour"() AS bound, "sub_id_other_values"() AS other`;
-    const { bound, other } = settings!;
+    const [settings] = await prisma.$queryRaw<{ other: string }[]>`
+      SELECT "sub_id_other_values"() AS other`;
+    const { other } = settings!;
     expect(other).toBe(OTHER_SUB_ID_VALUES);
+    const bound = await valuesPerHour();
     const link = await createLink(affiliateId, organizationId);
     const value = (n: number) => `v${String(n).padStart(3, '0')}`;
     const extra = 5;

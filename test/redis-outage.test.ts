@@ -1,13 +1,17 @@
 // Redis stopping and coming back while replicas serve: they keep answering with per-replica
-// limits during the outage and share the quota again once it returns. The test runs its own
-// redis-server on a spare loopback port, so the machine's Redis is never touched.
+// limits during the outage and share the quota again once it returns; a Redis that hangs (accepts
+// connections, answers nothing) sends them to memory after one command's timeout, and the
+// breaker's background probe brings them back. The tests run their own redis-server on a spare
+// loopback port, so the machine's Redis is never touched.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { createApp } from '../src/app';
 import { DEMO_KEYS } from '../src/auth/demoIdentities';
-import { createRedisClient, type RedisClient } from '../src/platform/redis';
+import { breakerOf, createRedisClient, type RedisClient } from '../src/platform/redis';
 import { useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
+import { respCommands, startHangingRelay, type HangingRelay } from './support/hangingRelay';
 import { freePort, startReplica, type Replica } from './support/replica';
 import { until } from './support/webhookReceiver';
 
@@ -166,5 +170,174 @@ withRedisServer('a replica says in words when Redis is unreachable, back, or los
     redis.kill('SIGKILL');
     await until(() => said('Redis connection lost').length === 1, 'Redis lost', 30_000);
     expect(said('Redis is unreachable')).toHaveLength(1);
+  }, 60_000);
+});
+
+withRedisServer('a Redis that accepts connections and never answers', () => {
+  let redis: ChildProcess;
+  let redisPort: number;
+  let relay: HangingRelay;
+  const clients: RedisClient[] = [];
+
+  beforeAll(async () => {
+    redisPort = await freePort();
+    redis = spawn(
+      'redis-server',
+      ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
+    relay = await startHangingRelay(redisPort);
+  });
+
+  // A test that failed while Redis hung leaves the next one a Redis that answers.
+  afterEach(() => relay.answer());
+
+  afterAll(async () => {
+    clients.forEach((client) => client.disconnect());
+    await relay.close();
+    redis.kill('SIGKILL');
+  });
+
+  function client(port: number): RedisClient {
+    const created = createRedisClient(`redis://127.0.0.1:${port}`);
+    clients.push(created);
+    return created;
+  }
+
+  /** A replica whose Redis is behind the relay, with the answer cache on. */
+  function replica() {
+    const redisClient = client(relay.port);
+    const app = createApp({
+      settings: { max: 3, windowSeconds: 60 },
+      redis: redisClient,
+      responseCacheTtlSeconds: 5,
+    });
+    return { app, redisClient };
+  }
+
+  async function statuses(app: ReturnType<typeof createApp>, apiKey: string, count: number) {
+    const answers: number[] = [];
+    for (let n = 0; n < count; n += 1) {
+      const response = await app.fetch('http://api.test/api/partner/organizations', {
+        headers: { 'x-api-key': apiKey },
+      });
+      answers.push(response.status);
+    }
+    return answers;
+  }
+
+  const readiness = async (app: ReturnType<typeof createApp>) => {
+    const response = await app.fetch('http://api.test/readyz');
+    return { status: response.status, body: await response.json() };
+  };
+  const partnerKey = async () => (await createApiKey('partner')).apiKey;
+
+  test('the request that meets it opens the breaker; then no request asks Redis, limits hold per replica and /readyz says so; once it answers, the background probe closes the breaker', async () => {
+    const [a, b] = [replica(), replica()];
+    await untilAnswering([a.redisClient, b.redisClient]);
+    const shared = await partnerKey();
+    expect([...(await statuses(a.app, shared, 2)), ...(await statuses(b.app, shared, 2))]).toEqual([
+      200, 200, 200, 429,
+    ]);
+
+    relay.hang();
+    // Each replica's first request waits for one command's timeout, then answers from memory.
+    const trip = await partnerKey();
+    expect(await statuses(a.app, trip, 1)).toEqual([200]);
+    expect(await statuses(b.app, trip, 1)).toEqual([200]);
+    const heard = relay.heldCommands().length;
+    const duringHang = await partnerKey();
+    expect(await statuses(a.app, duringHang, 4)).toEqual([200, 200, 200, 429]);
+    expect(await statuses(b.app, duringHang, 4)).toEqual([200, 200, 200, 429]);
+    expect(await readiness(a.app)).toEqual({
+      status: 503,
+      body: { status: 'unavailable', checks: { database: 'ok', redis: 'unreachable' } },
+    });
+    // What reached the hung Redis meanwhile: the breakers' probes (and a new connection's
+    // handshake), never a request's counter, cache lookup or store.
+    const asked = relay.heldCommands().slice(heard);
+    expect(
+      asked.filter(
+        ([name, key]) =>
+          !(name === 'set' && key === 'health:probe') && name !== 'client' && name !== 'info',
+      ),
+    ).toEqual([]);
+
+    relay.answer();
+    await until(
+      () => !breakerOf(a.redisClient).isOpen && !breakerOf(b.redisClient).isOpen,
+      'both breakers to close',
+    );
+    const afterwards = await partnerKey();
+    expect([
+      ...(await statuses(a.app, afterwards, 2)),
+      ...(await statuses(b.app, afterwards, 2)),
+    ]).toEqual([200, 200, 200, 429]);
+    expect((await readiness(a.app)).status).toBe(200);
+  }, 60_000);
+
+  test('a connection that never answers again is made anew, and the replicas share their limits again', async () => {
+    const [a, b] = [replica(), replica()];
+    await untilAnswering([a.redisClient, b.redisClient]);
+    relay.hang();
+    const trip = await partnerKey();
+    expect(await statuses(a.app, trip, 1)).toEqual([200]);
+    expect(await statuses(b.app, trip, 1)).toEqual([200]);
+    const connections = relay.connections();
+    // The peer is gone without a reset: these connections stay silent; new ones reach Redis.
+    relay.abandon();
+    await until(
+      () => !breakerOf(a.redisClient).isOpen && !breakerOf(b.redisClient).isOpen,
+      'both breakers to close',
+    );
+    expect(relay.connections()).toBeGreaterThan(connections);
+    const afterwards = await partnerKey();
+    expect([
+      ...(await statuses(a.app, afterwards, 2)),
+      ...(await statuses(b.app, afterwards, 2)),
+    ]).toEqual([200, 200, 200, 429]);
+  }, 60_000);
+
+  test('one that never answered at all: requests answer from memory, /readyz says redis unreachable', async () => {
+    // Reads what it is sent, never writes a byte.
+    const heard: string[] = [];
+    const silent = createServer((socket) => socket.on('data', (data) => heard.push(String(data))));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const redisClient = client((silent.address() as AddressInfo).port);
+      const app = createApp({ settings: { max: 3, windowSeconds: 60 }, redis: redisClient });
+      await until(() => heard.length > 0, 'a connection to the silent server');
+      expect(await statuses(app, await partnerKey(), 4)).toEqual([200, 200, 200, 429]);
+      expect(await readiness(app)).toEqual({
+        status: 503,
+        body: { status: 'unavailable', checks: { database: 'ok', redis: 'unreachable' } },
+      });
+      // ioredis's own handshake, never a request's command.
+      const commands = respCommands(heard.join('')).commands.map(([name]) => name);
+      expect(commands.filter((name) => name !== 'client' && name !== 'info')).toEqual([]);
+    } finally {
+      silent.close();
+    }
+  }, 60_000);
+
+  test('/readyz asks Redis for a write: answering PING while holding writes (CLIENT PAUSE WRITE) is not ready', async () => {
+    const admin = client(redisPort);
+    const { app, redisClient } = (() => {
+      const redisClient = client(redisPort);
+      return { app: createApp({ redis: redisClient }), redisClient };
+    })();
+    await untilAnswering([admin, redisClient]);
+    expect((await readiness(app)).status).toBe(200);
+    await admin.call('CLIENT', 'PAUSE', '60000', 'WRITE');
+    try {
+      expect(await redisClient.ping()).toBe('PONG');
+      expect(await readiness(app)).toEqual({
+        status: 503,
+        body: { status: 'unavailable', checks: { database: 'ok', redis: 'unreachable' } },
+      });
+    } finally {
+      await admin.call('CLIENT', 'UNPAUSE');
+    }
+    await until(async () => (await readiness(app)).status === 200, 'ready again');
   }, 60_000);
 });

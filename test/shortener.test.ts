@@ -2,6 +2,7 @@
 // POST /affiliate/shortener/url (body rules, 201 then 200, no duplicates under concurrency,
 // Idempotency-Key), GET /affiliate/shortener/urls (meta, limits, filters) and GET
 // /affiliate/shortener/urls/{urlCode}, with one affiliate never seeing another's links.
+import { MAX_ACTIVE_LINKS_PER_AFFILIATE } from '../src/modules/links/links';
 import { prisma } from '../src/platform/db';
 import { app, call, expectError, graphql, postRaw, send, useTestDatabase } from './support/app';
 import {
@@ -383,6 +384,75 @@ describe('POST /affiliate/shortener/url: links', () => {
     expect(response.body).toEqual({
       data: { createShortUrl: { data: { urlCode: rest.body.data.urlCode, linkType: 'Offer' } } },
     });
+  });
+});
+
+describe(`POST /affiliate/shortener/url: at most ${MAX_ACTIVE_LINKS_PER_AFFILIATE} active links per affiliate`, () => {
+  // One affiliate, filled once to one link below the bound; the tests run in order on it.
+  let full: { apiKey: string; affiliateId: string };
+  const deepLink = (path: string) => ({
+    organizationId: brand.id,
+    originalUrl: `${brand.websiteUrl}/${path}`,
+  });
+  const activeLinks = () =>
+    prisma.shortUrl.count({ where: { affiliateId: full.affiliateId, active: true } });
+
+  /** Deactivates the affiliate's links, as the network's back office does, down to `active`. */
+  async function deactivateDownTo(active: number): Promise<void> {
+    await prisma.$executeRaw`
+      UPDATE "ShortUrl" SET "active" = false WHERE "id" IN (
+        SELECT "id" FROM "ShortUrl" WHERE "affiliateId" = ${full.affiliateId}::uuid AND "active"
+        ORDER BY "createdAt", "id" LIMIT greatest(${(await activeLinks()) - active}, 0))`;
+  }
+
+  beforeAll(async () => {
+    full = await createAffiliate();
+    await prisma.$executeRaw`
+      INSERT INTO "ShortUrl" ("id", "urlCode", "affiliateId", "organizationId", "linkType",
+        "originalUrl", "dedupeKey")
+      SELECT gen_random_uuid(), 'f' || lpad(n::text, 7, '0'), ${full.affiliateId}::uuid,
+        ${brand.id}::uuid, 'Custom', 'https://www.aurora.example/f/' || n, 'custom:filled:' || n
+      FROM generate_series(1, ${MAX_ACTIVE_LINKS_PER_AFFILIATE - 1}) AS n`;
+  }, 120_000);
+
+  test('the last one is made (201); past it a new link is a 400 naming the bound, on both transports, and nothing is made', async () => {
+    expect((await createShortUrl(full.apiKey, deepLink('last'))).status).toBe(201);
+    const refused = await createShortUrl(full.apiKey, deepLink('one-too-many'));
+    expectError(
+      refused,
+      'BAD_REQUEST',
+      `At most ${MAX_ACTIVE_LINKS_PER_AFFILIATE} active short links per affiliate: reuse a link (the same request answers the one made), or have the network deactivate links no longer used`,
+    );
+    const graphqlRefused = await graphql(
+      'mutation ($id: UUID) { createShortUrl(organizationId: $id) { data { urlCode } } }',
+      { id: (await createBrand()).id },
+      { key: full.apiKey },
+    );
+    expect(graphqlRefused.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    expect(await activeLinks()).toBe(MAX_ACTIVE_LINKS_PER_AFFILIATE);
+  });
+
+  test('a link the affiliate has is still answered (200), and a Url offer still gets its own', async () => {
+    expect((await createShortUrl(full.apiKey, deepLink('last'))).status).toBe(200);
+    const offer = await createCampaign(brand.id, { offerType: 'Url' });
+    const campaign = await call(`/affiliate/campaigns/${offer.id}`, { key: full.apiKey });
+    expect(campaign.body.data.shortUrl).toMatch(/^https:\/\/api\.test\/s\/\w{8}$/);
+    expect(await activeLinks()).toBe(MAX_ACTIVE_LINKS_PER_AFFILIATE + 1);
+  });
+
+  test('links the network deactivates leave room', async () => {
+    await deactivateDownTo(MAX_ACTIVE_LINKS_PER_AFFILIATE - 1);
+    expect((await createShortUrl(full.apiKey, deepLink('into-the-room'))).status).toBe(201);
+    expect((await createShortUrl(full.apiKey, deepLink('no-room-again'))).status).toBe(400);
+  });
+
+  test('new links asked at once with room for one: one is made, the others are refused', async () => {
+    await deactivateDownTo(MAX_ACTIVE_LINKS_PER_AFFILIATE - 1);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, n) => createShortUrl(full.apiKey, deepLink(`at-once-${n}`))),
+    );
+    expect(answers.map(({ status }) => status).sort()).toEqual([201, 400, 400, 400, 400]);
+    expect(await activeLinks()).toBe(MAX_ACTIVE_LINKS_PER_AFFILIATE);
   });
 });
 

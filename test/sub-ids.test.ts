@@ -7,7 +7,16 @@ import { signDashboardToken } from '../src/auth/dashboardToken';
 import { config } from '../src/platform/config';
 import { prisma } from '../src/platform/db';
 import { orderAnswerOf } from '../src/modules/webhooks/orderAnswer';
-import { isSubId, OTHER_SUB_ID_VALUES, SUB_ID_NAMES } from '../src/modules/links/subIds';
+import { links } from '../src/modules/links';
+import { forgetOldSubIdClicks } from '../src/modules/links/subIdHistory';
+import {
+  isSubId,
+  OTHER_SUB_ID_VALUES,
+  SUB_ID_HISTORY_DAYS,
+  SUB_ID_NAMES,
+  subIdClicksKeptFrom,
+  subIdHistoryStart,
+} from '../src/modules/links/subIds';
 import { startWebhookDispatcher } from '../src/modules/webhooks/dispatcher';
 import { app, call, graphql, useTestDatabase } from './support/app';
 import {
@@ -26,8 +35,15 @@ import { booksEur, earningsByStatus, reportRow } from './support/reportRows';
 useTestDatabase();
 
 const REPORT = '/affiliate/reports/performance';
-/** 1 to 3 March 2026, UTC. */
-const MARCH = 'startAt=2026-03-01T00:00:00Z&endAt=2026-03-04T00:00:00Z';
+const DAY_MS = 86_400_000;
+/**
+ * The tagged shop's days, as YYYY-MM-DD: day 1 is midnight UTC 40 days ago. The fixture moves with
+ * the clock, since a report by sub-ID reaches back only so far.
+ */
+const DAY1 = Math.floor(Date.now() / DAY_MS) * DAY_MS - 40 * DAY_MS;
+const day = (n: number) => new Date(DAY1 + (n - 1) * DAY_MS).toISOString().slice(0, 10);
+/** Days 1 to 3, UTC. */
+const SHOP_DAYS = `startAt=${day(1)}T00:00:00Z&endAt=${day(4)}T00:00:00Z`;
 
 type Status = 'PENDING' | 'APPROVED' | 'PAID' | 'REJECTED';
 type SubIdValues = Partial<Record<(typeof SUB_ID_NAMES)[number], string | null>>;
@@ -62,9 +78,9 @@ async function insertOrder(
 }
 
 /**
- * The tagged shop, 1-3 March 2026: Aurora Shoes with the campaign Spring Sale and its Offer link
- * (1 March: 40 clicks, 5 repeats, 3 bots; sub1=mail 25 of them, sub1=social 10, sub2=hero all),
- * Chapter Books with a Custom link (3 March: 10 clicks, 1 repeat; sub1=mail 4). Orders written in
+ * The tagged shop, days 1-3: Aurora Shoes with the campaign Spring Sale and its Offer link
+ * (day 1: 40 clicks, 5 repeats, 3 bots; sub1=mail 25 of them, sub1=social 10, sub2=hero all),
+ * Chapter Books with a Custom link (day 3: 10 clicks, 1 repeat; sub1=mail 4). Orders written in
  * SQL: on the sale link an approved EUR one (sub1=mail, sub2=hero) and a pending USD one
  * (sub1=social); on the books link a rejected one (sub1=mail); a paid Chapter Books order without
  * link or sub-ID. Another affiliate tags its own clicks and order with sub1=mail on the same days.
@@ -87,17 +103,17 @@ beforeAll(async () => {
     linkType: 'Offer',
   });
   const booksLink = await createLink(affiliateId, books.id);
-  const march1 = new Date('2026-03-01T10:00:00Z');
-  const march3 = new Date('2026-03-03T08:00:00Z');
-  await recordClicks(sale, march1, { clicks: 40, repeats: 5, bots: 3 });
-  await recordSubIdClicks(sale, march1, 1, 'mail', { clicks: 25, repeats: 2, bots: 1 });
-  await recordSubIdClicks(sale, march1, 1, 'social', { clicks: 10, repeats: 1 });
-  await recordSubIdClicks(sale, march1, 2, 'hero', { clicks: 40, repeats: 5, bots: 3 });
-  await recordClicks(booksLink, march3, { clicks: 10, repeats: 1 });
-  await recordSubIdClicks(booksLink, march3, 1, 'mail', { clicks: 4 });
-  const at = (time: string) => `2026-03-0${time}Z`;
+  const day1 = new Date(`${day(1)}T10:00:00Z`);
+  const day3 = new Date(`${day(3)}T08:00:00Z`);
+  await recordClicks(sale, day1, { clicks: 40, repeats: 5, bots: 3 });
+  await recordSubIdClicks(sale, day1, 1, 'mail', { clicks: 25, repeats: 2, bots: 1 });
+  await recordSubIdClicks(sale, day1, 1, 'social', { clicks: 10, repeats: 1 });
+  await recordSubIdClicks(sale, day1, 2, 'hero', { clicks: 40, repeats: 5, bots: 3 });
+  await recordClicks(booksLink, day3, { clicks: 10, repeats: 1 });
+  await recordSubIdClicks(booksLink, day3, 1, 'mail', { clicks: 4 });
+  const at = (n: number, time: string) => `${day(n)}T${time}Z`;
   await insertOrder(affiliateId, shoes.id, {
-    at: at('1T10:15:00'),
+    at: at(1, '10:15:00'),
     urlCode: sale.urlCode,
     status: 'APPROVED',
     value: 100,
@@ -106,7 +122,7 @@ beforeAll(async () => {
     sub2: 'hero',
   });
   await insertOrder(affiliateId, shoes.id, {
-    at: at('1T11:00:00'),
+    at: at(1, '11:00:00'),
     urlCode: sale.urlCode,
     currency: 'USD',
     value: 200,
@@ -114,7 +130,7 @@ beforeAll(async () => {
     sub1: 'social',
   });
   await insertOrder(affiliateId, books.id, {
-    at: at('3T08:00:00'),
+    at: at(3, '08:00:00'),
     urlCode: booksLink.urlCode,
     status: 'REJECTED',
     value: 50,
@@ -122,7 +138,7 @@ beforeAll(async () => {
     sub1: 'mail',
   });
   await insertOrder(affiliateId, books.id, {
-    at: at('3T09:00:00'),
+    at: at(3, '09:00:00'),
     status: 'PAID',
     value: 30,
     earnings: 1.5,
@@ -130,10 +146,10 @@ beforeAll(async () => {
 
   const other = await createAffiliate();
   const otherLink = await createLink(other.affiliateId, shoes.id);
-  await recordClicks(otherLink, new Date('2026-03-01T12:00:00Z'), { clicks: 7 });
-  await recordSubIdClicks(otherLink, new Date('2026-03-01T12:00:00Z'), 1, 'mail', { clicks: 7 });
+  await recordClicks(otherLink, new Date(`${day(1)}T12:00:00Z`), { clicks: 7 });
+  await recordSubIdClicks(otherLink, new Date(`${day(1)}T12:00:00Z`), 1, 'mail', { clicks: 7 });
   await insertOrder(other.affiliateId, shoes.id, {
-    at: at('1T12:00:00'),
+    at: at(1, '12:00:00'),
     status: 'APPROVED',
     sub1: 'mail',
   });
@@ -188,7 +204,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
   };
 
   test('sub1: clicks, orders, earnings, conversion rate and EPC per value, busiest first; null for clicks and orders without one', async () => {
-    const answer = await report(`groupBy=sub1&${MARCH}`);
+    const answer = await report(`groupBy=sub1&${SHOP_DAYS}`);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       data: [reportRow(mailEur), reportRow(untaggedEur), reportRow(socialUsd)],
@@ -197,7 +213,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
   });
 
   test('sub2: each sub-ID has its own values; the untagged row per currency', async () => {
-    const answer = await report(`groupBy=sub2&${MARCH}`);
+    const answer = await report(`groupBy=sub2&${SHOP_DAYS}`);
     expect(answer.body.data).toEqual([
       reportRow({
         subId: 'hero',
@@ -220,7 +236,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
 
   test('sub3 ... sub5 without any value: everything under null', async () => {
     for (const groupBy of ['sub3', 'sub4', 'sub5']) {
-      const answer = await report(`groupBy=${groupBy}&${MARCH}&limit=10`);
+      const answer = await report(`groupBy=${groupBy}&${SHOP_DAYS}&limit=10`);
       const clicks = answer.body.data.map((r: { subId: string | null; clicks: number }) => [
         r.subId,
         r.clicks,
@@ -260,16 +276,18 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
         epc: 0,
       }),
     ];
-    const byBrand = await report(`groupBy=sub1&organizationId=${shop.brands.books.id}&${MARCH}`);
+    const byBrand = await report(
+      `groupBy=sub1&organizationId=${shop.brands.books.id}&${SHOP_DAYS}`,
+    );
     expect(byBrand.body.data).toEqual(books);
     const byPeriod = await report(
-      'groupBy=sub1&startAt=2026-03-02T00:00:00Z&endAt=2026-03-04T00:00:00Z',
+      `groupBy=sub1&startAt=${day(2)}T00:00:00Z&endAt=${day(4)}T00:00:00Z`,
     );
     expect(byPeriod.body.data).toEqual(books);
   });
 
   test('campaignId narrows to the clicks and orders of its links', async () => {
-    const answer = await report(`groupBy=sub1&campaignId=${shop.campaignId}&${MARCH}`);
+    const answer = await report(`groupBy=sub1&campaignId=${shop.campaignId}&${SHOP_DAYS}`);
     expect(answer.body.data).toEqual([
       reportRow({
         subId: 'mail',
@@ -291,7 +309,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
 
   test('a time zone is taken as on the other groupings (it only moves the period edges)', async () => {
     const answer = await report(
-      'groupBy=sub1&timezone=Europe/Berlin&startAt=2026-03-01T01:00:00%2B01:00&endAt=2026-03-04T01:00:00%2B01:00',
+      `groupBy=sub1&timezone=Europe/Berlin&startAt=${day(1)}T01:00:00%2B01:00&endAt=${day(4)}T01:00:00%2B01:00`,
     );
     expect(answer.status).toBe(200);
     expect(answer.body.data.map((r: { subId: string | null }) => r.subId)).toEqual([
@@ -304,7 +322,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
   });
 
   test('pages count rows', async () => {
-    const answer = await report(`groupBy=sub1&${MARCH}&limit=2&page=2`);
+    const answer = await report(`groupBy=sub1&${SHOP_DAYS}&limit=2&page=2`);
     expect(answer.body).toEqual({
       data: [reportRow(socialUsd)],
       meta: { total: 3, page: 2, limit: 2, totalPages: 2 },
@@ -312,7 +330,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
   });
 
   test('Accept: text/csv answers the same rows with a subId column', async () => {
-    const response = await app.fetch(`http://api.test${REPORT}?groupBy=sub1&${MARCH}`, {
+    const response = await app.fetch(`http://api.test${REPORT}?groupBy=sub1&${SHOP_DAYS}`, {
       headers: { 'x-api-key': shop.apiKey, accept: 'text/csv' },
     });
     expect(response.status).toBe(200);
@@ -348,7 +366,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
           }
         }
       `,
-      { startAt: '2026-03-01T00:00:00Z', endAt: '2026-03-04T00:00:00Z' },
+      { startAt: `${day(1)}T00:00:00Z`, endAt: `${day(4)}T00:00:00Z` },
       { key: shop.apiKey },
     );
     const pick = ({
@@ -377,7 +395,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
   });
 
   test("another affiliate's report holds only its own value; neither sees the other's", async () => {
-    const theirs = await report(`groupBy=sub1&${MARCH}`, shop.other.apiKey);
+    const theirs = await report(`groupBy=sub1&${SHOP_DAYS}`, shop.other.apiKey);
     expect(theirs.body.data).toEqual([
       reportRow({
         subId: 'mail',
@@ -392,7 +410,7 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
       }),
     ]);
     // And the key's filters cannot reach them: the other affiliate's brand filter finds none.
-    const mine = await report(`groupBy=sub1&organizationId=${shop.brands.shoes.id}&${MARCH}`);
+    const mine = await report(`groupBy=sub1&organizationId=${shop.brands.shoes.id}&${SHOP_DAYS}`);
     expect(mine.body.data.reduce((sum: number, r: { clicks: number }) => sum + r.clicks, 0)).toBe(
       40,
     );
@@ -402,11 +420,11 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
     const { affiliateId, apiKey } = await createAffiliate();
     const brand = await createBrand();
     const link = await createLink(affiliateId, brand.id);
-    const hour = new Date('2026-03-02T15:00:00Z');
+    const hour = new Date(`${day(2)}T15:00:00Z`);
     await recordClicks(link, hour, { clicks: 12 });
     await recordSubIdClicks(link, hour, 1, 'kept', { clicks: 5 });
     await recordSubIdClicks(link, hour, 1, OTHER_SUB_ID_VALUES, { clicks: 7 });
-    const answer = await report(`groupBy=sub1&${MARCH}`, apiKey);
+    const answer = await report(`groupBy=sub1&${SHOP_DAYS}`, apiKey);
     expect(
       answer.body.data.map((r: { subId: string; clicks: number }) => [r.subId, r.clicks]),
     ).toEqual([
@@ -419,6 +437,80 @@ describe('GET /affiliate/reports/performance?groupBy=sub1 ... sub5', () => {
     const answer = await report('groupBy=sub6');
     expect(answer.status).toBe(400);
     expect(answer.body.message).toContain('groupBy');
+  });
+});
+
+describe(`sub-ID clicks: a report reaches back ${SUB_ID_HISTORY_DAYS} days, the rollups keep a day more`, () => {
+  const HOUR_MS = 3_600_000;
+  const iso = (time: number) => new Date(time).toISOString();
+
+  test(`a report by sub-ID starting within the ${SUB_ID_HISTORY_DAYS} days answers; an earlier start is a 400 naming the earliest; other groupings reach further`, async () => {
+    // An hour inside either edge: the current hour may turn between here and the service.
+    const earliest = subIdHistoryStart(new Date()).getTime();
+    const within = `startAt=${iso(earliest + HOUR_MS)}&endAt=${iso(earliest + 366 * DAY_MS)}`;
+    expect((await report(`groupBy=sub1&${within}`)).status).toBe(200);
+
+    const before = `startAt=${iso(earliest - HOUR_MS)}&endAt=${iso(earliest + 300 * DAY_MS)}`;
+    const refused = await report(`groupBy=sub3&${before}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    const named =
+      /^A report by sub-ID reaches back 400 days: startAt must be at or after (\S+Z)$/.exec(
+        refused.body.message,
+      );
+    expect(new Date(named![1]!).getTime()).toBeGreaterThanOrEqual(earliest);
+    expect((await report(`groupBy=day&${before}`)).status).toBe(200);
+    expect((await report(`groupBy=link&${before}`)).status).toBe(200);
+  });
+
+  test('rows of hours before the kept ones are deleted, for each link and the affiliate; the hours after, and the clicks of every report, stay', async () => {
+    const now = new Date('2026-11-24T10:20:00Z');
+    const keptFrom = subIdClicksKeptFrom(now).getTime();
+    expect(iso(keptFrom)).toBe('2025-10-19T10:00:00.000Z');
+    const { affiliateId } = await createAffiliate();
+    const brand = await createBrand();
+    const [first, second] = [
+      await createLink(affiliateId, brand.id),
+      await createLink(affiliateId, brand.id),
+    ];
+    const hour = (time: number) => new Date(time);
+    await recordClicks(first!, hour(keptFrom - HOUR_MS), { clicks: 3, bots: 9 });
+    await recordSubIdClicks(first!, hour(keptFrom - HOUR_MS), 1, 'gone', { clicks: 3 });
+    await recordSubIdClicks(first!, hour(keptFrom - HOUR_MS), 2, OTHER_SUB_ID_VALUES, { bots: 9 });
+    await recordSubIdClicks(second!, hour(keptFrom - 90 * DAY_MS), 1, 'gone', { clicks: 1 });
+    await recordClicks(first!, hour(keptFrom), { clicks: 2 });
+    await recordSubIdClicks(first!, hour(keptFrom), 1, 'kept', { clicks: 2 });
+
+    // Three rows of links, and the affiliate's three (two hours, two values in the first).
+    expect(await forgetOldSubIdClicks(now)).toBe(3 + 3);
+    const linkRows = await prisma.linkSubIdClickHour.findMany({
+      where: { affiliateId },
+      select: { linkId: true, hour: true, value: true },
+    });
+    expect(linkRows).toEqual([{ linkId: first!.id, hour: hour(keptFrom), value: 'kept' }]);
+    const affiliateRows = await prisma.affiliateSubIdClickHour.findMany({
+      where: { affiliateId },
+      select: { hour: true, value: true },
+    });
+    expect(affiliateRows).toEqual([{ hour: hour(keptFrom), value: 'kept' }]);
+    expect(await prisma.linkClickHour.count({ where: { affiliateId } })).toBe(2);
+    expect(await prisma.affiliateClickHour.count({ where: { affiliateId } })).toBe(2);
+    expect(await forgetOldSubIdClicks(now)).toBe(0);
+  });
+
+  test("the links module's worker deletes them when it starts", async () => {
+    const { affiliateId } = await createAffiliate();
+    const link = await createLink(affiliateId, (await createBrand()).id);
+    const old = new Date(subIdClicksKeptFrom(new Date()).getTime() - DAY_MS);
+    await recordSubIdClicks(link, old, 1, 'gone', { clicks: 1 });
+    const worker = links.workers!.find(({ name }) => name === 'sub-ID click history')!;
+    const running = worker.start({ runRoute: app.runRoute });
+    await until(
+      async () => (await prisma.linkSubIdClickHour.count({ where: { affiliateId } })) === 0,
+      'the old rows to go',
+    );
+    await running.stop();
+    expect(await prisma.affiliateSubIdClickHour.count({ where: { affiliateId } })).toBe(0);
   });
 });
 
@@ -496,7 +588,7 @@ describe('the sub-ID rollups equal the orders', () => {
     ];
     const random = randomFrom(31);
     const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
-    const start = Date.UTC(2026, 2, 1);
+    const start = DAY1;
     const ids: string[] = [];
     for (let n = 0; n < 60; n += 1) {
       const link = random() < 0.8 ? pick(links) : null;
@@ -554,7 +646,7 @@ describe('the sub-ID rollups equal the orders', () => {
     const { affiliateId, apiKey } = await createAffiliate();
     const brand = await createBrand();
     const link = await createLink(affiliateId, brand.id);
-    const at = new Date('2026-03-02T10:00:00Z');
+    const at = new Date(`${day(2)}T10:00:00Z`);
     const value = (n: number) => `order-${String(n).padStart(3, '0')}`;
     // One statement of `bound + 2` orders with values of their own: the first `bound` by value kept.
     await prisma.$executeRaw`
@@ -573,14 +665,14 @@ describe('the sub-ID rollups equal the orders', () => {
     });
     // Another hour starts a new set of values.
     await insertOrder(affiliateId, brand.id, {
-      at: new Date('2026-03-02T11:30:00Z'),
+      at: new Date(`${day(2)}T11:30:00Z`),
       urlCode: link.urlCode,
       sub1: 'late',
     });
 
     const ordersOf = async () => {
       const answer = await call(
-        `${REPORT}?groupBy=sub1&startAt=2026-03-02T00:00:00Z&endAt=2026-03-03T00:00:00Z&limit=366`,
+        `${REPORT}?groupBy=sub1&startAt=${day(2)}T00:00:00Z&endAt=${day(3)}T00:00:00Z&limit=366`,
         { key: apiKey },
       );
       return Object.fromEntries(

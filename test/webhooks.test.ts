@@ -147,7 +147,7 @@ describe('managing endpoints (dashboard, x-api-token)', () => {
     expect(body.errors[0].message).toContain(message);
   });
 
-  test('without WEBHOOK_ALLOW_PRIVATE_URLS, http and loopback or private addresses are refused', async () => {
+  test('without WEBHOOK_ALLOW_PRIVATE_URLS, http, loopback or private addresses and ports other than 443 and 80 are refused', async () => {
     const { token } = await affiliateDashboard();
     allowPrivateUrls(false);
     try {
@@ -157,6 +157,10 @@ describe('managing endpoints (dashboard, x-api-token)', () => {
         ['https://10.1.2.3/h', 'resolves to a private address'],
         ['https://[::1]/h', 'resolves to a loopback address'],
         ['https://localhost/h', 'resolves to a loopback address'],
+        [
+          'https://192.0.2.10:8443/h',
+          'url must use port 443 or 80 (others only where WEBHOOK_ALLOW_PRIVATE_URLS is set, in development)',
+        ],
       ];
       for (const [url, message] of cases) {
         const { body } = await graphql(CREATE, { input: { url, events: ORDER_EVENTS } }, { token });

@@ -469,7 +469,7 @@ export interface paths {
     put?: never;
     /**
      * The affiliate's link to a campaign (featureId), a brand page (organizationId) or a deep...
-     * @description The affiliate's link to a campaign (featureId), a brand page (organizationId) or a deep link on the brand's site (originalUrl + organizationId). Made once: the same request again returns the same link (REST: 201, then 200).
+     * @description The affiliate's link to a campaign (featureId), a brand page (organizationId) or a deep link on the brand's site (originalUrl + organizationId). Made once: the same request again returns the same link (REST: 201, then 200). An affiliate holds at most 100000 active links: a new one past that is a 400.
      *
      *     **Key:** affiliate key with scope `shortener:write`.
      */
@@ -631,7 +631,7 @@ export interface paths {
     };
     /**
      * Readiness: the database and, when configured, Redis answer
-     * @description Public: no key, no quota. 200 when every dependency answers within 2 s, else 503 naming what is unreachable: a readiness probe, or a load balancer with active checks. Without Redis the replica still serves, limiting in its own memory.
+     * @description Public: no key, no quota. 200 when the database answers a query within 2 s and, when configured, Redis a write within 0.5 s; else 503 naming what is unreachable: a readiness probe, or a load balancer with active checks. Without Redis the replica still serves, limiting in its own memory.
      */
     get: operations['readiness'];
     put?: never;
@@ -642,7 +642,7 @@ export interface paths {
      * Readiness: the database and, when configured, Redis answer (headers only)
      * @description As `GET`, without the body.
      *
-     *     Public: no key, no quota. 200 when every dependency answers within 2 s, else 503 naming what is unreachable: a readiness probe, or a load balancer with active checks. Without Redis the replica still serves, limiting in its own memory.
+     *     Public: no key, no quota. 200 when the database answers a query within 2 s and, when configured, Redis a write within 0.5 s; else 503 naming what is unreachable: a readiness probe, or a load balancer with active checks. Without Redis the replica still serves, limiting in its own memory.
      */
     head: operations['readinessHead'];
     patch?: never;
@@ -5082,7 +5082,7 @@ export interface operations {
         limit?: number;
         /** @description What a row adds up: day, brand, campaign, link, or sub1 ... sub5 (a sub-ID value). */
         groupBy: 'day' | 'brand' | 'campaign' | 'link' | 'sub1' | 'sub2' | 'sub3' | 'sub4' | 'sub5';
-        /** @description Start of the period. Default: 30 days before endAt; at most 366 days before it. Read in whole hours: an hour counts when its middle lies in [startAt, endAt). */
+        /** @description Start of the period. Default: 30 days before endAt; at most 366 days before it, and by sub-ID at most 400 days before the current hour. Read in whole hours: an hour counts when its middle lies in [startAt, endAt). */
         startAt?: string;
         /** @description End of the period (excluded). Default: the end of the current hour. */
         endAt?: string;
@@ -5155,7 +5155,7 @@ export interface operations {
         limit?: number;
         /** @description What a row adds up: day, brand, campaign, link, or sub1 ... sub5 (a sub-ID value). */
         groupBy: 'day' | 'brand' | 'campaign' | 'link' | 'sub1' | 'sub2' | 'sub3' | 'sub4' | 'sub5';
-        /** @description Start of the period. Default: 30 days before endAt; at most 366 days before it. Read in whole hours: an hour counts when its middle lies in [startAt, endAt). */
+        /** @description Start of the period. Default: 30 days before endAt; at most 366 days before it, and by sub-ID at most 400 days before the current hour. Read in whole hours: an hour counts when its middle lies in [startAt, endAt). */
         startAt?: string;
         /** @description End of the period (excluded). Default: the end of the current hour. */
         endAt?: string;

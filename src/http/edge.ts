@@ -29,6 +29,7 @@ import { routeTemplate, type RouteLookup, type RouteTable } from '../rest/routes
 import { requestTracer } from '../platform/tracing';
 import { recordAnswer } from './accessLog';
 import { quotaRefusal } from './admission';
+import type { TrustProxy } from '../platform/trustProxy';
 import { clientIpOf } from './clientIp';
 import { corsHeaders, preflightResponse, type CorsSettings } from './cors';
 import { healthResponse, HEALTH_PATHS } from './health';
@@ -38,7 +39,7 @@ import { inSpan } from './requestSpan';
 
 export interface EdgeSettings
   extends QuotaSettings, LegacyHostSettings, CorsSettings, MetricsSettings {
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   maxBodyBytes: number;
   requestTimeoutMs: number;
 }

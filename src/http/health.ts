@@ -1,10 +1,12 @@
 // Liveness and readiness. /healthz: the process answers. /readyz: the database answers `SELECT 1`
-// and, when configured, Redis answers PING; otherwise 503 naming what is down, for an orchestrator's
-// readiness probe or a load balancer with active checks (docs/operating.md says what nginx does).
+// and, when configured, Redis answers the breaker's probe (a write that expires, within
+// REDIS_COMMAND_TIMEOUT_MS: PING answers where writes hang); otherwise 503 naming what is down, for
+// an orchestrator's readiness probe or a load balancer with active checks (docs/operating.md says
+// what nginx does).
 import { prisma } from '../platform/db';
 import { jsonResponse } from '../platform/errors';
 import { logger } from '../platform/logger';
-import type { RedisClient } from '../platform/redis';
+import { breakerOf, type RedisClient } from '../platform/redis';
 import { CHECK_TIMEOUT_MS, within } from '../platform/deadline';
 import type { RequestRecord } from '../requestRecord';
 
@@ -24,7 +26,7 @@ export async function readiness(redis: RedisClient | null): Promise<Record<strin
   const checks: Record<string, string> = {
     database: await check('database', () => prisma.$queryRaw`SELECT 1`),
   };
-  if (redis) checks.redis = await check('redis', () => redis.ping());
+  if (redis) checks.redis = await check('redis', () => breakerOf(redis).probe());
   return checks;
 }
 

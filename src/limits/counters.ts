@@ -3,9 +3,15 @@
 // trip (replicas share one count, and a burst cannot slip between a read and a write); it can be
 // guarded by another counter (a client out of failed authentications), read in the same script.
 // When Redis fails, each replica counts in its own memory until Redis answers again, and says so
-// once per outage.
+// once per outage; a Redis that does not answer in time is not asked again until the breaker of its
+// connection has seen it answer (src/platform/redis.ts), so no request waits on it.
 import { logger } from '../platform/logger';
-import type { RedisClient } from '../platform/redis';
+import {
+  breakerOf,
+  RedisNotAnswering,
+  type RedisBreaker,
+  type RedisClient,
+} from '../platform/redis';
 
 /** A counter's window: hits so far, and the time until it resets. */
 export interface Window {
@@ -102,12 +108,12 @@ class MemoryCounters {
 }
 
 export class Counters {
-  private readonly shared: ScriptedRedis | null;
+  private readonly shared: { redis: ScriptedRedis; breaker: RedisBreaker } | null;
   private readonly local = new MemoryCounters();
   private inOutage = false;
 
   constructor(redis: RedisClient | null) {
-    this.shared = redis && scripted(redis);
+    this.shared = redis && { redis: scripted(redis), breaker: breakerOf(redis) };
   }
 
   /** Counts one hit of `key`, unless `guard` is at its max. */
@@ -135,19 +141,21 @@ export class Counters {
     run: (redis: ScriptedRedis) => Promise<number[]>,
   ): Promise<number[] | null> {
     if (!this.shared) return null;
+    const { redis, breaker } = this.shared;
     try {
-      const answer = await run(this.shared);
+      const answer = await breaker.run(() => run(redis));
       if (this.inOutage) {
         this.inOutage = false;
         logger.info('Redis is back: limits are shared again');
       }
       return answer;
     } catch (error) {
-      if (!this.inOutage) {
+      // A Redis not answering in time: its breaker says so, and when it answers again.
+      if (!this.inOutage && !(error instanceof RedisNotAnswering)) {
         this.inOutage = true;
         logger.warn(
           // Disconnected, the client has said why (src/platform/redis.ts); ioredis's error adds nothing.
-          this.shared.status === 'ready' ? { err: error } : {},
+          redis.status === 'ready' ? { err: error } : {},
           'Redis unreachable: limiting per replica in memory until it returns',
         );
       }

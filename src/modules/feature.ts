@@ -13,7 +13,7 @@ export interface WorkerContext {
   runRoute: RouteRunner;
 }
 
-/** Work a replica does beside answering requests (the webhook dispatcher). */
+/** Work a replica does beside answering requests (the webhook dispatcher, the sub-ID click history). */
 export interface Worker {
   name: string;
   start(context: WorkerContext): { stop(): Promise<void> };

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { MAX_PROXY_HOPS, proxyRange, TrustedProxies, type TrustProxy } from './trustProxy';
 
 export interface Config {
   nodeEnv: string;
@@ -40,7 +41,8 @@ export interface Config {
   legacyHosts: string[];
   shortLinkBaseUrl: string;
   keyEnv: 'live' | 'test';
-  trustProxy: boolean;
+  /** Which proxies may say who the client is: how many are in front of the service, or their addresses. */
+  trustProxy: TrustProxy;
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
   /** Whether the service applies pending migrations when it starts. */
@@ -165,6 +167,36 @@ function origins(env: NodeJS.ProcessEnv, name: string): string[] {
     }
   }
   return given;
+}
+
+/**
+ * TRUST_PROXY: a count of proxies in front of the service (`0` to MAX_PROXY_HOPS; `true`/`on`/`yes`
+ * for one, `false`/`off`/`no` or unset for none), or a comma list of the proxies' addresses and
+ * ranges. Anything else is refused: a value silently read as "off" would count every client as
+ * the proxy's address.
+ */
+function trustProxy(env: NodeJS.ProcessEnv, name: string): TrustProxy {
+  const raw = (env[name] ?? '').trim();
+  const word = raw.toLowerCase();
+  if (raw === '' || OFF.includes(word)) return 0;
+  if (['true', 'yes', 'on'].includes(word)) return 1;
+  if (/^\d+$/.test(raw)) {
+    if (Number(raw) > MAX_PROXY_HOPS) {
+      throw new ConfigError(`${name} takes at most ${MAX_PROXY_HOPS} proxies, got "${raw}"`);
+    }
+    return Number(raw);
+  }
+  const items = raw.split(',').map((item) => item.trim());
+  const ranges = items.map(proxyRange);
+  const wrong = items.find((_, i) => ranges[i] === null);
+  if (wrong !== undefined) {
+    throw new ConfigError(
+      `${name} takes the number of proxies in front of the service (1, 2, ...; 0 or off for none) ` +
+        `or their addresses and ranges separated by commas (10.0.0.0/8, 192.0.2.7, 2001:db8::/32), ` +
+        `got "${wrong}"`,
+    );
+  }
+  return new TrustedProxies(ranges.map((range) => range!));
 }
 
 /** A comma list of integers >= 1, e.g. `5,300,1800`. */
@@ -292,7 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     legacyHosts: list(env.LEGACY_HOSTS),
     shortLinkBaseUrl: withoutTrailingSlash(env.SHORT_LINK_BASE_URL || `${publicBaseUrl}/s`),
     keyEnv,
-    trustProxy: flag(env, 'TRUST_PROXY'),
+    trustProxy: setting(() => trustProxy(env, 'TRUST_PROXY'), 0),
     rateLimitMax: setting(() => integer(env, 'RATE_LIMIT_MAX', 60), 60),
     rateLimitWindowSeconds: setting(() => integer(env, 'RATE_LIMIT_WINDOW_S', 60), 60),
     migrateOnStart: setting(() => toggle(env, 'MIGRATE_ON_START', true), true),

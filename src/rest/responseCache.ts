@@ -14,7 +14,7 @@ import type { VerifiedKey } from '../auth/verifyApiKey';
 import { isMutation } from '../graphql/operationType';
 import { logger } from '../platform/logger';
 import { responseCacheLookups } from '../platform/metrics';
-import type { RedisClient } from '../platform/redis';
+import { breakerOf, type RedisClient } from '../platform/redis';
 import type { Context } from '../schema/context';
 
 /** Entries one replica keeps in memory when there is no Redis; the oldest goes first. */
@@ -58,28 +58,35 @@ function memoryStore(maxEntries = MEMORY_ENTRIES): ResponseStore {
 /**
  * Entries in Redis, each with the TTL, and per owner the set of its entries' names (expiring with
  * the newest of them), so every key this writes expires by itself: memory stays bounded by the
- * answers of one TTL. Redis unreachable: every lookup is a miss.
+ * answers of one TTL. Redis unreachable, or not answering in time (the connection's breaker,
+ * src/platform/redis.ts): every lookup is a miss and nothing is stored.
  */
 function redisStore(redis: RedisClient): ResponseStore {
+  const breaker = breakerOf(redis);
   const entryKey = (id: string) => `response-cache:entry:${id}`;
   const ownerKey = (owner: string) => `response-cache:owner:${owner}`;
   return {
     async get(id) {
-      const stored = await redis.get(entryKey(id)).catch(() => null);
+      const stored = await breaker.run(() => redis.get(entryKey(id))).catch(() => null);
       return stored === null ? null : (JSON.parse(stored) as CachedResponse);
     },
     async set(id, answer, owner, ttlMs) {
-      await redis
-        .multi()
-        .set(entryKey(id), JSON.stringify(answer), 'PX', ttlMs)
-        .sadd(ownerKey(owner), id)
-        .pexpire(ownerKey(owner), ttlMs)
-        .exec()
+      await breaker
+        .run(() =>
+          redis
+            .multi()
+            .set(entryKey(id), JSON.stringify(answer), 'PX', ttlMs)
+            .sadd(ownerKey(owner), id)
+            .pexpire(ownerKey(owner), ttlMs)
+            .exec(),
+        )
         .catch(() => undefined);
     },
     async forget(owner) {
-      const ids = await redis.smembers(ownerKey(owner));
-      await redis.del(ownerKey(owner), ...ids.map(entryKey));
+      await breaker.run(async () => {
+        const ids = await redis.smembers(ownerKey(owner));
+        await redis.del(ownerKey(owner), ...ids.map(entryKey));
+      });
     },
   };
 }

@@ -17,7 +17,7 @@ export function replica(options: AppOptions = {}): App {
   return createApp({
     redis: null,
     ...options,
-    settings: { trustProxy: true, ...options.settings },
+    settings: { trustProxy: 1, ...options.settings },
   });
 }
 

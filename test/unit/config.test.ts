@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/platform/config';
+import { TrustedProxies } from '../../src/platform/trustProxy';
 import { runToExit } from '../support/replica';
 
 /** A data folder of the test's own (the development secret is written there). */
@@ -57,7 +58,7 @@ describe('defaults', () => {
       legacyHosts: [],
       shortLinkBaseUrl: 'http://localhost:4000/s',
       keyEnv: 'test',
-      trustProxy: false,
+      trustProxy: 0,
       rateLimitMax: 60,
       rateLimitWindowSeconds: 60,
       requestTimeoutMs: 60_000,
@@ -300,12 +301,52 @@ describe('legacy hosts', () => {
 });
 
 describe('TRUST_PROXY', () => {
-  test.each(['1', 'true', 'TRUE', 'yes', 'on'])('TRUST_PROXY=%s turns it on', (value) => {
-    expect(configOf({ TRUST_PROXY: value }).trustProxy).toBe(true);
+  test.each(['', '0', 'false', 'off', 'NO'])('TRUST_PROXY=%j: no proxy', (value) => {
+    expect(configOf({ TRUST_PROXY: value }).trustProxy).toBe(0);
   });
 
-  test.each(['', '0', 'false', 'off', 'no', 'enabled'])('TRUST_PROXY=%j leaves it off', (value) => {
-    expect(configOf({ TRUST_PROXY: value }).trustProxy).toBe(false);
+  test.each(['1', 'true', 'TRUE', 'yes', 'on'])('TRUST_PROXY=%s: one proxy', (value) => {
+    expect(configOf({ TRUST_PROXY: value }).trustProxy).toBe(1);
+  });
+
+  test('a count of proxies, up to 10', () => {
+    expect(configOf({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(configOf({ TRUST_PROXY: '10' }).trustProxy).toBe(10);
+    expect(refusal({ TRUST_PROXY: '11' }).message).toBe(
+      'TRUST_PROXY takes at most 10 proxies, got "11"',
+    );
+  });
+
+  test("the proxies' addresses and ranges, IPv4 and IPv6", () => {
+    const { trustProxy } = configOf({ TRUST_PROXY: ' 10.0.0.0/8, 192.0.2.7 ,2001:db8::/32' });
+    expect(trustProxy).toBeInstanceOf(TrustedProxies);
+    const trusted = trustProxy as TrustedProxies;
+    expect(['10.200.0.1', '192.0.2.7', '2001:db8::1'].map((a) => trusted.trusts(a))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(['192.0.2.8', '11.0.0.1', '2001:db9::1'].map((a) => trusted.trusts(a))).toEqual([
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  test.each([
+    ['enabled', 'enabled'],
+    ['-1', '-1'],
+    ['1.5', '1.5'],
+    ['proxy.internal', 'proxy.internal'],
+    ['10.0.0.0/8, nginx', 'nginx'],
+    ['10.0.0.0/33', '10.0.0.0/33'],
+    ['10.0.0.1,', ''],
+  ])('TRUST_PROXY=%j is refused, naming %j', (value, wrong) => {
+    expect(refusal({ TRUST_PROXY: value }).message).toBe(
+      'TRUST_PROXY takes the number of proxies in front of the service (1, 2, ...; 0 or off for none) ' +
+        'or their addresses and ranges separated by commas (10.0.0.0/8, 192.0.2.7, 2001:db8::/32), ' +
+        `got "${wrong}"`,
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 // The report's period, time zone check and per-click rates (src/modules/reports/range.ts), and what
 // a report costs (its work, for the operation cost).
+import { BadRequestError } from '../../src/platform/errors';
 import { REPORT_DAY_COST, reportWork } from '../../src/modules/reports/performanceRows';
 import {
   hourFromMiddle,
@@ -9,7 +10,9 @@ import {
   periodDays,
   reportPeriod,
   reportTimeZone,
+  requireSubIdHistory,
 } from '../../src/modules/reports/range';
+import { subIdClicksKeptFrom, subIdHistoryStart } from '../../src/modules/links/subIds';
 
 const at = (iso: string) => new Date(iso);
 
@@ -136,6 +139,29 @@ describe('reportWork', () => {
     const month = { startAt: at('2025-12-01T00:00:00Z'), endAt: at('2026-01-01T00:00:00Z') };
     expect(reportWork({ groupBy: 'link', ...year }, now)).toBeGreaterThan(
       reportWork({ groupBy: 'link', ...month }, now) * 10,
+    );
+  });
+});
+
+describe('how far back a report by sub-ID reaches', () => {
+  const now = at('2026-11-24T10:20:00Z');
+
+  test('400 days before the current hour; the rollups keep a day more', () => {
+    expect(subIdHistoryStart(now)).toEqual(at('2025-10-20T10:00:00Z'));
+    expect(subIdClicksKeptFrom(now)).toEqual(at('2025-10-19T10:00:00Z'));
+  });
+
+  test('a period from that hour on is read', () => {
+    const period = reportPeriod(at('2025-10-20T10:00:00Z'), at('2026-10-01T00:00:00Z'), now);
+    expect(() => requireSubIdHistory(period, now)).not.toThrow();
+  });
+
+  test('a period from an hour earlier is a 400 naming the earliest start', () => {
+    const period = reportPeriod(at('2025-10-20T09:00:00Z'), at('2026-10-01T00:00:00Z'), now);
+    expect(() => requireSubIdHistory(period, now)).toThrow(
+      new BadRequestError(
+        'A report by sub-ID reaches back 400 days: startAt must be at or after 2025-10-20T10:00:00.000Z',
+      ),
     );
   });
 });

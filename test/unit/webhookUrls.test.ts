@@ -1,6 +1,9 @@
 // Webhook URLs: their form, then every address their host resolves to.
 import { checkedAddress, urlFormRefusal, type Resolve } from '../../src/modules/webhooks/urls';
 
+const PORT_REFUSAL =
+  'url must use port 443 or 80 (others only where WEBHOOK_ALLOW_PRIVATE_URLS is set, in development)';
+
 describe('urlFormRefusal', () => {
   test.each([
     ['https://hooks.example.com/orders', false, null],
@@ -18,6 +21,12 @@ describe('urlFormRefusal', () => {
       'url must not carry credentials (user:password@)',
     ],
     ['https://hooks.example.com/#frag', false, 'url must not have a fragment (#...)'],
+    ['https://hooks.example.com:443/orders', false, null],
+    ['https://hooks.example.com:80/orders', false, null],
+    ['https://hooks.example.com:8443/orders', false, PORT_REFUSAL],
+    ['https://hooks.example.com:5432/', false, PORT_REFUSAL],
+    ['http://localhost:3000/orders', false, 'url must be https'],
+    ['https://localhost:8443/orders', true, null],
     [
       `https://hooks.example.com/${'a'.repeat(2_000)}`,
       false,
@@ -65,6 +74,17 @@ describe('checkedAddress', () => {
       ok: false,
       reason: 'the host metadata.example.com resolves to a metadata address',
     });
+  });
+
+  test('another port than 443 or 80 is refused at delivery too, before the host is resolved', async () => {
+    const resolve = jest.fn(resolvingTo('93.184.215.14'));
+    expect(
+      await checkedAddress(new URL('https://hooks.example.com:2375/'), false, resolve),
+    ).toEqual({ ok: false, reason: PORT_REFUSAL });
+    expect(resolve).not.toHaveBeenCalled();
+    expect(await checkedAddress(new URL('https://hooks.example.com:443/'), false, resolve)).toEqual(
+      { ok: true, address: { address: '93.184.215.14', family: 4 } },
+    );
   });
 
   test('a host that does not resolve is refused', async () => {

@@ -84,7 +84,8 @@ builder.mutationFields((t) => ({
     description:
       'Replaces the secret, keeping name, scopes, prefix and expiry; a legacy v1 key comes back ' +
       'as a v2 key. With gracePeriodSeconds, the replaced secret keeps working that long (only ' +
-      'the newest replaced secret: rotating again ends the previous grace).' +
+      'the newest replaced secret: rotating again ends the previous grace). Of rotations of one ' +
+      'key asked at once exactly one wins; the others are a CONFLICT and change nothing.' +
       IDEMPOTENCY_NOTE,
     authScopes: { dashboardUser: true },
     managementLimit: true,
@@ -95,6 +96,9 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: async (_root, args, context, info) => {
+      // Before anything is read: a rotation that commits after this moment was not seen by the
+      // caller, so this one must not replace the key it issued.
+      const asked = new Date();
       const user = await dashboardUser(context.dashboardUserId);
       const grace = gracePeriodSeconds(args.gracePeriodSeconds);
       const fingerprint = { field: 'rotateApiKey', id: String(args.id), gracePeriodSeconds: grace };
@@ -110,8 +114,16 @@ builder.mutationFields((t) => ({
         const { apiKey, prefix, secret } = generateApiKey(env, key.prefix ?? undefined);
         try {
           await prisma.apiKey.update({
-            // Only the secret that was read: of two concurrent rotations one wins, the other is told.
-            where: { id: key.id, secretHash: key.secretHash, revokedAt: null },
+            // One statement decides, under the row's lock, so rotations of one key go one at a
+            // time: only the secret that was read, and only when no rotation came after this one
+            // was asked. Of rotations asked at once exactly one wins, whatever order they read the
+            // key in, and the others are told; a rotation asked after another's answer proceeds.
+            where: {
+              id: key.id,
+              secretHash: key.secretHash,
+              revokedAt: null,
+              OR: [{ rotatedAt: null }, { rotatedAt: { lt: asked } }],
+            },
             data: {
               version: 'v2',
               env,
@@ -125,7 +137,9 @@ builder.mutationFields((t) => ({
           });
         } catch (error) {
           if (!isNotFound(error)) throw error;
-          throw new ConflictError('The key was rotated or revoked meanwhile; try again');
+          throw new ConflictError(
+            'The key was rotated or revoked by another request while this one ran; this rotation changed nothing',
+          );
         }
         context.app.keys.forget(key.id);
         return { id: key.id, secret: apiKey };

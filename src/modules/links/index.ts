@@ -1,10 +1,12 @@
 // Short links: made through the shortener or on first need for a Url offer, followed through the
-// public redirect, which counts clicks (sub-IDs included) into the rollups the reports read.
+// public redirect, which counts clicks (sub-IDs included) into the rollups the reports read; its
+// worker deletes the sub-ID click rollups past their history.
 import type { FeatureModule } from '../feature';
 import './catalogLinks';
 import { redirectDocumentation } from './openapi';
 import { REDIRECT_PREFIX, redirectResponse } from './redirect';
 import './schema';
+import { subIdHistoryWorker } from './subIdHistory';
 
 export const links: FeatureModule = {
   name: 'links',
@@ -22,4 +24,5 @@ export const links: FeatureModule = {
     { prefix: REDIRECT_PREFIX, template: `${REDIRECT_PREFIX}{code}`, answer: redirectResponse },
   ],
   openApi: redirectDocumentation,
+  workers: [subIdHistoryWorker],
 };

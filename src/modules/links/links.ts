@@ -4,7 +4,8 @@
 import { randomString } from '../../platform/base62';
 import { config } from '../../platform/config';
 import { prisma } from '../../platform/db';
-import type { CampaignType, LinkType, ShortUrl } from '../../generated/prisma/client';
+import type { CampaignType, LinkType, Prisma, ShortUrl } from '../../generated/prisma/client';
+import { requireRoom, takeUserTurn, type OwnershipCap } from '../secrets/ownershipCaps';
 
 const URL_CODE_LENGTH = 8;
 
@@ -100,28 +101,81 @@ const MAX_CODE_ATTEMPTS = 5;
 export class UrlCodeExhaustedError extends Error {}
 
 /**
+ * Active links an affiliate may hold before the shortener refuses a new one (docs/decisions.md,
+ * "Short links"): deep links are made per URL, so without a bound one key could fill the table.
+ */
+export const MAX_ACTIVE_LINKS_PER_AFFILIATE = 100_000;
+
+const LINK_CAP: OwnershipCap = {
+  max: MAX_ACTIVE_LINKS_PER_AFFILIATE,
+  refusal:
+    `At most ${MAX_ACTIVE_LINKS_PER_AFFILIATE} active short links per affiliate: ` +
+    'reuse a link (the same request answers the one made), or have the network deactivate links no longer used',
+  count: (tx, affiliateId) => tx.shortUrl.count({ where: { affiliateId, active: true } }),
+};
+
+/** The one link of the request's affiliate and target. */
+const linkWhere = ({ affiliateId, dedupeKey }: ShortLinkRequest) => ({
+  affiliateId_dedupeKey: { affiliateId, dedupeKey },
+});
+
+export interface MadeLink {
+  shortUrl: ShortUrl;
+  /** Whether this call made it (201 vs 200 on the shortener route). */
+  created: boolean;
+}
+
+/**
  * The affiliate's link for `dedupeKey`, created when missing. Race-free: the insert skips on the
  * unique (affiliateId, dedupeKey), so concurrent callers all read back the one row that won.
- * `created` tells the caller whether this call made it (201 vs 200 on the shortener route).
  */
-export async function getOrCreateShortUrl(
+async function insertShortUrl(
+  client: Prisma.TransactionClient,
   request: ShortLinkRequest,
-  newCode: () => string = generateUrlCode,
-): Promise<{ shortUrl: ShortUrl; created: boolean }> {
-  const where = {
-    affiliateId_dedupeKey: { affiliateId: request.affiliateId, dedupeKey: request.dedupeKey },
-  };
+  newCode: () => string,
+): Promise<MadeLink> {
+  const where = linkWhere(request);
   for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS; attempt += 1) {
     // ON CONFLICT DO NOTHING covers every unique index: an existing link or a taken url code.
-    const { count } = await prisma.shortUrl.createMany({
+    const { count } = await client.shortUrl.createMany({
       data: [{ ...request, campaignId: request.campaignId ?? null, urlCode: newCode() }],
       skipDuplicates: true,
     });
-    const shortUrl = await prisma.shortUrl.findUnique({ where });
+    const shortUrl = await client.shortUrl.findUnique({ where });
     if (shortUrl) return { shortUrl, created: count === 1 };
     // Nothing inserted and no link: the url code was taken; draw another.
   }
   throw new UrlCodeExhaustedError(
     `No free url code after ${MAX_CODE_ATTEMPTS} attempts for ${request.dedupeKey}`,
   );
+}
+
+/** The affiliate's link for `dedupeKey`, created when missing (a Url offer's own link: uncapped). */
+export function getOrCreateShortUrl(
+  request: ShortLinkRequest,
+  newCode: () => string = generateUrlCode,
+): Promise<MadeLink> {
+  return insertShortUrl(prisma, request, newCode);
+}
+
+/**
+ * The shortener's get-or-create: an existing link is answered whatever the count; a new one only
+ * while the affiliate holds fewer than MAX_ACTIVE_LINKS_PER_AFFILIATE active links, else 400. The
+ * affiliate's capped creations take turns (its user row), so concurrent ones never pass the bound
+ * together, and the link is looked for again on its turn: one made meanwhile is answered, not refused.
+ */
+export async function getOrCreateShortUrlWithinCap(
+  request: ShortLinkRequest,
+  newCode: () => string = generateUrlCode,
+): Promise<MadeLink> {
+  const where = linkWhere(request);
+  const existing = await prisma.shortUrl.findUnique({ where });
+  if (existing) return { shortUrl: existing, created: false };
+  return prisma.$transaction(async (tx) => {
+    await takeUserTurn(tx, request.affiliateId);
+    const found = await tx.shortUrl.findUnique({ where });
+    if (found) return { shortUrl: found, created: false };
+    await requireRoom(tx, request.affiliateId, LINK_CAP);
+    return insertShortUrl(tx, request, newCode);
+  });
 }

@@ -5,7 +5,12 @@ import type { InputShapeFromFields } from '@pothos/core';
 import { config } from '../../platform/config';
 import { prisma } from '../../platform/db';
 import { LinkType, type Prisma } from '../../generated/prisma/client';
-import { getOrCreateShortUrl, isUrlCode, shortUrlOf } from './links';
+import {
+  getOrCreateShortUrlWithinCap,
+  isUrlCode,
+  MAX_ACTIVE_LINKS_PER_AFFILIATE,
+  shortUrlOf,
+} from './links';
 import { linkTargetOf, shortLinkRequestFor } from './targets';
 import { builder, keyAuth } from '../../schema/builder';
 import { containing, dateRange, startingWith } from '../../schema/filters';
@@ -125,8 +130,7 @@ const ShortUrlResult = itemQuery('affiliateShortUrl', {
 builder.mutationField('createShortUrl', (t) =>
   t.withAuth(keyAuth('affiliate', 'shortener:write')).field({
     type: ShortUrlResult,
-    description:
-      "POST /affiliate/shortener/url: the affiliate's link to a campaign (featureId), a brand page (organizationId) or a deep link on the brand's site (originalUrl + organizationId). Made once: the same request again returns the same link (REST: 201, then 200).",
+    description: `POST /affiliate/shortener/url: the affiliate's link to a campaign (featureId), a brand page (organizationId) or a deep link on the brand's site (originalUrl + organizationId). Made once: the same request again returns the same link (REST: 201, then 200). An affiliate holds at most ${MAX_ACTIVE_LINKS_PER_AFFILIATE} active links: a new one past that is a 400.`,
     args: {
       featureId: t.arg.id({ description: 'A campaign id: its Offer or Coupon link' }),
       organizationId: t.arg({
@@ -141,7 +145,7 @@ builder.mutationField('createShortUrl', (t) =>
     },
     resolve: async (_root, args, context) => {
       const request = await shortLinkRequestFor(context.affiliateId, linkTargetOf(args));
-      const { shortUrl, created } = await getOrCreateShortUrl(request);
+      const { shortUrl, created } = await getOrCreateShortUrlWithinCap(request);
       // The REST route answers 201 for a new link, 200 for the one that was there.
       if (!created && context.rest) context.rest.foundExisting = true;
       return { data: shortUrl };

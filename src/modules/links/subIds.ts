@@ -17,6 +17,26 @@ const SUB_ID = new RegExp(`^[\\x21-\\x7e]{1,${MAX_SUB_ID_LENGTH}}$`);
  */
 export const OTHER_SUB_ID_VALUES = '(other values)';
 
+/**
+ * How far back a report by sub-ID reaches, in days before the current UTC hour: a year's report
+ * ending now fits, with a month to spare. The sub-ID click rollups are kept a day longer
+ * (./subIdHistory.ts), so a report never races their deletion.
+ */
+export const SUB_ID_HISTORY_DAYS = 400;
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** The first hour a report by sub-ID may read at `now`. */
+export function subIdHistoryStart(now: Date): Date {
+  return new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - SUB_ID_HISTORY_DAYS * DAY_MS);
+}
+
+/** Sub-ID click rollup rows of hours before this are deleted at `now`. */
+export function subIdClicksKeptFrom(now: Date): Date {
+  return new Date(subIdHistoryStart(now).getTime() - DAY_MS);
+}
+
 export function isSubId(value: string): boolean {
   return SUB_ID.test(value);
 }

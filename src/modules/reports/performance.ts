@@ -3,7 +3,7 @@
 // (./performanceRows.ts). A list like the others (`listQuery`, `meta` envelope); its rows are
 // computed, not stored.
 import { shortUrlOf } from '../links/links';
-import { OTHER_SUB_ID_VALUES } from '../links/subIds';
+import { OTHER_SUB_ID_VALUES, SUB_ID_HISTORY_DAYS } from '../links/subIds';
 import { builder, keyAuth } from '../../schema/builder';
 import { listQuery } from '../../schema/lists';
 import { fromMinor } from '../../schema/money';
@@ -11,10 +11,11 @@ import {
   performancePage,
   REPORT_GROUPS,
   reportWork,
+  subIdSlotOf,
   type PerformanceRecord,
   type ReportQuery,
 } from './performanceRows';
-import { perClick, reportPeriod, reportTimeZone } from './range';
+import { perClick, reportPeriod, reportTimeZone, requireSubIdHistory } from './range';
 
 const ReportGroupBy = builder.enumType('ReportGroupBy', {
   description:
@@ -144,8 +145,7 @@ const reportArgs = builder.args((t) => ({
   }),
   startAt: t.field({
     type: 'DateTime',
-    description:
-      'Start of the period. Default: 30 days before endAt; at most 366 days before it. Read in whole hours: an hour counts when its middle lies in [startAt, endAt)',
+    description: `Start of the period. Default: 30 days before endAt; at most 366 days before it, and by sub-ID at most ${SUB_ID_HISTORY_DAYS} days before the current hour. Read in whole hours: an hour counts when its middle lies in [startAt, endAt)`,
   }),
   endAt: t.field({
     type: 'DateTime',
@@ -175,12 +175,17 @@ listQuery('affiliatePerformanceReport', {
   // The report orders its rows itself (performanceRows.ts).
   order: [],
   work: (args) => reportWork(args),
-  where: (args, { affiliateId }): ReportQuery => ({
-    affiliateId,
-    groupBy: args.groupBy,
-    period: reportPeriod(args.startAt, args.endAt, new Date()),
-    timezone: reportTimeZone(args.timezone),
-    organizationId: args.organizationId,
-    campaignId: args.campaignId,
-  }),
+  where: (args, { affiliateId }): ReportQuery => {
+    const now = new Date();
+    const period = reportPeriod(args.startAt, args.endAt, now);
+    if (subIdSlotOf(args.groupBy) !== null) requireSubIdHistory(period, now);
+    return {
+      affiliateId,
+      groupBy: args.groupBy,
+      period,
+      timezone: reportTimeZone(args.timezone),
+      organizationId: args.organizationId,
+      campaignId: args.campaignId,
+    };
+  },
 });

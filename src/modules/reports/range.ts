@@ -1,6 +1,7 @@
 // The report's period and its arithmetic, pure: the hours it reads, its local days, its rates.
 // Rollups are kept per UTC hour, so a period is read in whole hours.
 import { BadRequestError, shown } from '../../platform/errors';
+import { SUB_ID_HISTORY_DAYS, subIdHistoryStart } from '../links/subIds';
 
 export const DEFAULT_REPORT_DAYS = 30;
 export const MAX_REPORT_DAYS = 366;
@@ -54,6 +55,19 @@ export function reportPeriod(
   }
   const to = hourFromMiddle(end);
   return { from: hourFromMiddle(start), to, lastHour: new Date(to.getTime() - HOUR_MS) };
+}
+
+/**
+ * A report by sub-ID reads only hours whose sub-ID clicks are still kept: a period starting
+ * earlier is a 400 (its clicks would show as untagged), naming the earliest start.
+ */
+export function requireSubIdHistory(period: ReportPeriod, now: Date): void {
+  const earliest = subIdHistoryStart(now);
+  if (period.from < earliest) {
+    throw new BadRequestError(
+      `A report by sub-ID reaches back ${SUB_ID_HISTORY_DAYS} days: startAt must be at or after ${earliest.toISOString()}`,
+    );
+  }
 }
 
 /** The period's bounds as asked, the defaults filled in: endAt the end of the current hour, startAt 30 days before it. */

@@ -1,11 +1,22 @@
-// Webhook URLs: `https` (or `http` when private URLs are allowed), no credentials, and a host whose
-// every address is reachable (src/modules/webhooks/addresses.ts). Checked when an endpoint is created or
-// changed and again, after DNS, before every delivery, which then connects to the address checked.
+// Webhook URLs: `https` (or `http` when private URLs are allowed), no credentials, the web's ports
+// (80 and 443; any where private URLs are allowed, in development), and a host whose every address
+// is reachable (src/modules/webhooks/addresses.ts). Checked when an endpoint is created or changed
+// and again, after DNS, before every delivery, which then connects to the address checked.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { classifyAddress, isReachable } from './addresses';
 
 const URL_MAX = 2_000;
+
+/**
+ * Why a URL's port is refused, or null: 443 and 80 (the URL's `port` is '' for its scheme's
+ * default), so an endpoint cannot aim the service at another service of a public host (a
+ * database, SMTP, an admin port). Any port where private URLs are allowed.
+ */
+function portRefusal(url: URL, allowPrivate: boolean): string | null {
+  if (allowPrivate || url.port === '' || url.port === '443' || url.port === '80') return null;
+  return 'url must use port 443 or 80 (others only where WEBHOOK_ALLOW_PRIVATE_URLS is set, in development)';
+}
 
 /** Why a URL cannot be a webhook endpoint, or null when its form is acceptable (before DNS). */
 export function urlFormRefusal(raw: string, allowPrivate: boolean): string | null {
@@ -22,7 +33,7 @@ export function urlFormRefusal(raw: string, allowPrivate: boolean): string | nul
   }
   if (url.username || url.password) return 'url must not carry credentials (user:password@)';
   if (url.hash) return 'url must not have a fragment (#...)';
-  return null;
+  return portRefusal(url, allowPrivate);
 }
 
 export interface ResolvedAddress {
@@ -51,6 +62,9 @@ export async function checkedAddress(
   allowPrivate: boolean,
   resolve: Resolve = resolveHost,
 ): Promise<AddressCheck> {
+  // Endpoints are checked again at every delivery, whenever they were made.
+  const port = portRefusal(url, allowPrivate);
+  if (port) return { ok: false, reason: port };
   let addresses: ResolvedAddress[];
   try {
     addresses = await resolve(url.hostname);

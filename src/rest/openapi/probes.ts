@@ -27,7 +27,7 @@ const READY_OPERATION: Json = {
   tags: [PROBES_TAG],
   summary: 'Readiness: the database and, when configured, Redis answer',
   description:
-    'Public: no key, no quota. 200 when every dependency answers within 2 s, else 503 naming what is unreachable: a readiness probe, or a load balancer with active checks. Without Redis the replica still serves, limiting in its own memory.',
+    'Public: no key, no quota. 200 when the database answers a query within 2 s and, when configured, Redis a write within 0.5 s; else 503 naming what is unreachable: a readiness probe, or a load balancer with active checks. Without Redis the replica still serves, limiting in its own memory.',
   security: [],
   responses: {
     '200': probeAnswer('Every dependency answers', 'Readiness'),

@@ -173,8 +173,8 @@ builder.prismaObject('WebhookEndpointEvent', {
 });
 
 const URL_NOTE =
-  'https, on a host whose every address is public (http and private addresses only where ' +
-  'WEBHOOK_ALLOW_PRIVATE_URLS is set)';
+  'https, on port 443 or 80, on a host whose every address is public (http, other ports and ' +
+  'private addresses only where WEBHOOK_ALLOW_PRIVATE_URLS is set)';
 
 export const CreateWebhookEndpointInput = builder.inputType('CreateWebhookEndpointInput', {
   fields: (t) => ({
