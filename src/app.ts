@@ -7,7 +7,6 @@ import { createServerAdapter } from '@whatwg-node/server';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { ApiKeys } from './auth/verifyApiKey';
 import { config } from './platform/config';
-import { useAnswerSizeLimit } from './graphql/answerSize';
 import { graphqlArmor, type GraphqlSettings } from './graphql/armor';
 import { logYogaError, maskErrors, useFaultLog } from './graphql/errorMasking';
 import { graphiqlOptions } from './graphql/graphiql';
@@ -202,7 +201,6 @@ function createYogaServer(
       ),
       useUnknownPathAnswer(GRAPHQL_ENDPOINT),
       useJsonAnswers(),
-      useAnswerSizeLimit(GRAPHQL_ENDPOINT),
       ...cachePlugins,
       ...(tracing ? [tracing] : []),
     ],

@@ -1,9 +1,11 @@
 // A /graphql answer is at most MAX_ANSWER_BYTES. The operation cost (src/graphql/armor.ts) bounds
 // the rows an operation can ask for before it runs; this bounds what it sends, whatever the rows
-// hold (a delivery's 4 KiB answers, long texts written by the back office). An answer over it is
-// not sent: the client gets a 400 naming the limit, as for the other GraphQL limits, and the
-// connection does not hold megabytes for a slow reader. REST pages are bounded by their page rules.
-import type { Plugin } from 'graphql-yoga';
+// hold (long texts written by the back office, say). The answer is serialized against that budget
+// and given up at the first value past it: the client gets a 400 naming the limit, as for the other
+// GraphQL limits, and the process never holds the oversize text. REST pages are bounded by their
+// page rules.
+import type { ExecutionResult } from 'graphql';
+import { processRegularResult } from 'graphql-yoga';
 import { BadRequestError, graphqlErrorResponse } from '../platform/errors';
 import { logger } from '../platform/logger';
 
@@ -13,25 +15,52 @@ import { logger } from '../platform/logger';
  */
 export const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
 
-/** GraphQL results are JSON (src/graphql/jsonAnswers.ts); GraphiQL's page, inlined, is not one. */
-const isJsonAnswer = (response: Response) =>
-  /^application\/(graphql-response\+)?json/.test(response.headers.get('content-type') ?? '');
+export class AnswerTooLarge extends Error {}
 
-/** Refuses a /graphql result over `maxBytes` (its Content-Length, which the answer carries). */
-export function useAnswerSizeLimit(
-  graphqlEndpoint: string,
-  maxBytes: number = MAX_ANSWER_BYTES,
-): Plugin {
-  return {
-    onResponse({ request, response, setResponse }) {
-      const bytes = Number(response.headers.get('content-length'));
-      if (!(bytes > maxBytes) || !isJsonAnswer(response)) return;
-      if (new URL(request.url).pathname !== graphqlEndpoint) return;
-      logger.info({ limit: 'maxAnswerBytes', bytes }, 'GraphQL answer refused');
-      const message =
-        `Answer size limit of ${maxBytes} bytes exceeded, found ${bytes}: ` +
-        'ask for fewer rows, fields or aliases';
-      setResponse(graphqlErrorResponse(new BadRequestError(message)));
-    },
+/** Characters JSON writes as escapes (`\u0001` is six characters). */
+const ESCAPED = /[\u0000-\u001f"\\]/;
+
+/** A string's length as JSON writes it. */
+const jsonLength = (text: string) =>
+  ESCAPED.test(text) ? JSON.stringify(text).length : text.length + 2;
+
+/**
+ * JSON.stringify that gives up once the text it has written passes `maxBytes`: it counts each key
+ * and value as it goes (characters as JSON writes them, with separators), and the finished text is
+ * measured in bytes.
+ */
+export function boundedStringify(maxBytes: number) {
+  return (value: unknown): string => {
+    let written = 0;
+    const text = JSON.stringify(value, (key, item: unknown) => {
+      written += key.length + 4;
+      if (typeof item === 'string') written += jsonLength(item);
+      else if (typeof item === 'number') written += 8;
+      if (written > maxBytes) throw new AnswerTooLarge();
+      return item;
+    });
+    if (Buffer.byteLength(text) > maxBytes) throw new AnswerTooLarge();
+    return text;
+  };
+}
+
+type ResultProcessor = typeof processRegularResult;
+
+/** yoga's JSON result processor, refusing an answer over `maxBytes` with a 400 naming the limit. */
+export function boundedResultProcessor(maxBytes: number = MAX_ANSWER_BYTES): ResultProcessor {
+  const stringify = boundedStringify(maxBytes);
+  return (result, fetchAPI, acceptedMediaType) => {
+    try {
+      return processRegularResult(
+        { ...(result as ExecutionResult), stringify } as never,
+        fetchAPI,
+        acceptedMediaType,
+      );
+    } catch (error) {
+      if (!(error instanceof AnswerTooLarge)) throw error;
+      logger.info({ limit: 'maxAnswerBytes' }, 'GraphQL answer refused');
+      const message = `Answer size limit of ${maxBytes} bytes exceeded: ask for fewer rows, fields or aliases`;
+      return graphqlErrorResponse(new BadRequestError(message));
+    }
   };
 }

@@ -5,7 +5,8 @@
 // that are not JSON. The schema has no subscriptions or incremental delivery, so those formats
 // serve nothing; an empty body tells a client nothing; and bad input is a 400.
 import type { ExecutionResult } from 'graphql';
-import { processRegularResult, type Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
+import { boundedResultProcessor } from './answerSize';
 import { BadRequestError, withResultStatus } from '../platform/errors';
 import { JSON_TOO_DEEP, jsonNestsTooDeep } from '../limits/jsonDepth';
 
@@ -47,6 +48,8 @@ function isGraphqlBody(contentType: string | null): boolean {
   return GRAPHQL_BODY_TYPES.has(mediaType);
 }
 
+const answerWithinLimit = boundedResultProcessor();
+
 export function useJsonAnswers(): Plugin {
   return {
     onRequestParse({ request, requestParser, setRequestParser }) {
@@ -83,7 +86,7 @@ export function useJsonAnswers(): Plugin {
       if (mediaType === GRAPHQL_RESPONSE_JSON && isUnauthenticated(result)) {
         setResult(withResultStatus(result as ExecutionResult, 401));
       }
-      setResultProcessor(processRegularResult, mediaType);
+      setResultProcessor(answerWithinLimit, mediaType);
     },
   };
 }
