@@ -31,6 +31,6 @@ export async function deliveryOwnedBy(ownerId: string, deliveryId: string) {
         where: { id: deliveryId, endpoint: { ownerId, deletedAt: null } },
       })
     : null;
-  if (!delivery) throw notFound('Webhook delivery', deliveryId);
-  return delivery;
+  if (!delivery?.endpointId) throw notFound('Webhook delivery', deliveryId);
+  return { ...delivery, endpointId: delivery.endpointId };
 }
