@@ -23,8 +23,8 @@ import {
 import { setPendingDeliveries } from './pending';
 import { pruneWebhookHistory } from './history';
 import { retryDelayMs } from './retries';
-import { sendRequest, type AttemptOutcome } from './send';
-import { checkedAddress, type Resolve, resolveHost } from './urls';
+import { sendToCheckedAddress, type AttemptOutcome } from './send';
+import { type Resolve, resolveHost } from './urls';
 import { onDueDeliveries } from './wakeUp';
 import type { OrderAnswer } from './payload';
 import { webhookLane } from './webhookLane';
@@ -148,11 +148,14 @@ export function startDeliveryDispatcher<Target extends { failingSince: Date | nu
       logger.warn({ err: error, deliveryId: delivery.id }, `${lane.name} request not built`);
       return { outcome: failedOutcome('the request could not be built'), prepared: null };
     }
-    const check = await checkedAddress(prepared.request.url, settings.allowPrivateUrls, resolve);
-    if (!check.ok) return { outcome: failedOutcome(`not sent: ${check.reason}`), prepared };
-    const outcome = await sendRequest(prepared.request, check.address, timeoutMs);
+    const { outcome, sent } = await sendToCheckedAddress(
+      prepared.request,
+      settings.allowPrivateUrls,
+      resolve,
+      timeoutMs,
+    );
     // Only requests that were made: an attempt refused before sending took no time at the receiver.
-    lane.duration.observe(outcome.durationMs / 1000);
+    if (sent) lane.duration.observe(outcome.durationMs / 1000);
     return { outcome, prepared };
   }
 
@@ -160,7 +163,7 @@ export function startDeliveryDispatcher<Target extends { failingSince: Date | nu
     const target = await lane.loadTarget(delivery.targetId);
     const now = new Date();
     const { outcome, prepared } = await send(delivery, target, now);
-    const verdict = outcome.statusCode === null ? judgedFailed(outcome) : lane.judge(outcome, target);
+    const verdict = lane.judge(outcome, target);
     lane.attempts.inc({ outcome: attemptOutcomeLabel(verdict) });
     await recordAttempt(delivery, target.failingSince, outcome, verdict, prepared, now);
   }
@@ -225,7 +228,10 @@ export function startDeliveryDispatcher<Target extends { failingSince: Date | nu
     await Promise.all(
       claimed.map((delivery) =>
         attempt(delivery).catch((error: unknown) =>
-          logger.error({ err: error, deliveryId: delivery.id }, `${lane.name} attempt not recorded`),
+          logger.error(
+            { err: error, deliveryId: delivery.id },
+            `${lane.name} attempt not recorded`,
+          ),
         ),
       ),
     );
@@ -284,11 +290,6 @@ export function startDeliveryDispatcher<Target extends { failingSince: Date | nu
       await loop;
     },
   };
-}
-
-/** No answer came (refused address, unbuildable request, network): failed with the reason. */
-function judgedFailed(outcome: AttemptOutcome): Verdict {
-  return { delivered: false, error: outcome.error ?? 'no answer' };
 }
 
 /** Starts the webhook lane's dispatcher; `orderAnswer` reads an order as its route answers it. */

@@ -66,3 +66,20 @@ export function judgeByStatus(outcome: AttemptOutcome): Verdict {
     ? { delivered: true }
     : { delivered: false, error: outcome.error ?? `answered HTTP ${outcome.statusCode}` };
 }
+
+/** A target's columns after a change (the same on endpoints and postbacks); `enableWith` names the mutation that enables it again. */
+export function failingStateData(change: TargetChange, enableWith: string) {
+  switch (change.kind) {
+    case 'recovered':
+      return { failingSince: null };
+    case 'failing':
+      return { failingSince: change.failingSince };
+    case 'disabled':
+      return {
+        failingSince: change.failingSince,
+        enabled: false,
+        disabledAt: change.disabledAt,
+        disabledReason: `Every delivery failed since ${change.failingSince.toISOString()}; enable it again with ${enableWith}`,
+      };
+  }
+}

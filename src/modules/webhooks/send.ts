@@ -5,7 +5,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { ResolvedAddress } from './urls';
+import { checkedAddress, type Resolve, type ResolvedAddress } from './urls';
 
 /** What is kept of a receiver's answer. */
 export const RESPONSE_BODY_MAX_BYTES = 4 * 1024;
@@ -106,4 +106,22 @@ export function sendRequest(
     });
     request.end(body ?? undefined);
   });
+}
+
+/**
+ * Checks the request's host after DNS, then sends it to the address checked; `sent` says whether
+ * a request was made (an address refused before sending took no time at the receiver).
+ */
+export async function sendToCheckedAddress(
+  request: OutgoingRequest,
+  allowPrivateUrls: boolean,
+  resolve: Resolve,
+  timeoutMs: number,
+): Promise<{ outcome: AttemptOutcome; sent: boolean }> {
+  const check = await checkedAddress(request.url, allowPrivateUrls, resolve);
+  if (!check.ok) {
+    const error = `not sent: ${check.reason}`;
+    return { outcome: { statusCode: null, durationMs: 0, error, responseBody: null }, sent: false };
+  }
+  return { outcome: await sendRequest(request, check.address, timeoutMs), sent: true };
 }

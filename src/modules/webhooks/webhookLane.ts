@@ -5,7 +5,7 @@ import type { WebhookEndpoint } from '../../generated/prisma/client';
 import { prisma } from '../../platform/db';
 import { logger } from '../../platform/logger';
 import { webhookDeliveryAttempts, webhookDeliveryDuration } from '../../platform/metrics';
-import { judgeByStatus, UnsendableDelivery, type DeliveryLane } from './lane';
+import { failingStateData, judgeByStatus, UnsendableDelivery, type DeliveryLane } from './lane';
 import { orderEventBody, type OrderAnswer } from './payload';
 import { activeSecrets, signedHeaders } from './signing';
 
@@ -52,24 +52,19 @@ export function webhookLane(orderAnswer: OrderAnswer): DeliveryLane<WebhookEndpo
         'content-type': 'application/json',
         'user-agent': 'affiliate-network-webhooks/1',
       };
-      return { request: { method: 'POST', url: new URL(endpoint.url), headers, body }, shown: null };
+      return {
+        request: { method: 'POST', url: new URL(endpoint.url), headers, body },
+        shown: null,
+      };
     },
     judge: judgeByStatus,
     async changeTarget(tx, endpointId, change) {
       await tx.webhookEndpoint.update({
         where: { id: endpointId },
-        data:
-          change.kind === 'recovered'
-            ? { failingSince: null }
-            : change.kind === 'failing'
-              ? { failingSince: change.failingSince }
-              : {
-                  failingSince: change.failingSince,
-                  enabled: false,
-                  disabledAt: change.disabledAt,
-                  disabledReason: `Every delivery failed since ${change.failingSince.toISOString()}; enable it again with updateWebhookEndpoint`,
-                  auditTrail: { create: { kind: 'DISABLED' } },
-                },
+        data: {
+          ...failingStateData(change, 'updateWebhookEndpoint'),
+          ...(change.kind === 'disabled' && { auditTrail: { create: { kind: 'DISABLED' } } }),
+        },
       });
     },
     attempts: webhookDeliveryAttempts,
