@@ -1175,3 +1175,55 @@ describe('delivery to a real tracker', () => {
     for (const unbounded of [postback.id, path, tracker.url]) expect(text).not.toContain(unbounded);
   });
 });
+
+describe('the address guard at delivery, where private addresses are not allowed (production)', () => {
+  test('a name that resolves to a private or loopback address since it was saved is not sent to', async () => {
+    // This dispatcher resolves two names of its own and never connects to what they name.
+    const strict = startDeliveryDispatcher(postbackLane, {
+      ...DISPATCH,
+      allowPrivateUrls: false,
+      resolve: async (hostname) => {
+        if (hostname === 'private.test') return [{ address: '10.1.2.3', family: 4 }];
+        if (hostname === 'loopback.test') return [{ address: '127.0.0.1', family: 4 }];
+        throw new Error(`no address for ${hostname} in this test`);
+      },
+    });
+    try {
+      const { user, token } = await affiliateDashboard();
+      // Saved as if the names were public then (a save resolves them, and refuses these).
+      const postbacks = await Promise.all(
+        ['private', 'loopback'].map((name) =>
+          prisma.postback.create({
+            data: {
+              ownerId: user.id,
+              name,
+              events: ['order.created'],
+              method: 'GET',
+              urlTemplate: `https://${name}.test/postback?n={order_number}`,
+              statusMap: {},
+            },
+          }),
+        ),
+      );
+      await createOrder(user.id, (await createBrand()).id);
+      const attemptOf = async (postbackId: string) =>
+        (await graphql(DELIVERIES, { id: postbackId }, { token })).body.data.postbackDeliveries[0]
+          ?.attempts[0];
+      await until(
+        async () => (await attemptOf(postbacks[0]!.id)) && (await attemptOf(postbacks[1]!.id)),
+        'both attempts',
+      );
+      expect(await attemptOf(postbacks[0]!.id)).toMatchObject({
+        statusCode: null,
+        durationMs: 0,
+        error: 'not sent: the host private.test resolves to a private address',
+      });
+      expect(await attemptOf(postbacks[1]!.id)).toMatchObject({
+        statusCode: null,
+        error: 'not sent: the host loopback.test resolves to a loopback address',
+      });
+    } finally {
+      await strict.stop();
+    }
+  });
+});
