@@ -17,6 +17,7 @@ import {
   createLink,
   createOrder,
   createUser,
+  rolledBackOrderChanges,
 } from './support/factories';
 import { metricNow, scrape } from './support/metrics';
 import { startTracker, type ReceivedPostback, type Tracker } from './support/postbackReceiver';
@@ -598,26 +599,7 @@ describe('delivery to a real tracker', () => {
       urlTemplate: `${tracker.url}/${path}?order={order_number}&status={status}`,
     });
     const kept = await createOrder(user.id, brand.id, { orderNumber: `KEPT-${path}` });
-    const rolledBack = new Error('rolled back');
-    await expect(
-      prisma.$transaction(async (tx) => {
-        await tx.$executeRaw`UPDATE "Order" SET "status" = 'APPROVED' WHERE "id" = ${kept.id}::uuid`;
-        await tx.order.create({
-          data: {
-            orderNumber: `ROLLED-BACK-${path}`,
-            affiliateId: user.id,
-            organizationId: brand.id,
-            status: 'PENDING',
-            currency: 'EUR',
-            transactionValueMinor: 1,
-            commissionRateBps: 1,
-            earningsMinor: 1,
-            orderedAt: new Date(),
-          },
-        });
-        throw rolledBack;
-      }),
-    ).rejects.toBe(rolledBack);
+    await rolledBackOrderChanges(kept, `ROLLED-BACK-${path}`);
     await setStatus(kept.id, 'REJECTED');
     await until(() => receivedAt(path).length === 2, 'the committed events');
     expect(receivedAt(path).map(queryOf)).toEqual([

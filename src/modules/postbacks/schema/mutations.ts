@@ -5,6 +5,7 @@ import type { Prisma } from '../../../generated/prisma/client';
 import { prisma } from '../../../platform/db';
 import { builder } from '../../../schema/builder';
 import { createWithinCap, type UserCap } from '../../secrets/ownershipCaps';
+import { freshSchedule } from '../../webhooks/retries';
 import { announceDueDeliveries } from '../../webhooks/wakeUp';
 import { applyPreset } from '../presets';
 import { replayPostback, MAX_REPLAYED_ORDERS } from '../replay';
@@ -146,7 +147,7 @@ builder.mutationFields((t) => ({
         prisma.webhookDelivery.update({
           ...query,
           where: { id: delivery.id },
-          data: { state: 'PENDING', attemptCount: 0, nextAttemptAt: new Date(), lockedUntil: null },
+          data: freshSchedule(new Date()),
         }),
         announceDueDeliveries(prisma),
       ]);
