@@ -140,6 +140,8 @@ export function renderedRefusal(rendered: RenderedRequest): string | null {
   if (rendered.url.length > RENDERED_URL_MAX) {
     return `the rendered URL is ${rendered.url.length} characters long, more than ${RENDERED_URL_MAX}`;
   }
+  // Never thrown on: URL's error carries the URL, secret and all, into whatever logs it.
+  if (!URL.canParse(rendered.url)) return 'the rendered URL is not a URL';
   if (rendered.body !== null && Buffer.byteLength(rendered.body) > RENDERED_BODY_MAX) {
     return `the rendered body is larger than ${RENDERED_BODY_MAX} bytes`;
   }
