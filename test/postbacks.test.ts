@@ -841,14 +841,15 @@ describe('delivery to a real tracker', () => {
     await createOrder(user.id, brand.id, { orderNumber: `${path}-1` });
     await until(async () => (await stateOf()).failingSince !== null, 'failing', 30_000);
     expect(await stateOf()).toMatchObject({ enabled: true, disabledAt: null });
+    // As if it had been failing for a day: the next delivery that fails for good disables it.
+    const dayAgo = new Date(Date.now() - 86_400_000);
+    await prisma.postback.update({ where: { id: postback.id }, data: { failingSince: dayAgo } });
     await createOrder(user.id, brand.id, { orderNumber: `${path}-2` });
     await until(async () => (await stateOf()).enabled === false, 'disabled', 30_000);
     expect(await stateOf()).toMatchObject({
-      failingSince: expect.any(String),
+      failingSince: dayAgo.toISOString(),
       disabledAt: expect.any(String),
-      disabledReason: expect.stringMatching(
-        /^Every delivery failed since .*; enable it again with updatePostback$/,
-      ),
+      disabledReason: `Every delivery failed since ${dayAgo.toISOString()}; enable it again with updatePostback`,
     });
     const deliveries = await deliveriesOf(token, postback.id);
     expect(deliveries.map((delivery) => [delivery.state, delivery.attemptCount])).toEqual([

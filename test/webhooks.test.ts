@@ -600,6 +600,12 @@ describe('delivery to a real receiver', () => {
       (await graphql(LIST, {}, { token })).body.data.listWebhookEndpoints[0];
     await until(async () => (await stateOf()).failingSince !== null, 'failing', 30_000);
     expect(await stateOf()).toMatchObject({ enabled: true, disabledAt: null });
+    // As if it had been failing for a day (not on a clock the retries race): the next delivery
+    // that fails for good disables it.
+    await prisma.webhookEndpoint.update({
+      where: { id: endpoint.id },
+      data: { failingSince: new Date(Date.now() - 86_400_000) },
+    });
     const second = await createOrder(user.id, brand.id);
     failingOrders.add(second.id);
     await until(async () => (await stateOf()).enabled === false, 'disabled', 30_000);
