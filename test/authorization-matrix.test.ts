@@ -37,6 +37,9 @@ interface Row {
 
 const key = (type: KeyType, scope: ApiScope): Auth => ({ key: type, scope });
 
+/** A documentation address (192.0.2.0/24): no postback is ever sent there. */
+const POSTBACK_URL = 'https://192.0.2.10/postback';
+
 // The contract's scope table, row by row; key management takes the dashboard token (x-api-token).
 const TABLE: Row[] = [
   {
@@ -225,6 +228,62 @@ const TABLE: Row[] = [
     affiliateUsersOnly: true,
     args: (t) => ({ endpointId: t.keyIds.endpoint }),
   },
+  // Postbacks point at a documentation address: refused when saved, and at sending.
+  { field: 'Query.listPostbacks', auth: 'dashboard', affiliateUsersOnly: true },
+  {
+    field: 'Query.postbackDeliveries',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: (t) => ({ postbackId: t.keyIds.postback }),
+  },
+  {
+    field: 'Query.postbackPreset',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: () => ({ tracker: 'KEITARO', baseUrl: `${POSTBACK_URL}/k/postback` }),
+  },
+  {
+    field: 'Mutation.createPostback',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: () => ({
+      input: { name: 'matrix', events: ['order.created'], urlTemplate: `${POSTBACK_URL}?s={sub1}` },
+    }),
+  },
+  {
+    field: 'Mutation.updatePostback',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: (t) => ({ id: t.keyIds.postback, input: { name: 'matrix' } }),
+  },
+  {
+    field: 'Mutation.deletePostback',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: (t) => ({ id: t.keyIds.postbackToDelete }),
+  },
+  {
+    field: 'Mutation.redeliverPostback',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: (t) => ({ deliveryId: t.keyIds.postbackDelivery }),
+  },
+  {
+    field: 'Mutation.replayPostbacks',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: (t) => ({
+      postbackId: t.keyIds.postback,
+      since: '2020-01-01T00:00:00Z',
+      until: '2030-01-01T00:00:00Z',
+    }),
+  },
+  {
+    field: 'Mutation.sendTestPostback',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: (t) => ({ id: t.keyIds.postback }),
+  },
 ];
 
 type Outcome = 'UNAUTHORIZED' | 'FORBIDDEN' | 'allowed';
@@ -255,6 +314,10 @@ interface KeyIds {
   endpoint: string;
   endpointToDelete: string;
   delivery: string;
+  /** Postbacks and a delivery of affiliate a's dashboard user. */
+  postback: string;
+  postbackToDelete: string;
+  postbackDelivery: string;
 }
 
 const ALL = SCOPES_BY_KEY_TYPE;
@@ -289,6 +352,24 @@ beforeAll(async () => {
   const delivery = await prisma.webhookDelivery.create({
     data: { eventId: event.id, endpointId: hooks.id, seq: event.seq, state: 'FAILED' },
   });
+  const postback = () =>
+    prisma.postback.create({
+      data: {
+        ownerId: owner.affiliate,
+        name: 'matrix',
+        events: ['order.created'],
+        method: 'GET',
+        urlTemplate: `${POSTBACK_URL}?subid={sub1}`,
+        statusMap: {},
+      },
+    });
+  const [tracker, trackerToDelete] = [await postback(), await postback()];
+  const postbackEvent = await prisma.webhookEvent.create({
+    data: { type: 'order.created', orderId: base.a.order.id, status: 'PENDING' },
+  });
+  const postbackDelivery = await prisma.webhookDelivery.findFirstOrThrow({
+    where: { eventId: postbackEvent.id, postbackId: tracker.id },
+  });
   tenants = {
     ...base,
     keyIds: {
@@ -297,6 +378,9 @@ beforeAll(async () => {
       endpoint: hooks.id,
       endpointToDelete: toDelete.id,
       delivery: delivery.id,
+      postback: tracker.id,
+      postbackToDelete: trackerToDelete.id,
+      postbackDelivery: postbackDelivery.id,
     },
   };
 

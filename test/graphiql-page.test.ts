@@ -55,6 +55,7 @@ const hasChromium = existsSync(CHROMIUM) || Boolean(process.env.CI);
       'AffiliateSurface',
       'KeyManagement',
       'OrderWebhooks',
+      'TrackerPostbacks',
       'SubIds',
     ]);
     await page.close();

@@ -1,7 +1,8 @@
 // GraphiQL at /graphql: the example tabs are served, titled after their surfaces, valid against
 // the schema, and run without errors on the demo data exactly as prefilled: the demo keys, a token
 // of the demo user each placeholder names, the tab's own variables (placeholders filled in), and
-// for webhooks the listener's URL with WEBHOOK_ALLOW_PRIVATE_URLS on, as `npm start` is run there.
+// for webhooks the listener's URL with WEBHOOK_ALLOW_PRIVATE_URLS on, as `npm start` is run there;
+// for postbacks a real tracker in place of the listener.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, validate, type OperationDefinitionNode } from 'graphql';
@@ -10,7 +11,9 @@ import { signDashboardToken } from '../src/auth/dashboardToken';
 import { config } from '../src/platform/config';
 import { prisma } from '../src/platform/db';
 import { GRAPHIQL_TABS, schema } from '../src/modules';
+import { POSTBACK_LISTENER_URL } from '../src/modules/postbacks/graphiql';
 import { app, useTestDatabase } from './support/app';
+import { startTracker } from './support/postbackReceiver';
 
 useTestDatabase();
 beforeAll(() => seedDemoData(prisma));
@@ -68,6 +71,7 @@ describe('GraphiQL', () => {
       'AffiliateSurface',
       'KeyManagement',
       'OrderWebhooks',
+      'TrackerPostbacks',
       'SubIds',
     ]);
     const guide = readFileSync(path.join(__dirname, '..', 'docs', 'integrating.md'), 'utf8');
@@ -80,6 +84,7 @@ describe('GraphiQL', () => {
       ['x-api-key'],
       ['x-api-token'],
       ['x-api-token'],
+      ['x-api-token'],
       ['x-api-key'],
     ]);
   });
@@ -87,6 +92,10 @@ describe('GraphiQL', () => {
   it('runs every example as prefilled, on the demo data', async () => {
     // `WEBHOOK_ALLOW_PRIVATE_URLS=1 npm start`, as docs/webhooks.md runs the service for the tab.
     Object.assign(config, { webhookAllowPrivateUrls: true });
+    // `npm run postback:listen` stands in for the tracker: a real one of this test's own, at the
+    // tab's tracker address on another port (the test send reaches it).
+    const tracker = await startTracker();
+    const trackerUrl = (url: string) => url.replace(POSTBACK_LISTENER_URL, `${tracker.url}/`);
     const brand = await prisma.organization.findFirstOrThrow({ select: { id: true } });
     const created: Record<string, string> = {};
     for (const example of GRAPHIQL_TABS) {
@@ -105,7 +114,9 @@ describe('GraphiQL', () => {
             variable,
             typeof value === 'string' && value.startsWith('<')
               ? (created[example.title] ?? brand.id)
-              : value,
+              : typeof value === 'string'
+                ? trackerUrl(value)
+                : value,
           ]),
         );
         // The document holds several operations: name the one to run.
@@ -122,8 +133,14 @@ describe('GraphiQL', () => {
           created[example.title] = answer.data.createWebhookEndpoint.endpoint.id;
           expect(answer.data.createWebhookEndpoint.endpoint.url).toBe(example.variables!.url);
         }
+        if (name === 'CreatePostback') created[example.title] = answer.data.createPostback.id;
+        if (name === 'SendTest' && example.title === 'TrackerPostbacks') {
+          expect(answer.data.sendTestPostback).toMatchObject({ statusCode: 200, delivered: true });
+        }
       }
     }
-    expect(Object.keys(created)).toEqual(['KeyManagement', 'OrderWebhooks']);
+    await tracker.close();
+    expect(Object.keys(created)).toEqual(['KeyManagement', 'OrderWebhooks', 'TrackerPostbacks']);
+    expect(tracker.received.map((postback) => postback.path)).toEqual(['/demo-key/postback']);
   });
 });

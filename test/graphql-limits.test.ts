@@ -202,12 +202,18 @@ const INPUTS: Record<string, unknown> = {
   createApiKey: { name: 'x' },
   createWebhookEndpoint: { url: 'x', events: ['x'] },
   updateWebhookEndpoint: {},
+  createPostback: { name: 'x', events: ['x'] },
+  updatePostback: {},
 };
 
-/** A value for a required argument: the mutation's input, an enum's first value, else a string. */
+/**
+ * A value for a required argument: the mutation's input, an enum's first value, a time, else a
+ * string.
+ */
 function requiredValue(field: GraphQLField<unknown, unknown>, arg: GraphQLArgument): unknown {
   const type = getNamedType(arg.type);
   if (isEnumType(type)) return type.getValues()[0]!.name;
+  if (type.name === 'DateTime') return '2026-01-01T00:00:00Z';
   return arg.name === 'input' ? INPUTS[field.name] : 'x';
 }
 

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { POSTBACK_LISTENER_URL } from '../src/modules/postbacks/graphiql';
 import { WEBHOOK_LISTENER_URL } from '../src/modules/webhooks/graphiql';
 import { openApiPath } from '../src/rest/openapi';
 import { ROUTES } from '../src/modules';
@@ -107,16 +108,18 @@ describe('the blocks, run in one shell', () => {
       LOG_LEVEL: 'info',
     });
     const listenerPort = await freePort();
+    const postbackListenerPort = await freePort();
     const script = [
       'set -eo pipefail',
       ...run.map((block) =>
         block.code
           .replaceAll('http://localhost:4000', replica.base)
-          .replaceAll(WEBHOOK_LISTENER_URL, `http://127.0.0.1:${listenerPort}/webhooks`),
+          .replaceAll(WEBHOOK_LISTENER_URL, `http://127.0.0.1:${listenerPort}/webhooks`)
+          .replaceAll(POSTBACK_LISTENER_URL, `http://127.0.0.1:${postbackListenerPort}/`),
       ),
       'printf "\\n== KEY=%s CODE=%s ENDPOINT_ID=%s\\n" "$KEY" "$CODE" "$ENDPOINT_ID"',
     ].join('\n');
-    // A process group of its own: the blocks leave the webhook listener running in the background.
+    // A process group of its own: the blocks leave the listeners running in the background.
     shell = spawn('bash', ['-c', script], {
       cwd: ROOT,
       detached: true,
@@ -125,6 +128,7 @@ describe('the blocks, run in one shell', () => {
         DASHBOARD_JWT_SECRET: SECRET,
         LOG_LEVEL: 'silent',
         WEBHOOK_LISTEN_PORT: String(listenerPort),
+        POSTBACK_LISTEN_PORT: String(postbackListenerPort),
       },
     });
     shell.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -164,6 +168,20 @@ describe('the blocks, run in one shell', () => {
       data: { endpointId },
     });
     expect(stdout).not.toContain('refused');
+  }, 60_000);
+
+  test("the postback listener prints the test send and the replayed orders, in Keitaro's format", async () => {
+    const sent = () => stdout.split('--> GET /demo-key/postback\n').slice(1);
+    // The test send, and at least one of Ana's orders of the last 30 days.
+    await until(() => sent().length >= 2, 'the test send and a replayed order');
+    expect(sent()[0]).toMatch(
+      /^ {2}subid = "sample-click-id"\n {2}tid = "[0-9a-f-]{36}"\n {2}status = "sale"\n {2}payout = "12\.50"\n {2}currency = "EUR"\n {2}return = "OK"\n/,
+    );
+    // The answer shows the request with its postback key redacted, and the listener's OK.
+    expect(stdout).toMatch(
+      /^\{"sendTestPostback":\{"request":\{"url":"http:\/\/127\.0\.0\.1:\d+\/REDACTED\/postback\?subid=sample-click-id&[^"]+"\},"statusCode":200,"responseBody":"OK","delivered":true\}\}$/m,
+    );
+    expect(stdout).toMatch(/^\{"replayPostbacks":\{"queued":[1-9]\d*\}\}$/m);
   }, 60_000);
 
   test('every request they send is answered 2xx or 3xx, GraphQL without errors', () => {

@@ -8,10 +8,19 @@ import type { FeatureModule } from './feature';
 import { keys } from './keys';
 import { links } from './links';
 import { orders } from './orders';
+import { postbacks } from './postbacks';
 import { reports } from './reports';
 import { webhooks } from './webhooks';
 
-export const FEATURES: readonly FeatureModule[] = [catalog, orders, links, keys, webhooks, reports];
+export const FEATURES: readonly FeatureModule[] = [
+  catalog,
+  orders,
+  links,
+  keys,
+  webhooks,
+  postbacks,
+  reports,
+];
 
 /** The GraphQL schema of every feature. */
 export const schema = buildSchema();

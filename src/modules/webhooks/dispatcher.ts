@@ -1,28 +1,35 @@
-// The dispatcher, one in every replica: it claims due deliveries with a lease (FOR UPDATE SKIP
-// LOCKED, so two dispatchers never claim one delivery; the lease, not a row lock, covers the HTTP
-// call, so a killed dispatcher's claim simply expires and another sends it again, with the same
-// webhook-id), sends them, records each attempt, and schedules retries. An order's delivery to an
-// endpoint waits while an earlier one of the same order to that endpoint is not delivered, so
-// each order's events arrive in order. Woken by the database's notification at commit, it also
-// polls, so nothing waits on a lost notification for longer than the poll interval.
+// The dispatcher, one per lane (src/modules/webhooks/lane.ts: webhook endpoints, postbacks) in
+// every replica: it claims due deliveries with a lease (FOR UPDATE SKIP LOCKED, so two
+// dispatchers never claim one delivery; the lease, not a row lock, covers the HTTP call, so a
+// killed dispatcher's claim simply expires and another sends it again), checks the target's
+// address after DNS and connects to the address checked, sends, records each attempt, schedules
+// retries, and marks a target failing, then disabled. An order's delivery to a target waits while
+// an earlier one of the same order to that target is not delivered, so each order's events arrive
+// in order. Woken by the database's notification at commit, it also polls, so nothing waits on a
+// lost notification for longer than the poll interval. Each lane has its own dispatcher, so a slow
+// tracker never holds a webhook back, nor the reverse.
+import { Prisma } from '../../generated/prisma/client';
 import { config } from '../../platform/config';
 import { prisma } from '../../platform/db';
 import { logger } from '../../platform/logger';
+import { gaugeOnScrape } from '../../platform/metrics';
 import {
-  gaugeOnScrape,
-  webhookDeliveryAttempts,
-  webhookDeliveryDuration,
-} from '../../platform/metrics';
-import { orderEventBody, type OrderAnswer } from './payload';
+  UnsendableDelivery,
+  type ClaimedDelivery,
+  type DeliveryLane,
+  type PreparedAttempt,
+  type Verdict,
+} from './lane';
 import { setPendingDeliveries } from './pending';
 import { pruneWebhookHistory } from './history';
 import { retryDelayMs } from './retries';
-import { isSuccess, postWebhook, type AttemptOutcome } from './send';
-import { activeSecrets, signedHeaders, type SigningSecrets } from './signing';
-import { checkedAddress, type Resolve, resolveHost } from './urls';
+import { sendToCheckedAddress, type AttemptOutcome } from './send';
+import { type Resolve, resolveHost } from './urls';
 import { onDueDeliveries } from './wakeUp';
+import type { OrderAnswer } from './payload';
+import { webhookLane } from './webhookLane';
 
-/** The Standard Webhooks deadline of one attempt. */
+/** The Standard Webhooks deadline of one attempt, which postbacks keep too. */
 const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Deliveries claimed (and sent concurrently) at a time. */
 const CLAIM_BATCH = 10;
@@ -54,71 +61,53 @@ export function attemptTimeoutMs(leaseS: number): number {
   return Math.min(ATTEMPT_TIMEOUT_MS, (leaseS * 1000) / 2);
 }
 
-interface ClaimedDelivery {
-  id: string;
-  eventId: string;
-  endpointId: string;
-  attemptCount: number;
-}
-
 // Every replica runs a dispatcher and reports the same database-wide count: aggregate with max.
 gaugeOnScrape(
   'webhook_deliveries_pending',
   'Webhook deliveries waiting to be sent: due, scheduled for a retry, or held by a paused endpoint or a closed account',
-  (gauge) => setPendingDeliveries(gauge),
+  (gauge) => setPendingDeliveries(gauge, 'endpointId'),
 );
 
 /** The `outcome` label of an attempt: two values, whatever the receiver or the error. */
-function attemptOutcomeLabel(outcome: AttemptOutcome): 'delivered' | 'failed' {
-  return isSuccess(outcome.statusCode) ? 'delivered' : 'failed';
+function attemptOutcomeLabel(verdict: Verdict): 'delivered' | 'failed' {
+  return verdict.delivered ? 'delivered' : 'failed';
 }
 
-/** Claims up to CLAIM_BATCH due deliveries for `leaseS` seconds. */
-function claimDueDeliveries(leaseS: number): Promise<ClaimedDelivery[]> {
+/**
+ * Claims up to CLAIM_BATCH of the lane's due deliveries for `leaseS` seconds. A delivery waits
+ * for the earlier deliveries of its order to its target: those still being retried, and those
+ * that failed for good unless it is a replay (which sends the order as it is now).
+ */
+function claimDueDeliveries(
+  lane: Pick<DeliveryLane<never>, 'targetColumn' | 'targetTable'>,
+  leaseS: number,
+): Promise<ClaimedDelivery[]> {
+  // Names of the lane's own, never input.
+  const target = Prisma.raw(`"${lane.targetColumn}"`);
+  const targets = Prisma.raw(`"${lane.targetTable}"`);
   return prisma.$queryRaw<ClaimedDelivery[]>`
     UPDATE "WebhookDelivery" AS claimed
     SET "lockedUntil" = (now() AT TIME ZONE 'UTC') + make_interval(secs => ${leaseS})
     WHERE claimed."id" IN (
       SELECT due."id" FROM "WebhookDelivery" due
-      JOIN "WebhookEndpoint" endpoint ON endpoint."id" = due."endpointId"
-      JOIN "User" owner ON owner."id" = endpoint."ownerId"
+      JOIN ${targets} target ON target."id" = due.${target}
+      JOIN "User" owner ON owner."id" = target."ownerId"
       WHERE due."state" = 'PENDING'
         AND due."nextAttemptAt" <= (now() AT TIME ZONE 'UTC')
         AND (due."lockedUntil" IS NULL OR due."lockedUntil" <= (now() AT TIME ZONE 'UTC'))
-        AND endpoint."enabled" AND endpoint."deletedAt" IS NULL AND owner."deletedAt" IS NULL
+        AND target."enabled" AND target."deletedAt" IS NULL AND owner."deletedAt" IS NULL
         AND NOT EXISTS (
           SELECT 1 FROM "WebhookDelivery" earlier
-          WHERE earlier."endpointId" = due."endpointId" AND earlier."orderId" = due."orderId"
-            AND earlier."seq" < due."seq" AND earlier."state" <> 'DELIVERED'
+          WHERE earlier.${target} = due.${target} AND earlier."orderId" = due."orderId"
+            AND earlier."seq" < due."seq"
+            AND (earlier."state" = 'PENDING' OR (earlier."state" = 'FAILED' AND NOT due."isReplay"))
         )
       ORDER BY due."seq"
       LIMIT ${CLAIM_BATCH}
       FOR UPDATE OF due SKIP LOCKED
     )
-    RETURNING claimed."id", claimed."eventId", claimed."endpointId", claimed."attemptCount"`;
-}
-
-/** The event's body, built once (by whichever dispatcher comes first) so every attempt sends the same bytes. */
-async function eventBody(eventId: string, orderAnswer: OrderAnswer): Promise<string> {
-  const event = await prisma.webhookEvent.findUniqueOrThrow({ where: { id: eventId } });
-  if (event.payload !== null) return event.payload;
-  if (event.orderId === null) throw new Error(`event ${eventId} has neither body nor order`);
-  const order = await prisma.order.findUnique({
-    where: { id: event.orderId },
-    select: { affiliateId: true },
-  });
-  if (!order) throw new Error('the order can no longer be read');
-  const body = JSON.stringify(
-    orderEventBody(
-      { type: event.type, previousStatus: event.previousStatus, occurredAt: event.occurredAt },
-      await orderAnswer(event.orderId, order.affiliateId),
-    ),
-  );
-  await prisma.webhookEvent.updateMany({
-    where: { id: eventId, payload: null },
-    data: { payload: body },
-  });
-  return (await prisma.webhookEvent.findUniqueOrThrow({ where: { id: eventId } })).payload!;
+    RETURNING claimed."id", claimed."eventId", claimed.${target} AS "targetId",
+      claimed."orderId", claimed."attemptCount"`;
 }
 
 function failedOutcome(error: string): AttemptOutcome {
@@ -132,9 +121,9 @@ export interface Dispatcher {
   stop(): Promise<void>;
 }
 
-/** Starts a dispatcher; `orderAnswer` reads an order as its route answers it (src/modules/webhooks/orderAnswer.ts). */
-export function startWebhookDispatcher(
-  orderAnswer: OrderAnswer,
+/** Starts a dispatcher of one lane's deliveries. */
+export function startDeliveryDispatcher<Target extends { failingSince: Date | null }>(
+  lane: DeliveryLane<Target>,
   settings: DispatcherSettings = dispatcherSettingsFromConfig(),
 ): Dispatcher {
   const resolve = settings.resolve ?? resolveHost;
@@ -143,54 +132,53 @@ export function startWebhookDispatcher(
   let wakeUp: (() => void) | null = null;
   let pendingWake = false;
 
-  /** Sends one claimed delivery, or says why it could not be sent. */
+  /** Builds and sends one claimed delivery, or says why it could not be sent. */
   async function send(
     delivery: ClaimedDelivery,
-    endpoint: { url: string } & SigningSecrets,
+    target: Target,
     now: Date,
-  ): Promise<AttemptOutcome> {
-    let body: string;
+  ): Promise<{ outcome: AttemptOutcome; prepared: PreparedAttempt | null }> {
+    let prepared: PreparedAttempt;
     try {
-      body = await eventBody(delivery.eventId, orderAnswer);
+      prepared = await lane.prepare(delivery, target, now);
     } catch (error) {
-      logger.warn({ err: error, deliveryId: delivery.id }, 'webhook body could not be built');
-      return failedOutcome('the order can no longer be read');
+      if (error instanceof UnsendableDelivery) {
+        return { outcome: failedOutcome(error.message), prepared: null };
+      }
+      logger.warn({ err: error, deliveryId: delivery.id }, `${lane.name} request not built`);
+      return { outcome: failedOutcome('the request could not be built'), prepared: null };
     }
-    const url = new URL(endpoint.url);
-    const check = await checkedAddress(url, settings.allowPrivateUrls, resolve);
-    if (!check.ok) return failedOutcome(`not sent: ${check.reason}`);
-    const headers = signedHeaders(delivery.eventId, body, activeSecrets(endpoint, now), now);
-    const outcome = await postWebhook(url, check.address, headers, body, timeoutMs);
+    const { outcome, sent } = await sendToCheckedAddress(
+      prepared.request,
+      settings.allowPrivateUrls,
+      resolve,
+      timeoutMs,
+    );
     // Only requests that were made: an attempt refused before sending took no time at the receiver.
-    webhookDeliveryDuration.observe(outcome.durationMs / 1000);
-    return outcome;
+    if (sent) lane.duration.observe(outcome.durationMs / 1000);
+    return { outcome, prepared };
   }
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
-    const endpoint = await prisma.webhookEndpoint.findUniqueOrThrow({
-      where: { id: delivery.endpointId },
-    });
+    const target = await lane.loadTarget(delivery.targetId);
     const now = new Date();
-    const outcome = await send(delivery, endpoint, now);
-    webhookDeliveryAttempts.inc({ outcome: attemptOutcomeLabel(outcome) });
-    await recordAttempt(delivery, endpoint.failingSince, outcome, now);
+    const { outcome, prepared } = await send(delivery, target, now);
+    const verdict = lane.judge(outcome, target);
+    lane.attempts.inc({ outcome: attemptOutcomeLabel(verdict) });
+    await recordAttempt(delivery, target.failingSince, outcome, verdict, prepared, now);
   }
 
   async function recordAttempt(
     delivery: ClaimedDelivery,
     failingSince: Date | null,
     outcome: AttemptOutcome,
+    verdict: Verdict,
+    prepared: PreparedAttempt | null,
     attemptedAt: Date,
   ): Promise<void> {
     const attemptCount = delivery.attemptCount + 1;
-    const delay = isSuccess(outcome.statusCode)
-      ? null
-      : retryDelayMs(attemptCount, settings.retryDelaysS);
-    const state = isSuccess(outcome.statusCode)
-      ? 'DELIVERED'
-      : delay === null
-        ? 'FAILED'
-        : 'PENDING';
+    const delay = verdict.delivered ? null : retryDelayMs(attemptCount, settings.retryDelaysS);
+    const state = verdict.delivered ? 'DELIVERED' : delay === null ? 'FAILED' : 'PENDING';
     const now = new Date();
     await prisma.$transaction(async (tx) => {
       // Only this claim's attempt counts: a claim that outlived its lease records nothing twice.
@@ -211,49 +199,39 @@ export function startWebhookDispatcher(
           attemptedAt,
           statusCode: outcome.statusCode,
           durationMs: outcome.durationMs,
-          error: outcome.error,
+          error: verdict.delivered ? null : verdict.error,
           responseBody: outcome.responseBody,
+          requestMethod: prepared?.shown?.method ?? null,
+          requestUrl: prepared?.shown?.url ?? null,
+          requestBody: prepared?.shown?.body ?? null,
         },
       });
       if (state === 'DELIVERED' && failingSince !== null) {
-        await tx.webhookEndpoint.update({
-          where: { id: delivery.endpointId },
-          data: { failingSince: null },
-        });
+        await lane.changeTarget(tx, delivery.targetId, { kind: 'recovered' });
       } else if (state === 'FAILED') {
-        await markFailing(tx, delivery.endpointId, failingSince ?? now, now);
+        // A target whose deliveries keep failing is marked failing, then disabled.
+        const since = failingSince ?? now;
+        const isDue = now.getTime() - since.getTime() >= settings.disableAfterS * 1000;
+        await lane.changeTarget(
+          tx,
+          delivery.targetId,
+          isDue
+            ? { kind: 'disabled', failingSince: since, disabledAt: now }
+            : { kind: 'failing', failingSince: since },
+        );
       }
     });
   }
 
-  /** An endpoint whose deliveries keep failing is marked failing, then disabled (with its reason). */
-  async function markFailing(
-    tx: Parameters<Parameters<typeof prisma.$transaction>[0]>[0],
-    endpointId: string,
-    failingSince: Date,
-    now: Date,
-  ): Promise<void> {
-    const isDue = now.getTime() - failingSince.getTime() >= settings.disableAfterS * 1000;
-    await tx.webhookEndpoint.update({
-      where: { id: endpointId },
-      data: isDue
-        ? {
-            failingSince,
-            enabled: false,
-            disabledAt: now,
-            disabledReason: `Every delivery failed since ${failingSince.toISOString()}; enable it again with updateWebhookEndpoint`,
-            auditTrail: { create: { kind: 'DISABLED' } },
-          }
-        : { failingSince },
-    });
-  }
-
   async function dispatchDue(): Promise<number> {
-    const claimed = await claimDueDeliveries(settings.leaseS);
+    const claimed = await claimDueDeliveries(lane, settings.leaseS);
     await Promise.all(
       claimed.map((delivery) =>
         attempt(delivery).catch((error: unknown) =>
-          logger.error({ err: error, deliveryId: delivery.id }, 'webhook attempt not recorded'),
+          logger.error(
+            { err: error, deliveryId: delivery.id },
+            `${lane.name} attempt not recorded`,
+          ),
         ),
       ),
     );
@@ -288,7 +266,7 @@ export function startWebhookDispatcher(
       try {
         claimed = await dispatchDue();
       } catch (error) {
-        logger.warn({ err: error }, 'webhook dispatcher could not claim deliveries');
+        logger.warn({ err: error }, `${lane.name} dispatcher could not claim deliveries`);
       }
       if (claimed === 0 && running) await idle();
     }
@@ -296,20 +274,28 @@ export function startWebhookDispatcher(
 
   const prune = () =>
     pruneWebhookHistory(new Date()).catch((error: unknown) =>
-      logger.warn({ err: error }, 'old webhook history could not be deleted'),
+      logger.warn({ err: error }, 'old outbox history could not be deleted'),
     );
-  const pruning = setInterval(prune, PRUNE_INTERVAL_MS);
-  pruning.unref();
+  const pruning = lane.prunesHistory ? setInterval(prune, PRUNE_INTERVAL_MS) : null;
+  pruning?.unref();
 
   const stopHearing = onDueDeliveries(wake);
   return {
     wake,
     async stop() {
       running = false;
-      clearInterval(pruning);
+      if (pruning) clearInterval(pruning);
       stopHearing();
       wake();
       await loop;
     },
   };
+}
+
+/** Starts the webhook lane's dispatcher; `orderAnswer` reads an order as its route answers it. */
+export function startWebhookDispatcher(
+  orderAnswer: OrderAnswer,
+  settings: DispatcherSettings = dispatcherSettingsFromConfig(),
+): Dispatcher {
+  return startDeliveryDispatcher(webhookLane(orderAnswer), settings);
 }

@@ -1,13 +1,19 @@
-// How many deliveries wait to be sent (state PENDING: due, scheduled for a retry, or held by a
-// paused endpoint), for the `webhook_deliveries_pending` gauge. Counted on the (state,
-// nextAttemptAt) index, so the cost follows the backlog, not the history of delivered rows.
+// How many deliveries of a lane wait to be sent (state PENDING: due, scheduled for a retry, or
+// held by a paused target), for the `webhook_deliveries_pending` and `postback_deliveries_pending`
+// gauges. Counted on the (state, nextAttemptAt) index, so the cost follows the backlog, not the
+// history of delivered rows.
 import type { Gauge } from 'prom-client';
 import { prisma } from '../../platform/db';
 import { CHECK_TIMEOUT_MS, within } from '../../platform/deadline';
 import { logger } from '../../platform/logger';
+import type { DeliveryLane } from './lane';
 
-export function countPendingDeliveries(): Promise<number> {
-  return prisma.webhookDelivery.count({ where: { state: 'PENDING' } });
+type TargetColumn = DeliveryLane<never>['targetColumn'];
+
+export function countPendingDeliveries(targetColumn: TargetColumn): Promise<number> {
+  return prisma.webhookDelivery.count({
+    where: { state: 'PENDING', [targetColumn]: { not: null } },
+  });
 }
 
 /**
@@ -16,11 +22,12 @@ export function countPendingDeliveries(): Promise<number> {
  */
 export async function setPendingDeliveries(
   gauge: Pick<Gauge, 'set'>,
-  count: () => Promise<number> = countPendingDeliveries,
+  targetColumn: TargetColumn,
+  count: (targetColumn: TargetColumn) => Promise<number> = countPendingDeliveries,
 ): Promise<void> {
   try {
-    gauge.set(await within(CHECK_TIMEOUT_MS, count()));
+    gauge.set(await within(CHECK_TIMEOUT_MS, count(targetColumn)));
   } catch (error) {
-    logger.debug({ err: error }, 'pending webhook deliveries not counted');
+    logger.debug({ err: error }, 'pending deliveries not counted');
   }
 }

@@ -19,3 +19,8 @@ export function retryDelayMs(
   const jitter = 1 + RETRY_JITTER * (2 * random - 1);
   return Math.round(base * 1000 * jitter);
 }
+
+/** A delivery made due at `now` with a fresh schedule (a redelivery), whatever its state. */
+export function freshSchedule(now: Date) {
+  return { state: 'PENDING' as const, attemptCount: 0, nextAttemptAt: now, lockedUntil: null };
+}

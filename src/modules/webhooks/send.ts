@@ -1,19 +1,29 @@
-// One HTTP attempt of a webhook: a JSON POST to the address checked before it (the connection
-// goes to that address whatever DNS answers meanwhile, so a name cannot be rebound to a private
-// address between check and send), redirects not followed, a deadline, and the start of the answer.
+// One HTTP attempt of a delivery (a webhook's signed JSON POST, a postback's GET or POST): sent to
+// the address checked before it (the connection goes to that address whatever DNS answers
+// meanwhile, so a name cannot be rebound to a private address between check and send), redirects
+// not followed, a deadline, and the start of the answer.
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { ResolvedAddress } from './urls';
+import { checkedAddress, type Resolve, type ResolvedAddress } from './urls';
 
 /** What is kept of a receiver's answer. */
 export const RESPONSE_BODY_MAX_BYTES = 4 * 1024;
+
+/** A request as a lane builds it (src/modules/webhooks/lane.ts). */
+export interface OutgoingRequest {
+  method: 'GET' | 'POST';
+  url: URL;
+  headers: Record<string, string>;
+  /** Null: no body (a GET, or a POST whose parameters are all in the URL). */
+  body: string | null;
+}
 
 export interface AttemptOutcome {
   /** The receiver's status; null when none came. */
   statusCode: number | null;
   durationMs: number;
-  /** Why the attempt failed, in words for the endpoint's owner; null on a 2xx. */
+  /** Why the attempt failed, in words for the target's owner; null on a 2xx. */
   error: string | null;
   responseBody: string | null;
 }
@@ -30,11 +40,9 @@ function pinnedLookup({ address, family }: ResolvedAddress): LookupFunction {
   };
 }
 
-export function postWebhook(
-  url: URL,
+export function sendRequest(
+  { method, url, headers, body }: OutgoingRequest,
   address: ResolvedAddress,
-  headers: Record<string, string>,
-  body: string,
   timeoutMs: number,
 ): Promise<AttemptOutcome> {
   const started = performance.now();
@@ -49,14 +57,13 @@ export function postWebhook(
       resolve({ ...outcome, durationMs: elapsed() });
     };
     const request = transport.request(url, {
-      method: 'POST',
+      method,
       lookup: pinnedLookup(address),
       agent: false,
       headers: {
         ...headers,
-        'content-type': 'application/json',
-        'content-length': String(Buffer.byteLength(body)),
-        'user-agent': 'affiliate-network-webhooks/1',
+        // A POST always says its length (0 without a body): no chunked encoding for receivers.
+        ...(method === 'POST' && { 'content-length': String(Buffer.byteLength(body ?? '')) }),
       },
     });
     const deadline = setTimeout(() => {
@@ -97,6 +104,24 @@ export function postWebhook(
       response.on('end', finish);
       response.on('error', finish);
     });
-    request.end(body);
+    request.end(body ?? undefined);
   });
+}
+
+/**
+ * Checks the request's host after DNS, then sends it to the address checked; `sent` says whether
+ * a request was made (an address refused before sending took no time at the receiver).
+ */
+export async function sendToCheckedAddress(
+  request: OutgoingRequest,
+  allowPrivateUrls: boolean,
+  resolve: Resolve,
+  timeoutMs: number,
+): Promise<{ outcome: AttemptOutcome; sent: boolean }> {
+  const check = await checkedAddress(request.url, allowPrivateUrls, resolve);
+  if (!check.ok) {
+    const error = `not sent: ${check.reason}`;
+    return { outcome: { statusCode: null, durationMs: 0, error, responseBody: null }, sent: false };
+  }
+  return { outcome: await sendRequest(request, check.address, timeoutMs), sent: true };
 }

@@ -1,7 +1,8 @@
-// Webhook URLs: `https` (or `http` when private URLs are allowed), no credentials, the web's ports
-// (80 and 443; any where private URLs are allowed, in development), and a host whose every address
-// is reachable (src/modules/webhooks/addresses.ts). Checked when an endpoint is created or changed
-// and again, after DNS, before every delivery, which then connects to the address checked.
+// Webhook and postback URLs: `https` (or `http` when private URLs are allowed), no credentials, the
+// web's ports (80 and 443; any where private URLs are allowed, in development), and a host whose
+// every address is reachable (src/modules/webhooks/addresses.ts). Checked when an endpoint or a
+// postback is created or changed and again, after DNS, before every delivery, which then connects
+// to the address checked.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { classifyAddress, isReachable } from './addresses';
@@ -13,27 +14,38 @@ const URL_MAX = 2_000;
  * default), so an endpoint cannot aim the service at another service of a public host (a
  * database, SMTP, an admin port). Any port where private URLs are allowed.
  */
-function portRefusal(url: URL, allowPrivate: boolean): string | null {
+function portRefusal(url: URL, allowPrivate: boolean, name = 'url'): string | null {
   if (allowPrivate || url.port === '' || url.port === '443' || url.port === '80') return null;
-  return 'url must use port 443 or 80 (others only where WEBHOOK_ALLOW_PRIVATE_URLS is set, in development)';
+  return `${name} must use port 443 or 80 (others only where WEBHOOK_ALLOW_PRIVATE_URLS is set, in development)`;
 }
 
-/** Why a URL cannot be a webhook endpoint, or null when its form is acceptable (before DNS). */
-export function urlFormRefusal(raw: string, allowPrivate: boolean): string | null {
-  if (raw.length > URL_MAX) return `url must be at most ${URL_MAX} characters`;
+/** How a refusal names the URL, and how long it may be. */
+export interface UrlFormRules {
+  /** The input's name in refusals: `url` for endpoints, `urlTemplate` for postbacks. */
+  name?: string;
+  maxLength?: number;
+}
+
+/** Why a URL cannot be a webhook endpoint (or a postback's), or null when its form is acceptable (before DNS). */
+export function urlFormRefusal(
+  raw: string,
+  allowPrivate: boolean,
+  { name = 'url', maxLength = URL_MAX }: UrlFormRules = {},
+): string | null {
+  if (raw.length > maxLength) return `${name} must be at most ${maxLength} characters`;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return 'url must be an absolute URL, like https://example.com/webhooks';
+    return `${name} must be an absolute URL, like https://example.com/webhooks`;
   }
   const schemes = allowPrivate ? ['https:', 'http:'] : ['https:'];
   if (!schemes.includes(url.protocol)) {
-    return allowPrivate ? 'url must be http or https' : 'url must be https';
+    return allowPrivate ? `${name} must be http or https` : `${name} must be https`;
   }
-  if (url.username || url.password) return 'url must not carry credentials (user:password@)';
-  if (url.hash) return 'url must not have a fragment (#...)';
-  return portRefusal(url, allowPrivate);
+  if (url.username || url.password) return `${name} must not carry credentials (user:password@)`;
+  if (url.hash) return `${name} must not have a fragment (#...)`;
+  return portRefusal(url, allowPrivate, name);
 }
 
 export interface ResolvedAddress {

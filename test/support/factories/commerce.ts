@@ -41,3 +41,33 @@ export async function createOrder(
     },
   });
 }
+
+/**
+ * Approves an order and records a new one (`orderNumber`) in SQL, in one transaction that is then
+ * rolled back: nothing of it may be seen.
+ */
+export async function rolledBackOrderChanges(
+  order: { id: string; affiliateId: string; organizationId: string },
+  orderNumber: string,
+): Promise<void> {
+  const rolledBack = new Error('rolled back');
+  await expect(
+    prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`UPDATE "Order" SET "status" = 'APPROVED' WHERE "id" = ${order.id}::uuid`;
+      await tx.order.create({
+        data: {
+          orderNumber,
+          affiliateId: order.affiliateId,
+          organizationId: order.organizationId,
+          status: 'PENDING',
+          currency: 'EUR',
+          transactionValueMinor: 1,
+          commissionRateBps: 1,
+          earningsMinor: 1,
+          orderedAt: new Date(),
+        },
+      });
+      throw rolledBack;
+    }),
+  ).rejects.toBe(rolledBack);
+}

@@ -5,13 +5,14 @@ import { ForbiddenError, notFound } from '../../../platform/errors';
 import { isUuid } from '../../../platform/formats';
 import { dashboardUser } from '../../../schema/dashboardUser';
 
-export async function webhookOwner(userId: string | null) {
+/** The dashboard user, who must be an affiliate to use `feature` (orders are affiliates'). */
+export async function affiliateOwner(userId: string | null, feature: string) {
   const user = await dashboardUser(userId);
-  if (user.role !== 'AFFILIATE') {
-    throw new ForbiddenError('Order webhooks are for affiliate accounts');
-  }
+  if (user.role !== 'AFFILIATE') throw new ForbiddenError(`${feature} are for affiliate accounts`);
   return user;
 }
+
+export const webhookOwner = (userId: string | null) => affiliateOwner(userId, 'Order webhooks');
 
 /** The owner's endpoint; another user's (or a deleted one) is NOT_FOUND, so it is not revealed. */
 export async function endpointOwnedBy(ownerId: string, endpointId: string) {
@@ -31,6 +32,6 @@ export async function deliveryOwnedBy(ownerId: string, deliveryId: string) {
         where: { id: deliveryId, endpoint: { ownerId, deletedAt: null } },
       })
     : null;
-  if (!delivery) throw notFound('Webhook delivery', deliveryId);
-  return delivery;
+  if (!delivery?.endpointId) throw notFound('Webhook delivery', deliveryId);
+  return { ...delivery, endpointId: delivery.endpointId };
 }

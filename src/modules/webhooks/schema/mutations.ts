@@ -5,6 +5,7 @@ import { config } from '../../../platform/config';
 import { prisma } from '../../../platform/db';
 import { BadRequestError } from '../../../platform/errors';
 import { TEST_EVENT_TYPE, type WebhookBody } from '../events';
+import { freshSchedule } from '../retries';
 import { announceDueDeliveries } from '../wakeUp';
 import { newWebhookSecret, SECRET_GRACE_PERIOD_S } from '../signing';
 import { checkedAddress, urlFormRefusal } from '../urls';
@@ -173,7 +174,7 @@ builder.mutationFields((t) => ({
         prisma.webhookDelivery.update({
           ...query,
           where: { id: delivery.id },
-          data: { state: 'PENDING', attemptCount: 0, nextAttemptAt: new Date(), lockedUntil: null },
+          data: freshSchedule(new Date()),
         }),
         prisma.webhookEndpointEvent.create({
           data: {

@@ -115,7 +115,12 @@ builder.prismaObject('WebhookDelivery', {
     webhookId: t.exposeID('eventId', {
       description: 'The `webhook-id` header: the same on every attempt, for deduplication',
     }),
-    endpointId: t.exposeID('endpointId'),
+    endpointId: t.id({
+      select: { endpointId: true },
+      // Webhook deliveries are read through their endpoint: the outbox's other target (a
+      // postback) never shows here.
+      resolve: (delivery) => delivery.endpointId!,
+    }),
     eventType: t.string({
       select: { event: { select: { type: true } } },
       resolve: (delivery) => delivery.event.type,

@@ -1,0 +1,33 @@
+// An order as postbacks read it: the order's own columns, and the campaign of its link.
+import type { OrderStatus } from '../../generated/prisma/client';
+import { prisma } from '../../platform/db';
+import type { Conversion } from './macros';
+
+/** The order and its current status; null when it no longer exists. */
+export async function readConversion(
+  orderId: string,
+): Promise<(Conversion & { affiliateId: string; status: OrderStatus }) | null> {
+  const order = await prisma.order.findUnique({ where: { id: orderId } });
+  if (!order) return null;
+  const link = order.shortUrlCode
+    ? await prisma.shortUrl.findUnique({
+        where: { urlCode: order.shortUrlCode },
+        select: { campaignId: true },
+      })
+    : null;
+  return {
+    orderId: order.id,
+    orderNumber: order.orderNumber,
+    affiliateId: order.affiliateId,
+    status: order.status,
+    brandId: order.organizationId,
+    campaignId: link?.campaignId ?? null,
+    linkCode: order.shortUrlCode,
+    channelId: order.channelId,
+    currency: order.currency,
+    earningsMinor: order.earningsMinor,
+    transactionValueMinor: order.transactionValueMinor,
+    orderedAt: order.orderedAt,
+    subIds: [order.sub1, order.sub2, order.sub3, order.sub4, order.sub5],
+  };
+}

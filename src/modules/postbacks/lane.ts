@@ -1,0 +1,80 @@
+// The postback lane of the outbox (src/modules/webhooks/lane.ts): a delivery to a postback is its
+// templates rendered for the order of the event, at each attempt (`{attempt}` counts them), sent
+// as the postback says. A 2xx delivers it; where the postback names a success text, the answer
+// must also contain it. The rendered request is kept with the attempt, its secrets redacted.
+import type { Postback } from '../../generated/prisma/client';
+import { prisma } from '../../platform/db';
+import {
+  failingStateData,
+  judgeByStatus,
+  UnsendableDelivery,
+  type DeliveryLane,
+} from '../webhooks/lane';
+import type { AttemptOutcome } from '../webhooks/send';
+import { readConversion } from './conversion';
+import { macroValues } from './macros';
+import { postbackDeliveryAttempts, postbackDeliveryDuration } from './metrics';
+import {
+  outgoingRequest,
+  parsePostback,
+  renderedRefusal,
+  renderRequest,
+  shownRequest,
+} from './request';
+import { settingsOf } from './settings';
+
+/** Whether an answer delivers a postback: a 2xx, holding the success text where one is set. */
+export function judgePostback(outcome: AttemptOutcome, successText: string | null) {
+  const verdict = judgeByStatus(outcome);
+  if (!verdict.delivered || successText === null) return verdict;
+  return outcome.responseBody?.includes(successText)
+    ? verdict
+    : {
+        delivered: false as const,
+        error: `answered HTTP ${outcome.statusCode} without "${successText}"`,
+      };
+}
+
+export const postbackLane: DeliveryLane<Postback> = {
+  name: 'postback',
+  targetColumn: 'postbackId',
+  targetTable: 'Postback',
+  loadTarget: (id) => prisma.postback.findUniqueOrThrow({ where: { id } }),
+  async prepare(delivery, postback) {
+    const event = await prisma.webhookEvent.findUniqueOrThrow({
+      where: { id: delivery.eventId },
+      select: { type: true, orderId: true, status: true, previousStatus: true },
+    });
+    const conversion = event.orderId ? await readConversion(event.orderId) : null;
+    if (!conversion) throw new UnsendableDelivery('the order can no longer be read');
+    const settings = settingsOf(postback);
+    const values = macroValues(
+      conversion,
+      {
+        event: event.type,
+        status: event.status ?? conversion.status,
+        previousStatus: event.previousStatus,
+        deliveryId: delivery.id,
+        attempt: delivery.attemptCount + 1,
+      },
+      settings.statusMap,
+      settings.secret,
+    );
+    // Saved templates parse: they were checked when saved.
+    const parsed = parsePostback(settings);
+    const rendered = renderRequest(parsed, values);
+    const refusal = renderedRefusal(rendered);
+    if (refusal) throw new UnsendableDelivery(`not sent: ${refusal}`);
+    return { request: outgoingRequest(rendered), shown: shownRequest(parsed, values) };
+  },
+  judge: (outcome, postback) => judgePostback(outcome, postback.successText),
+  async changeTarget(tx, postbackId, change) {
+    await tx.postback.update({
+      where: { id: postbackId },
+      data: failingStateData(change, 'updatePostback'),
+    });
+  },
+  attempts: postbackDeliveryAttempts,
+  duration: postbackDeliveryDuration,
+  prunesHistory: false,
+};

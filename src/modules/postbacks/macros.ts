@@ -1,0 +1,130 @@
+// The macros a postback's templates may hold, and their values for one request: an order (the
+// conversion), the event it is sent for, the delivery and its attempt. A macro without a value is
+// the empty text. Pure.
+import type { OrderStatus } from '../../generated/prisma/client';
+
+/** Every macro, with what it stands for (docs/postbacks.md lists the same). */
+export const MACROS = {
+  sub1: 'the order’s sub1, as the brand reported it (the value a link was followed with)',
+  sub2: 'the order’s sub2',
+  sub3: 'the order’s sub3',
+  sub4: 'the order’s sub4',
+  sub5: 'the order’s sub5',
+  order_id: 'the order’s id (a UUID)',
+  order_number: 'the order’s number at the brand',
+  event: 'the event: order.created, order.status_changed, postback.replay or postback.test',
+  status: 'the order’s status after the event, in the tracker’s word (the status map)',
+  previous_status: 'the status before a status change, as the network names it (PENDING ...)',
+  payout: 'the affiliate’s earnings on the order, in major units (12.50)',
+  sale_amount: 'the order’s transaction value, in major units',
+  currency: 'the order’s currency (ISO 4217, EUR)',
+  brand_id: 'the brand’s id',
+  campaign_id: 'the campaign of the order’s link, if it has one',
+  link_code: 'the code of the order’s short link, if it has one',
+  channel_id: 'the order’s channel, if it has one',
+  ordered_at: 'when the order was placed (ISO 8601, UTC)',
+  ordered_at_unix: 'when the order was placed (Unix seconds)',
+  delivery_id: 'the delivery: the same on every retry, a key for the tracker to deduplicate on',
+  attempt: 'the attempt of the delivery’s current schedule: 1, 2, ...',
+  secret: 'the postback’s secret: written once, never shown (a key in the tracker’s URL)',
+} as const;
+
+export type MacroName = keyof typeof MACROS;
+export type MacroValues = Record<MacroName, string>;
+
+export const MACRO_NAMES = Object.keys(MACROS) as MacroName[];
+
+export function isMacroName(name: string): name is MacroName {
+  return Object.hasOwn(MACROS, name);
+}
+
+/** An order as postbacks read it (src/modules/postbacks/conversion.ts). */
+export interface Conversion {
+  orderId: string;
+  orderNumber: string;
+  brandId: string;
+  campaignId: string | null;
+  linkCode: string | null;
+  channelId: string | null;
+  currency: string;
+  earningsMinor: number;
+  transactionValueMinor: number;
+  orderedAt: Date;
+  /** sub1 ... sub5. */
+  subIds: readonly (string | null)[];
+}
+
+/** What one request is sent for. */
+export interface RequestContext {
+  event: string;
+  /** The order's status after the event (a replay's: its status when replayed). */
+  status: OrderStatus;
+  previousStatus: OrderStatus | null;
+  deliveryId: string;
+  attempt: number;
+}
+
+/** The tracker's word for each order status; a status not named is sent as the network's. */
+export type StatusMap = Partial<Record<OrderStatus, string>>;
+
+export function mappedStatus(status: OrderStatus, statusMap: StatusMap): string {
+  return statusMap[status] ?? status;
+}
+
+/** 1250 minor units -> "12.50": two decimals, as the order routes answer money. */
+export function majorUnits(minor: number): string {
+  const sign = minor < 0 ? '-' : '';
+  const absolute = Math.abs(minor);
+  return `${sign}${Math.floor(absolute / 100)}.${String(absolute % 100).padStart(2, '0')}`;
+}
+
+export function macroValues(
+  conversion: Conversion,
+  context: RequestContext,
+  statusMap: StatusMap,
+  secret: string | null,
+): MacroValues {
+  const sub = (n: number) => conversion.subIds[n - 1] ?? '';
+  return {
+    sub1: sub(1),
+    sub2: sub(2),
+    sub3: sub(3),
+    sub4: sub(4),
+    sub5: sub(5),
+    order_id: conversion.orderId,
+    order_number: conversion.orderNumber,
+    event: context.event,
+    status: mappedStatus(context.status, statusMap),
+    previous_status: context.previousStatus ?? '',
+    payout: majorUnits(conversion.earningsMinor),
+    sale_amount: majorUnits(conversion.transactionValueMinor),
+    currency: conversion.currency,
+    brand_id: conversion.brandId,
+    campaign_id: conversion.campaignId ?? '',
+    link_code: conversion.linkCode ?? '',
+    channel_id: conversion.channelId ?? '',
+    ordered_at: conversion.orderedAt.toISOString(),
+    ordered_at_unix: String(Math.floor(conversion.orderedAt.getTime() / 1000)),
+    delivery_id: context.deliveryId,
+    attempt: String(context.attempt),
+    secret: secret ?? '',
+  };
+}
+
+/**
+ * The documented sample conversion: what sendTestPostback renders without an order, and what a
+ * template is tried with when it is saved.
+ */
+export const SAMPLE_CONVERSION: Conversion = {
+  orderId: '6f1c2b9e-3d4a-4e5f-8a7b-9c0d1e2f3a4b',
+  orderNumber: 'SAMPLE-1001',
+  brandId: '0b7e5c1a-2f3d-4c5b-9e8f-7a6b5c4d3e2f',
+  campaignId: '5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a',
+  linkCode: 'Ab12Cd34',
+  channelId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  currency: 'EUR',
+  earningsMinor: 1250,
+  transactionValueMinor: 25000,
+  orderedAt: new Date('2026-01-15T10:30:00.000Z'),
+  subIds: ['sample-click-id', 'newsletter', null, null, null],
+};

@@ -1,0 +1,73 @@
+// replayPostbacks: every order of a postback's scope placed in a window is sent again, once, as it
+// is now (`{event}` postback.replay, `{status}` its current status). Each order gets a replay
+// event in the outbox and a delivery to this postback alone, sent after the order's deliveries
+// still being retried; deliveries that failed for good do not hold it (they stay as history).
+// Bounded: at most MAX_REPLAYED_ORDERS orders a call. Idempotent: an order whose replay is still
+// waiting to be delivered is not queued again, and one postback's replays queue one at a time.
+import type { Postback } from '../../generated/prisma/client';
+import { Prisma } from '../../generated/prisma/client';
+import { prisma } from '../../platform/db';
+import { BadRequestError } from '../../platform/errors';
+import { announceDueDeliveries } from '../webhooks/wakeUp';
+import { REPLAY_EVENT_TYPE } from './events';
+
+export const MAX_REPLAYED_ORDERS = 1_000;
+
+const utc = (time: Date) => Prisma.sql`(${time.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+
+type Scope = Pick<Postback, 'id' | 'ownerId' | 'brandId' | 'campaignId' | 'linkCode'>;
+
+/** The orders of the postback's scope placed in [since, until), and whether a replay of each waits. */
+function windowOrders(postback: Scope, since: Date, until: Date) {
+  return Prisma.sql`
+    SELECT placed."id", placed."status", placed."orderedAt",
+      EXISTS (
+        SELECT 1 FROM "WebhookDelivery" waiting
+        WHERE waiting."postbackId" = ${postback.id}::uuid AND waiting."orderId" = placed."id"
+          AND waiting."isReplay" AND waiting."state" = 'PENDING'
+      ) AS "isWaiting"
+    FROM "Order" placed
+    LEFT JOIN "ShortUrl" link ON link."urlCode" = placed."shortUrlCode"
+    WHERE placed."affiliateId" = ${postback.ownerId}::uuid
+      AND placed."orderedAt" >= ${utc(since)} AND placed."orderedAt" < ${utc(until)}
+      AND (${postback.brandId}::uuid IS NULL OR placed."organizationId" = ${postback.brandId}::uuid)
+      AND (${postback.campaignId}::uuid IS NULL OR link."campaignId" = ${postback.campaignId}::uuid)
+      AND (${postback.linkCode}::text IS NULL OR placed."shortUrlCode" = ${postback.linkCode}::text)`;
+}
+
+export async function replayPostback(
+  postback: Scope,
+  since: Date,
+  until: Date,
+): Promise<{ queued: number; alreadyQueued: number }> {
+  if (since >= until) throw new BadRequestError('since must be before until');
+  return prisma.$transaction(async (tx) => {
+    // A concurrent replay of the same postback waits here, then sees what this one queued.
+    await tx.$queryRaw`SELECT 1 FROM "Postback" WHERE "id" = ${postback.id}::uuid FOR UPDATE`;
+    const [counts] = await tx.$queryRaw<{ total: number; waiting: number }[]>`
+      SELECT count(*)::int AS "total", count(*) FILTER (WHERE "isWaiting")::int AS "waiting"
+      FROM (${windowOrders(postback, since, until)} LIMIT ${MAX_REPLAYED_ORDERS + 1}) AS orders`;
+    if (counts!.total > MAX_REPLAYED_ORDERS) {
+      throw new BadRequestError(
+        `The window holds more than ${MAX_REPLAYED_ORDERS} orders: replay shorter windows, one after the other`,
+      );
+    }
+    const queued = await tx.$executeRaw`
+      WITH chosen AS (${windowOrders(postback, since, until)}),
+      events AS (
+        INSERT INTO "WebhookEvent" ("id", "type", "orderId", "status", "occurredAt")
+        SELECT gen_random_uuid(), ${REPLAY_EVENT_TYPE}, chosen."id", chosen."status",
+          now() AT TIME ZONE 'UTC'
+        FROM chosen WHERE NOT chosen."isWaiting"
+        ORDER BY chosen."orderedAt", chosen."id"
+        RETURNING "id", "seq", "orderId"
+      )
+      INSERT INTO "WebhookDelivery"
+        ("id", "eventId", "postbackId", "orderId", "seq", "isReplay", "nextAttemptAt", "createdAt")
+      SELECT gen_random_uuid(), events."id", ${postback.id}::uuid, events."orderId", events."seq",
+        true, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'
+      FROM events`;
+    if (queued > 0) await announceDueDeliveries(tx);
+    return { queued, alreadyQueued: counts!.waiting };
+  });
+}

@@ -1,0 +1,162 @@
+// A postback's request: its settings checked when it is saved (the templates' form, the method and
+// body rules), and rendered for one conversion, as sent and as shown to its owner. Pure.
+import type { PostbackBodyFormat, PostbackMethod } from '../../generated/prisma/client';
+import type { OutgoingRequest } from '../webhooks/send';
+import type { ShownRequest } from '../webhooks/lane';
+import type { MacroName, MacroValues, StatusMap } from './macros';
+import { REDACTED, redactJson, redactPairs, redactUrl } from './redaction';
+import {
+  jsonMacrosOf,
+  macrosOf,
+  parseJsonTemplate,
+  parseTemplate,
+  parseUrlTemplate,
+  render,
+  renderJson,
+  TemplateError,
+  type JsonTemplate,
+  type TemplatePart,
+} from './templates';
+
+/** Characters of a URL template (the input's limit too). */
+export const URL_TEMPLATE_MAX = 2_048;
+/** Characters of a body template. */
+export const BODY_TEMPLATE_MAX = 4_096;
+/** A rendered URL longer than this is not sent: most servers refuse longer request lines. */
+export const RENDERED_URL_MAX = 8_192;
+/** A rendered body larger than this is not sent. */
+export const RENDERED_BODY_MAX = 16 * 1024;
+
+export const CONTENT_TYPES: Record<PostbackBodyFormat, string> = {
+  FORM: 'application/x-www-form-urlencoded',
+  JSON: 'application/json',
+};
+
+/** What a postback sends, as saved. */
+export interface PostbackSettings {
+  method: PostbackMethod;
+  urlTemplate: string;
+  bodyFormat: PostbackBodyFormat | null;
+  bodyTemplate: string | null;
+  statusMap: StatusMap;
+  successText: string | null;
+  secret: string | null;
+}
+
+type Body = { format: 'FORM'; parts: TemplatePart[] } | { format: 'JSON'; template: JsonTemplate };
+
+/** The parsed templates of a postback's settings. */
+export interface ParsedPostback {
+  method: PostbackMethod;
+  url: TemplatePart[];
+  body: Body | null;
+}
+
+/**
+ * The templates parsed, or a TemplateError naming what is wrong: a GET has no body; a POST's body
+ * has a format and a template, or neither (its parameters are then all in the URL).
+ */
+export function parsePostback(settings: Omit<PostbackSettings, 'statusMap'>): ParsedPostback {
+  if (settings.urlTemplate.length > URL_TEMPLATE_MAX) {
+    throw new TemplateError(`urlTemplate must be at most ${URL_TEMPLATE_MAX} characters`);
+  }
+  const url = parseUrlTemplate(settings.urlTemplate);
+  const { method, bodyFormat, bodyTemplate } = settings;
+  if (method === 'GET') {
+    if (bodyFormat !== null || bodyTemplate !== null) {
+      throw new TemplateError(
+        'A GET postback has no body: leave bodyFormat and bodyTemplate out, or use POST',
+      );
+    }
+    return { method, url, body: null };
+  }
+  if (bodyFormat === null && bodyTemplate === null) return { method, url, body: null };
+  if (bodyFormat === null)
+    throw new TemplateError('bodyTemplate needs a bodyFormat (FORM or JSON)');
+  if (bodyTemplate === null) throw new TemplateError(`A ${bodyFormat} body needs a bodyTemplate`);
+  if (bodyTemplate.length > BODY_TEMPLATE_MAX) {
+    throw new TemplateError(`bodyTemplate must be at most ${BODY_TEMPLATE_MAX} characters`);
+  }
+  const body: Body =
+    bodyFormat === 'FORM'
+      ? { format: 'FORM', parts: parseTemplate(bodyTemplate, 'bodyTemplate') }
+      : { format: 'JSON', template: parseJsonTemplate(bodyTemplate) };
+  return { method, url, body };
+}
+
+/** Every macro the postback's templates use. */
+export function macrosUsed(parsed: ParsedPostback): MacroName[] {
+  const body = parsed.body;
+  const inBody =
+    body === null
+      ? []
+      : body.format === 'FORM'
+        ? macrosOf(body.parts)
+        : jsonMacrosOf(body.template);
+  return [...new Set([...macrosOf(parsed.url), ...inBody])];
+}
+
+/** The request for one conversion's values: its URL, content type and body. */
+export interface RenderedRequest {
+  method: PostbackMethod;
+  url: string;
+  contentType: string | null;
+  body: string | null;
+}
+
+export function renderRequest(parsed: ParsedPostback, values: MacroValues): RenderedRequest {
+  const { body } = parsed;
+  return {
+    method: parsed.method,
+    url: render(parsed.url, values),
+    contentType: body === null ? null : CONTENT_TYPES[body.format],
+    body:
+      body === null
+        ? null
+        : body.format === 'FORM'
+          ? render(body.parts, values)
+          : renderJson(body.template, values),
+  };
+}
+
+/** The request as its owner is shown it: the secret macro and secret parameters redacted. */
+export function shownRequest(parsed: ParsedPostback, values: MacroValues): ShownRequest {
+  const rendered = renderRequest(parsed, { ...values, secret: REDACTED });
+  const format = parsed.body?.format;
+  return {
+    method: rendered.method,
+    url: redactUrl(rendered.url),
+    body:
+      rendered.body === null
+        ? null
+        : format === 'FORM'
+          ? redactPairs(rendered.body)
+          : redactJson(rendered.body),
+  };
+}
+
+/** Why a rendered request cannot be sent, or null. */
+export function renderedRefusal(rendered: RenderedRequest): string | null {
+  if (rendered.url.length > RENDERED_URL_MAX) {
+    return `the rendered URL is ${rendered.url.length} characters long, more than ${RENDERED_URL_MAX}`;
+  }
+  // Never thrown on: URL's error carries the URL, secret and all, into whatever logs it.
+  if (!URL.canParse(rendered.url)) return 'the rendered URL is not a URL';
+  if (rendered.body !== null && Buffer.byteLength(rendered.body) > RENDERED_BODY_MAX) {
+    return `the rendered body is larger than ${RENDERED_BODY_MAX} bytes`;
+  }
+  return null;
+}
+
+/** The request a dispatcher sends, from a rendered one. */
+export function outgoingRequest(rendered: RenderedRequest): OutgoingRequest {
+  return {
+    method: rendered.method,
+    url: new URL(rendered.url),
+    headers: {
+      'user-agent': 'affiliate-network-postbacks/1',
+      ...(rendered.contentType !== null && { 'content-type': rendered.contentType }),
+    },
+    body: rendered.body,
+  };
+}

@@ -1,0 +1,78 @@
+// listPostbacks, postbackDeliveries, postbackPreset: the dashboard user's own. Each list answers a
+// bounded number of rows, which the operation cost counts.
+import { prisma } from '../../../platform/db';
+import { builder } from '../../../schema/builder';
+import { listOf } from '../../../schema/complexity';
+import { MAX_URL_LENGTH } from '../../../schema/inputLimits';
+import { applyPreset } from '../presets';
+import { postbackOwnedBy, postbackOwner } from './access';
+import { asBadRequest, MAX_POSTBACKS_PER_USER } from './rules';
+import { PostbackDelivery, PostbackDeliveryState, PostbackPreset, PostbackTracker } from './types';
+
+/** The newest deliveries of a postback that postbackDeliveries answers. */
+export const MAX_LISTED_POSTBACK_DELIVERIES = 100;
+
+builder.queryFields((t) => ({
+  listPostbacks: t.prismaField({
+    type: ['Postback'],
+    description:
+      "The dashboard user's postbacks, newest first (secrets are never listed); a failing or disabled one says so",
+    authScopes: { dashboardUser: true },
+    complexity: listOf(MAX_POSTBACKS_PER_USER),
+    resolve: async (query, _root, _args, context) => {
+      const user = await postbackOwner(context.dashboardUserId);
+      return prisma.postback.findMany({
+        ...query,
+        where: { ownerId: user.id, deletedAt: null },
+        orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+      });
+    },
+  }),
+  postbackDeliveries: t.prismaField({
+    type: [PostbackDelivery],
+    description: `A postback's deliveries, newest first (at most the newest ${MAX_LISTED_POSTBACK_DELIVERIES}), each with its newest attempts: the request sent (secrets redacted), the tracker's status, the start of its answer, the duration`,
+    authScopes: { dashboardUser: true },
+    args: {
+      postbackId: t.arg.id({ required: true }),
+      since: t.arg({ type: 'DateTime', description: 'Only deliveries made at or after' }),
+      state: t.arg({ type: PostbackDeliveryState, description: 'Only deliveries in this state' }),
+    },
+    complexity: listOf(MAX_LISTED_POSTBACK_DELIVERIES),
+    resolve: async (query, _root, args, context) => {
+      const user = await postbackOwner(context.dashboardUserId);
+      const postback = await postbackOwnedBy(user.id, String(args.postbackId));
+      return prisma.webhookDelivery.findMany({
+        ...query,
+        where: {
+          postbackId: postback.id,
+          ...(args.since && { createdAt: { gte: args.since } }),
+          ...(args.state && { state: args.state }),
+        },
+        orderBy: [{ createdAt: 'desc' }, { seq: 'desc' }],
+        take: MAX_LISTED_POSTBACK_DELIVERIES,
+      });
+    },
+  }),
+  postbackPreset: t.field({
+    type: PostbackPreset,
+    description:
+      "A tracker's postback settings from its postback address: save them with createPostback as they are or edited (createPostback also takes the preset itself)",
+    authScopes: { dashboardUser: true },
+    args: {
+      tracker: t.arg({ type: PostbackTracker, required: true }),
+      baseUrl: t.arg.string({
+        required: true,
+        description: "The tracker's postback address",
+        extensions: { maxLength: MAX_URL_LENGTH },
+      }),
+      clickIdSubId: t.arg.int({ description: 'The sub-ID (1-5) the click id rides in; default 1' }),
+    },
+    resolve: async (_root, args, context) => {
+      await postbackOwner(context.dashboardUserId);
+      return {
+        tracker: args.tracker,
+        ...asBadRequest(() => applyPreset(args.tracker, args.baseUrl, args.clickIdSubId ?? 1)),
+      };
+    },
+  }),
+}));

@@ -1,0 +1,85 @@
+// A lane of the outbox: the deliveries to one kind of target (webhook endpoints, postbacks). The
+// dispatcher (src/modules/webhooks/dispatcher.ts) claims, sends, retries, records and disables the
+// same way for every lane; a lane says only what differs: which column names its target, how an
+// attempt's request is built and judged, and what its target keeps about failing.
+import type { Counter, Histogram } from 'prom-client';
+import type { Prisma } from '../../generated/prisma/client';
+import { isSuccess, type AttemptOutcome, type OutgoingRequest } from './send';
+
+/** A delivery claimed by a dispatcher. */
+export interface ClaimedDelivery {
+  id: string;
+  eventId: string;
+  /** The endpoint's or the postback's id. */
+  targetId: string;
+  orderId: string | null;
+  /** Attempts of its current schedule made before this claim's. */
+  attemptCount: number;
+}
+
+/** The request of an attempt as its owner is shown it, secrets redacted. */
+export interface ShownRequest {
+  method: string;
+  url: string;
+  body: string | null;
+}
+
+export interface PreparedAttempt {
+  request: OutgoingRequest;
+  /** Kept with the attempt; null when the lane keeps none (a webhook's body is its event's). */
+  shown: ShownRequest | null;
+}
+
+/** Why a delivery cannot be sent, in words for its owner (recorded as the attempt's error). */
+export class UnsendableDelivery extends Error {}
+
+export type Verdict = { delivered: true } | { delivered: false; error: string };
+
+/** What happens to a target when a delivery ends. */
+export type TargetChange =
+  | { kind: 'recovered' }
+  | { kind: 'failing'; failingSince: Date }
+  | { kind: 'disabled'; failingSince: Date; disabledAt: Date };
+
+export interface DeliveryLane<Target extends { failingSince: Date | null }> {
+  /** Names the lane in logs. */
+  name: string;
+  /** The column of "WebhookDelivery" naming the target, and the target's table. */
+  targetColumn: 'endpointId' | 'postbackId';
+  targetTable: 'WebhookEndpoint' | 'Postback';
+  loadTarget(id: string): Promise<Target>;
+  /** The attempt's request; throws UnsendableDelivery when it cannot be built. */
+  prepare(delivery: ClaimedDelivery, target: Target, now: Date): Promise<PreparedAttempt>;
+  /** Whether an answer delivers it. */
+  judge(outcome: AttemptOutcome, target: Target): Verdict;
+  /** Records a change of the target's failing state, in the attempt's transaction. */
+  changeTarget(tx: Prisma.TransactionClient, targetId: string, change: TargetChange): Promise<void>;
+  attempts: Counter<'outcome'>;
+  duration: Histogram;
+  /** Whether this lane's dispatchers delete the outbox's old finished history (one lane does). */
+  prunesHistory: boolean;
+}
+
+/** Any 2xx delivers; anything else fails with the sender's reason. */
+export function judgeByStatus(outcome: AttemptOutcome): Verdict {
+  return isSuccess(outcome.statusCode)
+    ? { delivered: true }
+    : { delivered: false, error: outcome.error ?? `answered HTTP ${outcome.statusCode}` };
+}
+
+/** A target's columns after a change (the same on endpoints and postbacks); `enableWith` names the mutation that enables it again. */
+export function failingStateData(change: TargetChange, enableWith: string) {
+  switch (change.kind) {
+    case 'recovered':
+      return { failingSince: null };
+    case 'failing':
+      return { failingSince: change.failingSince };
+    case 'disabled':
+      return {
+        failingSince: change.failingSince,
+        enabled: false,
+        disabledAt: change.disabledAt,
+        disabledReason: `Every delivery failed since ${change.failingSince.toISOString()}; enable it again with ${enableWith}`,
+      };
+  }
+}

@@ -1,0 +1,74 @@
+// The webhook lane of the outbox (src/modules/webhooks/lane.ts): a delivery to an endpoint is its
+// event's body, built once (by whichever dispatcher comes first) so every attempt sends the same
+// bytes, POSTed as JSON and signed as Standard Webhooks says; any 2xx delivers it.
+import type { WebhookEndpoint } from '../../generated/prisma/client';
+import { prisma } from '../../platform/db';
+import { logger } from '../../platform/logger';
+import { webhookDeliveryAttempts, webhookDeliveryDuration } from '../../platform/metrics';
+import { failingStateData, judgeByStatus, UnsendableDelivery, type DeliveryLane } from './lane';
+import { orderEventBody, type OrderAnswer } from './payload';
+import { activeSecrets, signedHeaders } from './signing';
+
+/** The event's body: built at its first attempt, then kept. */
+async function eventBody(eventId: string, orderAnswer: OrderAnswer): Promise<string> {
+  const event = await prisma.webhookEvent.findUniqueOrThrow({ where: { id: eventId } });
+  if (event.payload !== null) return event.payload;
+  if (event.orderId === null) throw new Error(`event ${eventId} has neither body nor order`);
+  const order = await prisma.order.findUnique({
+    where: { id: event.orderId },
+    select: { affiliateId: true },
+  });
+  if (!order) throw new Error('the order can no longer be read');
+  const body = JSON.stringify(
+    orderEventBody(
+      { type: event.type, previousStatus: event.previousStatus, occurredAt: event.occurredAt },
+      await orderAnswer(event.orderId, order.affiliateId),
+    ),
+  );
+  await prisma.webhookEvent.updateMany({
+    where: { id: eventId, payload: null },
+    data: { payload: body },
+  });
+  return (await prisma.webhookEvent.findUniqueOrThrow({ where: { id: eventId } })).payload!;
+}
+
+/** The lane of webhook endpoints; `orderAnswer` reads an order as its route answers it. */
+export function webhookLane(orderAnswer: OrderAnswer): DeliveryLane<WebhookEndpoint> {
+  return {
+    name: 'webhook',
+    targetColumn: 'endpointId',
+    targetTable: 'WebhookEndpoint',
+    loadTarget: (id) => prisma.webhookEndpoint.findUniqueOrThrow({ where: { id } }),
+    async prepare(delivery, endpoint, now) {
+      let body: string;
+      try {
+        body = await eventBody(delivery.eventId, orderAnswer);
+      } catch (error) {
+        logger.warn({ err: error, deliveryId: delivery.id }, 'webhook body could not be built');
+        throw new UnsendableDelivery('the order can no longer be read');
+      }
+      const headers = {
+        ...signedHeaders(delivery.eventId, body, activeSecrets(endpoint, now), now),
+        'content-type': 'application/json',
+        'user-agent': 'affiliate-network-webhooks/1',
+      };
+      return {
+        request: { method: 'POST', url: new URL(endpoint.url), headers, body },
+        shown: null,
+      };
+    },
+    judge: judgeByStatus,
+    async changeTarget(tx, endpointId, change) {
+      await tx.webhookEndpoint.update({
+        where: { id: endpointId },
+        data: {
+          ...failingStateData(change, 'updateWebhookEndpoint'),
+          ...(change.kind === 'disabled' && { auditTrail: { create: { kind: 'DISABLED' } } }),
+        },
+      });
+    },
+    attempts: webhookDeliveryAttempts,
+    duration: webhookDeliveryDuration,
+    prunesHistory: true,
+  };
+}
