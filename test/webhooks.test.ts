@@ -936,6 +936,23 @@ describe('bounded answers', () => {
     }
   });
 
+  test("fifteen deliveries' answers in one operation are refused by their cost before any is read", async () => {
+    const { token, deliveryIds } = await endpointWithHistory(1, 50, 'x'.repeat(4096));
+    const selection = `webhookDelivery(id: "${deliveryIds[0]}") { attempts { responseBody } }`;
+    const deliveries = jest.spyOn(prisma.webhookDelivery, 'findFirst');
+    try {
+      const fifteen = await call('/graphql', { token, body: { query: aliases(15, selection) } });
+      expect(fifteen.status).toBe(400);
+      expect(fifteen.body.errors[0]).toEqual({
+        message: expect.stringMatching(/^Operation cost limit of 20000 exceeded, found \d+\.$/),
+        extensions: { code: 'BAD_REQUEST' },
+      });
+      expect(deliveries).not.toHaveBeenCalled();
+    } finally {
+      deliveries.mockRestore();
+    }
+  });
+
   test('an answer over 5 MiB is refused with a 400 naming the limit', async () => {
     // Control characters are written \u0001 in JSON: 24 KiB an answer, 1.2 MiB a delivery.
     const { token, deliveryIds } = await endpointWithHistory(1, 50, '\u0001'.repeat(4096));

@@ -7,8 +7,38 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { checkedAddress, type Resolve, type ResolvedAddress } from './urls';
 
-/** What is kept of a receiver's answer. */
+/** What is kept of a receiver's answer: at most this many bytes, as JSON writes it out. */
 export const RESPONSE_BODY_MAX_BYTES = 4 * 1024;
+
+/**
+ * What a kept answer adds to an operation's cost (src/schema/complexity.ts): priced by its size, a
+ * point per 64 bytes, so that aliasing the answers of many attempts is refused before it runs.
+ */
+export const RESPONSE_BODY_COST = RESPONSE_BODY_MAX_BYTES / 64;
+
+/** What a character takes in JSON: an escape for a control character, a quote or a backslash. */
+function jsonBytesOf(character: string): number {
+  const code = character.codePointAt(0)!;
+  if (character === '"' || character === '\\' || '\b\f\n\r\t'.includes(character)) return 2;
+  if (code < 0x20) return 6;
+  return Buffer.byteLength(character);
+}
+
+/**
+ * The start of an answer as it is kept: at most `maxBytes` once written out as JSON, so that a
+ * receiver answering control characters (six bytes each in JSON) cannot make the stored answer
+ * several times its bound when it is read back.
+ */
+export function keptAnswer(body: Buffer, maxBytes = RESPONSE_BODY_MAX_BYTES): string {
+  let bytes = 0;
+  let kept = '';
+  for (const character of body.subarray(0, maxBytes).toString('utf8')) {
+    bytes += jsonBytesOf(character);
+    if (bytes > maxBytes) break;
+    kept += character;
+  }
+  return kept;
+}
 
 /** A request as a lane builds it (src/modules/webhooks/lane.ts). */
 export interface OutgoingRequest {
@@ -86,9 +116,7 @@ export function sendRequest(
       let kept = 0;
       const finish = () => {
         const statusCode = response.statusCode ?? null;
-        const responseBody = Buffer.concat(chunks)
-          .subarray(0, RESPONSE_BODY_MAX_BYTES)
-          .toString('utf8');
+        const responseBody = keptAnswer(Buffer.concat(chunks));
         settle({
           statusCode,
           error: isSuccess(statusCode) ? null : `answered HTTP ${statusCode}`,

@@ -2,6 +2,7 @@
 // whether it has one, and rendered requests show it redacted.
 import { OrderStatus, PostbackBodyFormat, PostbackMethod } from '../../../generated/prisma/client';
 import { builder } from '../../../schema/builder';
+import { RESPONSE_BODY_COST } from '../../webhooks/send';
 import { listOf } from '../../../schema/complexity';
 import { MAX_URL_LENGTH } from '../../../schema/inputLimits';
 import type { ShownRequest } from '../../webhooks/lane';
@@ -146,7 +147,8 @@ const PostbackAttempt = builder.prismaObject('WebhookAttempt', {
     }),
     responseBody: t.exposeString('responseBody', {
       nullable: true,
-      description: "The start of the tracker's answer (at most 4 KiB)",
+      description: "The start of the tracker's answer (at most 4 KiB, as JSON writes it)",
+      complexity: RESPONSE_BODY_COST,
     }),
     durationMs: t.exposeInt('durationMs'),
     error: t.exposeString('error', {
@@ -229,7 +231,8 @@ export const PostbackTestResult = builder.objectRef<TestSent>('PostbackTestResul
     statusCode: t.exposeInt('statusCode', { nullable: true }),
     responseBody: t.exposeString('responseBody', {
       nullable: true,
-      description: "The start of the tracker's answer (at most 4 KiB)",
+      description: "The start of the tracker's answer (at most 4 KiB, as JSON writes it)",
+      complexity: RESPONSE_BODY_COST,
     }),
     durationMs: t.exposeInt('durationMs'),
     error: t.exposeString('error', { nullable: true }),

@@ -7,6 +7,7 @@ import { builder } from '../../../schema/builder';
 import { listOf } from '../../../schema/complexity';
 import type { IssuedSecret } from '../../secrets/issuance';
 import { ORDER_EVENT_TYPES } from '../events';
+import { RESPONSE_BODY_COST } from '../send';
 import { SECRET_GRACE_PERIOD_S } from '../signing';
 
 const EVENTS_NOTE = `Event types: ${ORDER_EVENT_TYPES.join(', ')}`;
@@ -100,7 +101,8 @@ const WebhookAttemptDetail = builder.prismaObject('WebhookAttempt', {
     attempt: t.variant('WebhookAttempt'),
     responseBody: t.exposeString('responseBody', {
       nullable: true,
-      description: "The start of the endpoint's answer (at most 4 KiB)",
+      description: "The start of the endpoint's answer (at most 4 KiB, as JSON writes it)",
+      complexity: RESPONSE_BODY_COST,
     }),
   }),
 });
