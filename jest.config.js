@@ -9,4 +9,7 @@ module.exports = {
   setupFiles: ['<rootDir>/test/support/env.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/support/lifecycle.ts'],
   testTimeout: 30000,
+  // A failed test can leave open the server or receiver it started; CI reports the failure rather
+  // than waiting on that handle until its own time runs out.
+  forceExit: process.env.CI === 'true',
 };

@@ -11,10 +11,10 @@ import { checkedAddress, type Resolve, type ResolvedAddress } from './urls';
 export const RESPONSE_BODY_MAX_BYTES = 4 * 1024;
 
 /**
- * What a kept answer adds to an operation's cost (src/schema/complexity.ts): priced by its size, a
- * point per 64 bytes, so that aliasing the answers of many attempts is refused before it runs.
+ * What a kept answer adds to an operation's cost (src/schema/complexity.ts): its size, a point per
+ * 256 bytes, so the cost limit bounds the answers one operation can ask for to about 5 MB.
  */
-export const RESPONSE_BODY_COST = RESPONSE_BODY_MAX_BYTES / 64;
+export const RESPONSE_BODY_COST = RESPONSE_BODY_MAX_BYTES / 256;
 
 /** What a character takes in JSON: an escape for a control character, a quote or a backslash. */
 function jsonBytesOf(character: string): number {
