@@ -105,7 +105,10 @@ export function createApp(options: AppOptions = {}) {
     {
       routes: ROUTE_TABLE,
       rest,
-      edgeRoutes: EDGE_ROUTES,
+      edgeRoutes: EDGE_ROUTES.map(({ makeAnswer, ...route }) => ({
+        ...route,
+        answer: makeAnswer(),
+      })),
       yoga,
     },
     { ...edgeSettingsFromConfig(), ...options.settings },

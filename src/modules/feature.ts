@@ -19,12 +19,20 @@ export interface Worker {
   start(context: WorkerContext): { stop(): Promise<void> };
 }
 
+/**
+ * A public path the edge answers for a feature. `makeAnswer` is called once per app, so what the
+ * answer remembers (the redirect's click batches) is that app's own.
+ */
+export interface EdgeRouteOf extends Omit<EdgeRoute, 'answer'> {
+  makeAnswer(): EdgeRoute['answer'];
+}
+
 export interface FeatureModule {
   name: string;
   /** Documented REST paths, each answered by a root field of the module. */
   routes?: readonly RestRoute[];
   /** Public paths the edge answers itself, without a key, a quota or GraphQL. */
-  edgeRoutes?: readonly EdgeRoute[];
+  edgeRoutes?: readonly EdgeRouteOf[];
   /** What the OpenAPI document says beyond the routes (the redirect, the webhooks sent). */
   openApi?: () => OpenApiFragment;
   /** GraphiQL tabs with example operations. */

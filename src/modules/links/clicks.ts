@@ -263,14 +263,6 @@ export function clickStatement(clicksByCode: ReadonlyMap<string, readonly Click[
     FROM links ${tags ? Prisma.sql`CROSS JOIN sub_id_history` : Prisma.empty}`;
 }
 
-const writeClicks: WriteClicks<Click> = async (clicksByCode) => {
-  const rows = await prisma.$queryRaw<{ urlCode: string; originalUrl: string }[]>(
-    clickStatement(clicksByCode),
-  );
-  sweepRecentClicks();
-  return new Map(rows.map((row) => [row.urlCode, row.originalUrl]));
-};
-
 /** Forgets the clients and address windows whose window has passed; returns how many. */
 export async function forgetExpiredClickClients(): Promise<number> {
   const clients = await prisma.$executeRaw`
@@ -282,24 +274,27 @@ export async function forgetExpiredClickClients(): Promise<number> {
   return clients + addresses;
 }
 
-let lastSweep = 0;
-
-/** At most once a window per replica, in the background. */
-function sweepRecentClicks(nowMs = Date.now()): void {
-  if (nowMs - lastSweep < CLICK_REPEAT_WINDOW_S * 1000) return;
-  lastSweep = nowMs;
-  forgetExpiredClickClients().catch((error: unknown) =>
-    logger.warn({ err: error }, 'forgetting expired click clients failed'),
-  );
-}
-
 /**
- * Records one click on an active link and returns where it leads; null when there is none.
- * One statement at a time: a statement's fixed cost (its round trip, the socket write waking
- * PostgreSQL) dwarfs its rows', and statements sharing a hot link only queue on its row lock anyway
- * (bench/results/changes.md).
+ * An app's click counter: `count(urlCode, click)` records one click on an active link and returns
+ * where it leads (null when there is none). One statement at a time: a statement's fixed cost (its
+ * round trip, the socket write waking PostgreSQL) dwarfs its rows', and statements sharing a hot
+ * link only queue on its row lock anyway (bench/results/changes.md). After a write, at most once a
+ * window, it forgets the expired clients in the background.
  */
-export const countClick = clickBatches(writeClicks, {
-  maxWritesInFlight: 1,
-  maxLinksPerBatch: 500,
-});
+export function clickCounter(): (urlCode: string, click: Click) => Promise<string | null> {
+  let lastSweep = 0;
+  const writeClicks: WriteClicks<Click> = async (clicksByCode) => {
+    const rows = await prisma.$queryRaw<{ urlCode: string; originalUrl: string }[]>(
+      clickStatement(clicksByCode),
+    );
+    const now = Date.now();
+    if (now - lastSweep >= CLICK_REPEAT_WINDOW_S * 1000) {
+      lastSweep = now;
+      forgetExpiredClickClients().catch((error: unknown) =>
+        logger.warn({ err: error }, 'forgetting expired click clients failed'),
+      );
+    }
+    return new Map(rows.map((row) => [row.urlCode, row.originalUrl]));
+  };
+  return clickBatches(writeClicks, { maxWritesInFlight: 1, maxLinksPerBatch: 500 });
+}

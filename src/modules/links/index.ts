@@ -4,7 +4,7 @@
 import type { FeatureModule } from '../feature';
 import './catalogLinks';
 import { redirectDocumentation } from './openapi';
-import { REDIRECT_PREFIX, redirectResponse } from './redirect';
+import { REDIRECT_PREFIX, redirectAnswer } from './redirect';
 import './schema';
 import { subIdHistoryWorker } from './subIdHistory';
 
@@ -21,7 +21,7 @@ export const links: FeatureModule = {
     { method: 'GET', path: '/affiliate/shortener/urls/:urlCode', field: 'Query.affiliateShortUrl' },
   ],
   edgeRoutes: [
-    { prefix: REDIRECT_PREFIX, template: `${REDIRECT_PREFIX}{code}`, answer: redirectResponse },
+    { prefix: REDIRECT_PREFIX, template: `${REDIRECT_PREFIX}{code}`, makeAnswer: redirectAnswer },
   ],
   openApi: redirectDocumentation,
   workers: [subIdHistoryWorker],

@@ -9,7 +9,7 @@ import { isbot } from 'isbot';
 import { prisma } from '../../platform/db';
 import { errorResponse, MethodNotAllowedError, NotFoundError } from '../../platform/errors';
 import { isUrlCode } from './links';
-import { clickVisitorOf, countClick, type ClickVisitor } from './clicks';
+import { clickCounter, clickVisitorOf, type ClickVisitor } from './clicks';
 import { subIdsOf, withSubIds } from './subIds';
 import { Response } from '../../platform/fetchApi';
 import type { RequestRecord } from '../../requestRecord';
@@ -34,7 +34,16 @@ async function targetOf(urlCode: string): Promise<string | null> {
   return link?.originalUrl ?? null;
 }
 
-export async function redirectResponse(record: RequestRecord): Promise<Response> {
+/** An app's redirect: its clicks are batched with that app's own. */
+export function redirectAnswer(): (record: RequestRecord) => Promise<Response> {
+  const countClick = clickCounter();
+  return (record) => redirectResponse(record, countClick);
+}
+
+async function redirectResponse(
+  record: RequestRecord,
+  countClick: ReturnType<typeof clickCounter>,
+): Promise<Response> {
   const { request, clientIp, answerHeaders } = record;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     const refusal = new MethodNotAllowedError(request.method, ['GET', 'HEAD']);
