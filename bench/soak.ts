@@ -1,7 +1,8 @@
 // The soak: mixed traffic for minutes on the service (PostgreSQL + Redis), recording
 // every 10 s the server's RSS (/proc/<pid>/status of the node process serving), its event-loop
 // delay (measured inside the server by bench/support/serverProbe.cjs), requests/s, p99 and errors
-// of that window. Verdict: RSS growth after the warm-up under 10 %. Writes bench/results/soak.md.
+// of that window, and, after the warm-up, its heap after a full GC. Verdict: the trend of that heap
+// (bench/support/leakVerdict.ts) grows under 10 % over the run. Writes bench/results/soak.md.
 // On demand, not in CI.
 //
 //   npm run soak                         # 10 minutes, 20 connections, scale data if seeded
@@ -22,12 +23,12 @@ import { positiveNumber } from './support/cli';
 import { autocannonOptions, LatencyLog, quantile } from './support/load';
 import { currentCommit, describeMachine, machineLines } from './support/machine';
 import { askProbe, startService, type Service } from './support/processes';
+import { leakVerdict, MAX_RETAINED_GROWTH, type LeakVerdict } from './support/leakVerdict';
 import { writeMarkdown } from './support/report';
 import { soakMix } from './support/scenarios';
 
 const WINDOW_S = 10;
 const WARMUP_S = 60;
-const MAX_GROWTH = 0.1;
 
 interface ProbeSample {
   eventLoop: { p50Ms: number; p99Ms: number; maxMs: number; meanMs: number };
@@ -38,6 +39,8 @@ interface Sample {
   atS: number;
   rssMiB: number;
   heapUsedMiB: number;
+  /** After a full GC; measured once the warm-up is over. */
+  retainedMiB?: number;
   loopP50Ms: number;
   loopP99Ms: number;
   loopMaxMs: number;
@@ -57,33 +60,19 @@ function rssMiB(pid: number): number {
   return Number(kB) / 1024;
 }
 
-const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
-
 interface Verdict {
-  baselineMiB: number;
-  endMiB: number;
-  maxMiB: number;
-  growth: number;
-  maxGrowth: number;
-  met: boolean;
+  retained: LeakVerdict;
+  /** RSS over the windows after the warm-up: it moves with the young generation, a sawtooth. */
+  rssMinMiB: number;
+  rssMaxMiB: number;
 }
 
-/** Baseline: the first three windows after the warm-up; end: the last three. */
 function verdictOf(samples: Sample[]): Verdict | null {
-  const after = samples.filter((sample) => sample.atS > WARMUP_S);
-  if (after.length < 6) return null;
-  const baselineMiB = mean(after.slice(0, 3).map((s) => s.rssMiB));
-  const endMiB = mean(after.slice(-3).map((s) => s.rssMiB));
-  const maxMiB = Math.max(...after.map((s) => s.rssMiB));
-  const growth = endMiB / baselineMiB - 1;
-  return {
-    baselineMiB,
-    endMiB,
-    maxMiB,
-    growth,
-    maxGrowth: maxMiB / baselineMiB - 1,
-    met: growth < MAX_GROWTH,
-  };
+  const after = samples.filter((sample) => sample.retainedMiB !== undefined);
+  const retained = leakVerdict(after.map(({ atS, retainedMiB }) => ({ atS, mib: retainedMiB! })));
+  if (!retained) return null;
+  const rss = after.map((sample) => sample.rssMiB);
+  return { retained, rssMinMiB: Math.min(...rss), rssMaxMiB: Math.max(...rss) };
 }
 
 async function soak(
@@ -122,11 +111,13 @@ async function soak(
     const windowErrorCount = windowErrors;
     errors += windowErrors;
     windowErrors = 0;
-    const probe = await askProbe<ProbeSample>(service, 'bench:sample');
+    const warm = now - started >= WARMUP_S * 1000;
+    const probe = await askProbe<ProbeSample>(service, 'bench:sample', { collect: warm });
     onSample({
       atS: Math.round((now - started) / 1000),
       rssMiB: rssMiB(service.pid),
       heapUsedMiB: probe.memory.heapUsed / MiB,
+      retainedMiB: warm ? probe.memory.heapUsed / MiB : undefined,
       loopP50Ms: probe.eventLoop.p50Ms,
       loopP99Ms: probe.eventLoop.p99Ms,
       loopMaxMs: probe.eventLoop.maxMs,
@@ -136,7 +127,7 @@ async function soak(
       errors: windowErrorCount,
     });
     // Once warm: a full GC, then the sampling heap profiler until the end.
-    if (!heapStart && now - started >= WARMUP_S * 1000) {
+    if (!heapStart && warm) {
       heapStart = askProbe<HeapReply>(service, 'bench:heap-start');
     }
   }, WINDOW_S * 1000);
@@ -220,7 +211,8 @@ function render(
   totals: SoakTotals,
 ): string {
   const row = (s: Sample) =>
-    `| ${s.atS} | ${s.rssMiB.toFixed(1)} | ${s.heapUsedMiB.toFixed(1)} | ${s.loopP50Ms.toFixed(2)} | ` +
+    `| ${s.atS} | ${s.rssMiB.toFixed(1)} | ${s.heapUsedMiB.toFixed(1)} | ` +
+    `${s.retainedMiB?.toFixed(1) ?? '-'} | ${s.loopP50Ms.toFixed(2)} | ` +
     `${s.loopP99Ms.toFixed(2)} | ${s.loopMaxMs.toFixed(1)} | ${Math.round(s.requestsPerSecond)} | ` +
     `${s.p50Ms.toFixed(2)} | ${s.p99Ms.toFixed(2)} | ${s.errors} |`;
   const statuses = Object.entries(totals.statusCounts)
@@ -228,11 +220,13 @@ function render(
     .join(', ');
   const verdictLines = verdict
     ? [
-        `- RSS after the ${WARMUP_S} s warm-up (mean of the first three windows): ${verdict.baselineMiB.toFixed(1)} MiB`,
-        `- RSS at the end (mean of the last three windows): ${verdict.endMiB.toFixed(1)} MiB, ` +
-          `growth **${(verdict.growth * 100).toFixed(1)} %**; highest after warm-up ${verdict.maxMiB.toFixed(1)} MiB ` +
-          `(+${(verdict.maxGrowth * 100).toFixed(1)} %)`,
-        `- Verdict: ${verdict.met ? '**flat**' : '**not flat**'} (target: growth under ${MAX_GROWTH * 100} %)`,
+        `- Heap after a full GC, trend over the windows after the ${WARMUP_S} s warm-up: ` +
+          `${verdict.retained.startMiB.toFixed(1)} MiB to ${verdict.retained.endMiB.toFixed(1)} MiB ` +
+          `(${verdict.retained.slopeMiBPerMinute.toFixed(2)} MiB a minute), growth ` +
+          `**${(verdict.retained.growth * 100).toFixed(1)} %**`,
+        `- RSS after the warm-up: ${verdict.rssMinMiB.toFixed(1)} to ${verdict.rssMaxMiB.toFixed(1)} MiB`,
+        `- Verdict: ${verdict.retained.met ? '**flat**' : '**growing**'} ` +
+          `(target: retained growth under ${MAX_RETAINED_GROWTH * 100} %)`,
       ]
     : ['- Verdict: not enough windows after the warm-up (run at least 2 minutes)'];
   return [
@@ -255,8 +249,8 @@ function render(
     '',
     `## Every ${WINDOW_S} s`,
     '',
-    '| s | RSS MiB | heap used MiB | loop p50 ms | loop p99 ms | loop max ms | req/s | p50 ms | p99 ms | errors |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| s | RSS MiB | heap used MiB | retained MiB | loop p50 ms | loop p99 ms | loop max ms | req/s | p50 ms | p99 ms | errors |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...samples.map(row),
     '',
   ].join('\n');
@@ -326,7 +320,8 @@ async function main(): Promise<void> {
   await writeMarkdown(file, render(header, samples, verdict, totals));
   console.log(
     verdict
-      ? `RSS growth after warm-up ${(verdict.growth * 100).toFixed(1)} %: ${verdict.met ? 'flat' : 'NOT flat'}`
+      ? `retained heap growth after warm-up ${(verdict.retained.growth * 100).toFixed(1)} %: ` +
+          (verdict.retained.met ? 'flat' : 'GROWING')
       : 'too short for a verdict',
   );
   console.log(`results: ${path.relative(process.cwd(), file)}`);

@@ -1,6 +1,7 @@
 // Loaded into the service process (`node --require bench/support/serverProbe.cjs`) by the soak and
 // the profiler; answers the harness over the IPC channel:
-//   bench:sample         -> event-loop delay since the previous sample (perf_hooks), memory
+//   bench:sample         -> event-loop delay since the previous sample (perf_hooks), memory; with
+//                           `collect`, after a full GC (what is retained, for the soak's verdict)
 //   bench:profile-start  -> starts the V8 CPU profiler (inspector), so start-up stays out of it
 //   bench:profile-stop   -> stops it and writes the profile (.cpuprofile JSON) to `file`
 //   bench:heap-start     -> full GC, then V8's sampling heap profiler (allocations and their stacks)
@@ -30,7 +31,11 @@ if (typeof process.send === 'function') {
     );
 
   const handlers = {
-    'bench:sample': async () => {
+    'bench:sample': async ({ collect }) => {
+      if (collect) {
+        connect();
+        await post('HeapProfiler.collectGarbage');
+      }
       const sample = {
         eventLoop: {
           p50Ms: ms(delay.percentile(50)),
