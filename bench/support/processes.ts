@@ -167,7 +167,11 @@ function databaseEnv(schema: string): NodeJS.ProcessEnv {
 
 /** Fastify + the service's Prisma client on the schema's data (peerServer.ts). */
 export function startPeerServer(schema: string): Promise<Server> {
-  return startReference('the peer server', 'peerServer', databaseEnv(schema));
+  return startReference('the peer server', 'peerServer', {
+    ...databaseEnv(schema),
+    REDIS_URL,
+    RATE_LIMIT_MAX: QUOTA_OUT_OF_THE_WAY,
+  });
 }
 
 /** node:http + pg with hand-written SQL on the schema's data (limitServer.ts). */
@@ -192,8 +196,11 @@ export const PROBE_PATH = path.join(__dirname, 'serverProbe.cjs');
 
 export type Service = Server;
 
+/** A quota every server counts but no run reaches. */
+const QUOTA_OUT_OF_THE_WAY = '100000000';
+
 /**
- * The environment the service runs with: production, quota out of the way, warnings only; keys of
+ * The environment the service runs with: production, quota out of the way, access lines written; keys of
  * the test environment, as the demo's keys are (production takes only keys of its own environment).
  */
 export function serviceEnv(settings: ServiceSettings, port: number): NodeJS.ProcessEnv {
@@ -204,8 +211,9 @@ export function serviceEnv(settings: ServiceSettings, port: number): NodeJS.Proc
     KEY_ENV: 'test',
     PORT: String(port),
     DASHBOARD_JWT_SECRET: 'bench-only-dashboard-secret-0123456789abcdef',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_MAX: '100000000',
+    // Its access lines, as production writes them.
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_MAX: QUOTA_OUT_OF_THE_WAY,
     RESPONSE_CACHE_TTL: String(settings.responseCacheTtlSeconds ?? 0),
     // Behind a proxy, as production runs: the redirect's visitors come from many addresses.
     TRUST_PROXY: 'true',

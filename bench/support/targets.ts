@@ -14,7 +14,8 @@ export const TARGETS = {
   growthRatio: 1.5,
   /**
    * GET /affiliate/campaigns and GET /affiliate/orders, response cache off, beside the peer
-   * (Fastify + Prisma), every figure the service's over the peer's in the same run.
+   * (Fastify + Prisma, with the quota in Redis, its keys remembered and an access line, as the
+   * contract asks of every server), every figure the service's over the peer's in the same run.
    */
   references: {
     routes: ['/affiliate/campaigns', '/affiliate/orders'],
@@ -22,9 +23,8 @@ export const TARGETS = {
     target: 'demo',
     /** Server CPU per answer, at most. */
     maxCpuRatio: 1.15,
-    /** req/s, at least; the lasting goal is `goalRateRatio`. */
-    minRateRatio: 0.85,
-    goalRateRatio: 1.0,
+    /** req/s, at least. */
+    minRateRatio: 1.0,
     /** p99 of the open-loop probe at this rate, at most. */
     probeRatePerS: 100,
     maxProbeP99Ratio: 1.0,
@@ -151,7 +151,7 @@ export function referenceChecks(
     ),
     ratioCheck(
       route,
-      `req/s ≥ ${times(t.minRateRatio)} the peer's (lasting goal ${times(t.goalRateRatio)})`,
+      `req/s ≥ ${times(t.minRateRatio)} the peer's`,
       'requestsPerSecond',
       service,
       peer,
