@@ -123,7 +123,8 @@ withRedisServer('a replica says in words when Redis is unreachable, back, or los
       REDIS_URL: `redis://:redis-password@127.0.0.1:${port}`,
       LOG_LEVEL: 'info',
     });
-  }, 60_000);
+    // Migrations and demo data into an empty embedded database: minutes on a loaded machine.
+  }, 180_000);
 
   afterAll(() => {
     replica?.process.kill('SIGKILL');
