@@ -30,6 +30,13 @@ const USAGE = [
   `  --user    the affiliate user whose order it is (default: Ana, ${DEMO_USERS.affiliate})`,
 ].join('\n');
 
+/** Where the service on this machine answers: its HOST, or the loopback where it listens on every interface. */
+function serviceBase(): string {
+  const host = config.host;
+  if (!host || host === '0.0.0.0' || host === '::') return `http://127.0.0.1:${config.port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+}
+
 function fail(message: string, code = 1): never {
   console.error(message);
   process.exit(code);
@@ -71,7 +78,7 @@ async function main(): Promise<void> {
     );
   }
 
-  const base = `http://${config.host ?? '127.0.0.1'}:${config.port}`;
+  const base = serviceBase();
   const token = await signDashboardToken(values.user!, '5m');
   let response: Response;
   try {
