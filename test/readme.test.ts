@@ -208,6 +208,18 @@ describe('the blocks, run in one shell', () => {
       data: { order: { id: orderId }, previousStatus: 'PENDING' },
     });
     expect(stdout).not.toContain('refused');
+    // Each at its first attempt: the block waits until the listener answers before sending.
+    const attempts = async (outcome: string) => {
+      const metrics = await (await fetch(`${replica.base}/metrics`)).text();
+      const line = new RegExp(
+        `^webhook_delivery_attempts_total\\{outcome="${outcome}"\\} (\\d+)$`,
+        'm',
+      );
+      return Number(line.exec(metrics)?.[1] ?? 0);
+    };
+    let delivered = 0;
+    await until(async () => (delivered = await attempts('delivered')) >= 3, 'three deliveries');
+    expect({ delivered, failed: await attempts('failed') }).toEqual({ delivered: 3, failed: 0 });
   }, 60_000);
 
   test("the postback listener prints the test send and the replayed orders, in Keitaro's format", async () => {
