@@ -284,6 +284,12 @@ const TABLE: Row[] = [
     affiliateUsersOnly: true,
     args: (t) => ({ id: t.keyIds.postback }),
   },
+  {
+    field: 'Mutation.triggerEvent',
+    auth: 'dashboard',
+    affiliateUsersOnly: true,
+    args: () => ({ type: 'ORDER_STATUS_CHANGED' }),
+  },
 ];
 
 type Outcome = 'UNAUTHORIZED' | 'FORBIDDEN' | 'allowed';

@@ -4,7 +4,8 @@
 // client's document.
 import { prisma } from '../src/platform/db';
 import { call, graphql, useTestDatabase } from './support/app';
-import { createApiKey } from './support/factories';
+import { signDashboardToken } from '../src/auth/dashboardToken';
+import { createApiKey, createUser } from './support/factories';
 import { captureLogs, parsedLines } from './support/logs';
 
 useTestDatabase();
@@ -49,6 +50,24 @@ test('a REST 404 is no error either', async () => {
     expect((await call('/affiliate/brands/not-a-brand', { key: affiliateKey })).status).toBe(404);
   });
   expect(errorLines(logs)).toEqual([]);
+});
+
+test('a refused webhook URL is no error either', async () => {
+  const token = await signDashboardToken((await createUser('AFFILIATE')).id);
+  let answer: Awaited<ReturnType<typeof graphql>> | undefined;
+  const logs = await captureLogs(async () => {
+    answer = await graphql(
+      `mutation { createWebhookEndpoint(input: { url: "http://127.0.0.1:4001/${MARKER}", events: ["order.created"] }) { secret } }`,
+      {},
+      { token },
+    );
+  });
+  expect(answer!.body.errors[0]).toMatchObject({
+    message: expect.stringMatching(/^url must be https/),
+    extensions: { code: 'BAD_REQUEST' },
+  });
+  expect(errorLines(logs)).toEqual([]);
+  expect(logs).not.toContain(MARKER);
 });
 
 test("a fault inside a /graphql execution: one error line, with the request id and the cause, not the client's document", async () => {

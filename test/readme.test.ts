@@ -10,6 +10,7 @@ import { WEBHOOK_LISTENER_URL } from '../src/modules/webhooks/graphiql';
 import { openApiPath } from '../src/rest/openapi';
 import { ROUTES } from '../src/modules';
 import { freePort, startReplica, type Replica } from './support/replica';
+import type { WebhookBody } from '../src/modules/webhooks/events';
 import { until } from './support/webhookReceiver';
 
 const ROOT = path.join(__dirname, '..');
@@ -126,6 +127,8 @@ describe('the blocks, run in one shell', () => {
       env: {
         ...process.env,
         DASHBOARD_JWT_SECRET: SECRET,
+        // `npm run trigger` calls the service on PORT, as the docs' service listens.
+        PORT: new URL(replica.base).port,
         LOG_LEVEL: 'silent',
         WEBHOOK_LISTEN_PORT: String(listenerPort),
         POSTBACK_LISTEN_PORT: String(postbackListenerPort),
@@ -170,6 +173,55 @@ describe('the blocks, run in one shell', () => {
     expect(stdout).not.toContain('refused');
   }, 60_000);
 
+  /** The orders `npm run trigger -- order.created` recorded, in the order the blocks ran it. */
+  const triggeredOrders = () =>
+    [
+      ...stdout.matchAll(
+        /^order\.created: order \S+ of .+ recorded, PENDING, .+ \(id ([0-9a-f-]{36})\)$/gm,
+      ),
+    ].map(([, id]) => id!);
+
+  test('a triggered order reaches the webhook listener, signed, then its status change', async () => {
+    // postbacks.md triggers one before webhooks.md makes its endpoint; the endpoint hears the next.
+    expect(triggeredOrders()).toHaveLength(2);
+    const orderId = triggeredOrders()[1];
+    expect(stdout).toMatch(
+      new RegExp(
+        `^order\\.status_changed: order \\S+ PENDING -> APPROVED \\(id ${orderId}\\)$`,
+        'm',
+      ),
+    );
+    const printed = (type: string) => {
+      const at = stdout.indexOf(`--> ${type} [`);
+      if (at < 0) return null;
+      const rest = stdout.slice(at);
+      const end = rest.search(/^\}$/m);
+      return end < 0 ? null : (JSON.parse(rest.slice(rest.indexOf('{'), end + 1)) as WebhookBody);
+    };
+    await until(() => printed('order.status_changed') !== null, 'the order events');
+    expect(printed('order.created')).toMatchObject({
+      type: 'order.created',
+      data: { order: { id: orderId } },
+    });
+    expect(printed('order.status_changed')).toMatchObject({
+      type: 'order.status_changed',
+      data: { order: { id: orderId }, previousStatus: 'PENDING' },
+    });
+    expect(stdout).not.toContain('refused');
+    // Each at its first attempt: the block waits until the listener answers before sending.
+    const attempts = async (outcome: string) => {
+      const metrics = await (await fetch(`${replica.base}/metrics`)).text();
+      const line = new RegExp(
+        `^webhook_delivery_attempts_total\\{outcome="${outcome}"\\} (\\d+)$`,
+        'm',
+      );
+      return Number(line.exec(metrics)?.[1] ?? 0);
+    };
+    let delivered = 0;
+    await until(async () => (delivered = await attempts('delivered')) >= 3, 'three deliveries');
+    expect({ delivered, failed: await attempts('failed') }).toEqual({ delivered: 3, failed: 0 });
+  }, 60_000);
+
   test("the postback listener prints the test send and the replayed orders, in Keitaro's format", async () => {
     const sent = () => stdout.split('--> GET /demo-key/postback\n').slice(1);
     // The test send, and at least one of Ana's orders of the last 30 days.
@@ -182,6 +234,15 @@ describe('the blocks, run in one shell', () => {
       /^\{"sendTestPostback":\{"request":\{"url":"http:\/\/127\.0\.0\.1:\d+\/REDACTED\/postback\?subid=sample-click-id&[^"]+"\},"statusCode":200,"responseBody":"OK","delivered":true\}\}$/m,
     );
     expect(stdout).toMatch(/^\{"replayPostbacks":\{"queued":[1-9]\d*\}\}$/m);
+    // The order postbacks.md triggers fires the postback by itself, with its first status.
+    const [triggered] = triggeredOrders();
+    await until(
+      () => sent().some((request) => request.includes(`tid = "${triggered}"`)),
+      'the triggered order',
+    );
+    expect(sent().find((request) => request.includes(`tid = "${triggered}"`))).toContain(
+      'status = "lead"',
+    );
   }, 60_000);
 
   test('every request they send is answered 2xx or 3xx, GraphQL without errors', () => {

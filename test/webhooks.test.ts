@@ -160,6 +160,10 @@ describe('managing endpoints (dashboard, x-api-token)', () => {
     try {
       const cases = [
         ['http://93.184.215.14/h', 'url must be https'],
+        [
+          'http://127.0.0.1:4001/webhooks',
+          'url must be https (in development, WEBHOOK_ALLOW_PRIVATE_URLS=1 allows http and local addresses)',
+        ],
         ['https://127.0.0.1/h', 'resolves to a loopback address'],
         ['https://10.1.2.3/h', 'resolves to a private address'],
         ['https://[::1]/h', 'resolves to a loopback address'],

@@ -10,6 +10,7 @@ import { links } from './links';
 import { orders } from './orders';
 import { postbacks } from './postbacks';
 import { reports } from './reports';
+import { trigger } from './trigger';
 import { webhooks } from './webhooks';
 
 export const FEATURES: readonly FeatureModule[] = [
@@ -20,6 +21,7 @@ export const FEATURES: readonly FeatureModule[] = [
   webhooks,
   postbacks,
   reports,
+  trigger,
 ];
 
 /** The GraphQL schema of every feature. */

@@ -1,5 +1,10 @@
 // Webhook URLs: their form, then every address their host resolves to.
-import { checkedAddress, urlFormRefusal, type Resolve } from '../../src/modules/webhooks/urls';
+import {
+  checkedAddress,
+  savedUrlRefusal,
+  urlFormRefusal,
+  type Resolve,
+} from '../../src/modules/webhooks/urls';
 
 const PORT_REFUSAL =
   'url must use port 443 or 80 (others only where WEBHOOK_ALLOW_PRIVATE_URLS is set, in development)';
@@ -102,5 +107,56 @@ describe('checkedAddress', () => {
       ok: true,
       address: { address: '::1', family: 6 },
     });
+  });
+});
+
+describe('savedUrlRefusal', () => {
+  const HINT = '(in development, WEBHOOK_ALLOW_PRIVATE_URLS=1 allows http and local addresses)';
+  const development = { allowPrivate: false, isProduction: false };
+
+  test.each([
+    ['http://127.0.0.1:4001/webhooks', `url must be https ${HINT}`],
+    [
+      'https://127.0.0.1/webhooks',
+      `url is not allowed: the host 127.0.0.1 resolves to a loopback address ${HINT}`,
+    ],
+    [
+      'https://10.1.2.3/webhooks',
+      `url is not allowed: the host 10.1.2.3 resolves to a private address ${HINT}`,
+    ],
+  ])('in development, %s is refused saying how local URLs are allowed', async (url, refusal) => {
+    expect(await savedUrlRefusal(url, development)).toBe(refusal);
+  });
+
+  test('what the setting would not allow either is refused without the hint', async () => {
+    expect(await savedUrlRefusal('http://169.254.169.254/', development)).toBe('url must be https');
+    expect(await savedUrlRefusal('https://169.254.169.254/', development)).toBe(
+      'url is not allowed: the host 169.254.169.254 resolves to a metadata address',
+    );
+    expect(await savedUrlRefusal('https://192.0.2.10:8443/h', development)).toBe(PORT_REFUSAL);
+  });
+
+  test('production refusals give no hint: the setting is refused there', async () => {
+    expect(
+      await savedUrlRefusal('http://127.0.0.1:4001/webhooks', {
+        allowPrivate: false,
+        isProduction: true,
+      }),
+    ).toBe('url must be https');
+  });
+
+  test('a postback names its template', async () => {
+    expect(
+      await savedUrlRefusal('http://127.0.0.1:4002/p', { ...development, name: 'urlTemplate' }),
+    ).toBe(`urlTemplate must be https ${HINT}`);
+  });
+
+  test('where private URLs are allowed, a local URL is accepted', async () => {
+    expect(
+      await savedUrlRefusal('http://127.0.0.1:4001/webhooks', {
+        allowPrivate: true,
+        isProduction: false,
+      }),
+    ).toBeNull();
   });
 });

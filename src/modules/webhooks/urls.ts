@@ -48,6 +48,38 @@ export function urlFormRefusal(
   return portRefusal(url, allowPrivate, name);
 }
 
+/** Added, outside production, to a refusal that WEBHOOK_ALLOW_PRIVATE_URLS=1 would lift. */
+export const PRIVATE_URLS_HINT =
+  'in development, WEBHOOK_ALLOW_PRIVATE_URLS=1 allows http and local addresses';
+
+export interface SavedUrlRules extends UrlFormRules {
+  allowPrivate: boolean;
+  /** Whether the service runs in production, where WEBHOOK_ALLOW_PRIVATE_URLS is refused. */
+  isProduction: boolean;
+  resolve?: Resolve;
+}
+
+/**
+ * Why a URL cannot be saved for an endpoint or a postback (its form, then every address of its
+ * host), or null. Outside production a refusal that WEBHOOK_ALLOW_PRIVATE_URLS would lift says so.
+ */
+export async function savedUrlRefusal(
+  raw: string,
+  { allowPrivate, isProduction, resolve = resolveHost, ...form }: SavedUrlRules,
+): Promise<string | null> {
+  const refusalWith = async (allowing: boolean) => {
+    const refusal = urlFormRefusal(raw, allowing, form);
+    if (refusal) return refusal;
+    const check = await checkedAddress(new URL(raw), allowing, resolve);
+    return check.ok ? null : `${form.name ?? 'url'} is not allowed: ${check.reason}`;
+  };
+  const refusal = await refusalWith(allowPrivate);
+  if (!refusal || allowPrivate || isProduction || refusal.includes('WEBHOOK_ALLOW_PRIVATE_URLS')) {
+    return refusal;
+  }
+  return (await refusalWith(true)) === null ? `${refusal} (${PRIVATE_URLS_HINT})` : refusal;
+}
+
 export interface ResolvedAddress {
   address: string;
   family: 4 | 6;

@@ -6,7 +6,7 @@ import { config } from '../../../platform/config';
 import { prisma } from '../../../platform/db';
 import { BadRequestError, notFound } from '../../../platform/errors';
 import { isUuid } from '../../../platform/formats';
-import { checkedAddress, urlFormRefusal } from '../../webhooks/urls';
+import { savedUrlRefusal } from '../../webhooks/urls';
 import { macroValues, SAMPLE_CONVERSION } from '../macros';
 import {
   macrosUsed,
@@ -41,14 +41,13 @@ export async function checkedSettings(settings: PostbackSettings): Promise<Postb
   if (macrosUsed(sample.parsed).includes('secret') && settings.secret === null) {
     throw new BadRequestError('The templates use {secret}: give the postback a secret');
   }
-  const allowPrivate = config.webhookAllowPrivateUrls;
-  const refusal = urlFormRefusal(sample.rendered.url, allowPrivate, {
+  const refusal = await savedUrlRefusal(sample.rendered.url, {
     name: 'urlTemplate',
     maxLength: RENDERED_URL_MAX,
+    allowPrivate: config.webhookAllowPrivateUrls,
+    isProduction: config.isProduction,
   });
   if (refusal) throw new BadRequestError(refusal);
-  const check = await checkedAddress(new URL(sample.rendered.url), allowPrivate);
-  if (!check.ok) throw new BadRequestError(`urlTemplate is not allowed: ${check.reason}`);
   return settings;
 }
 

@@ -8,7 +8,7 @@ import { TEST_EVENT_TYPE, type WebhookBody } from '../events';
 import { freshSchedule } from '../retries';
 import { announceDueDeliveries } from '../wakeUp';
 import { newWebhookSecret, SECRET_GRACE_PERIOD_S } from '../signing';
-import { checkedAddress, urlFormRefusal } from '../urls';
+import { savedUrlRefusal } from '../urls';
 import { actorOf } from '../../../schema/dashboardUser';
 import { builder } from '../../../schema/builder';
 import { IDEMPOTENCY_NOTE, issueIdempotently } from '../../secrets/issuance';
@@ -25,10 +25,11 @@ import {
 /** The URL if an endpoint may have it: its form, then every address its host resolves to. */
 async function webhookUrl(raw: string): Promise<string> {
   const url = raw.trim();
-  const refusal = urlFormRefusal(url, config.webhookAllowPrivateUrls);
+  const refusal = await savedUrlRefusal(url, {
+    allowPrivate: config.webhookAllowPrivateUrls,
+    isProduction: config.isProduction,
+  });
   if (refusal) throw new BadRequestError(refusal);
-  const check = await checkedAddress(new URL(url), config.webhookAllowPrivateUrls);
-  if (!check.ok) throw new BadRequestError(`url is not allowed: ${check.reason}`);
   return url;
 }
 

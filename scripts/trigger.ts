@@ -1,0 +1,122 @@
+// `npm run trigger -- <event> [--order <id>] [--status <STATUS>] [--user <id>]`: causes an event in
+// the running development service, as `stripe trigger` does for Stripe's: it calls the service's
+// triggerEvent (http://127.0.0.1:$PORT, 4000 unless PORT says otherwise) with a dashboard token of
+// the user (Ana, the demo affiliate, unless --user names another), signed as `npm run token` signs
+// one. The service writes the order as the back office would, and its webhooks and postbacks follow.
+import { parseArgs } from 'node:util';
+import { DEMO_USERS } from '../src/auth/demoIdentities';
+import { signDashboardToken } from '../src/auth/dashboardToken';
+import { config } from '../src/platform/config';
+import {
+  enumValueOf,
+  isTriggerEventType,
+  servesTriggers,
+  TRIGGER_EVENT_TYPES,
+  TRIGGER_EVENTS,
+} from '../src/modules/trigger/events';
+
+const MUTATION = `mutation Trigger($type: TriggerEventType!, $orderId: ID, $status: OrderStatus) {
+  triggerEvent(type: $type, orderId: $orderId, status: $status) { type orderId summary }
+}`;
+
+const USAGE = [
+  'usage: npm run trigger -- <event> [--order <id>] [--status <STATUS>] [--user <id>]',
+  '',
+  'events:',
+  ...TRIGGER_EVENT_TYPES.map((type) => `  ${type.padEnd(22)} ${TRIGGER_EVENTS[type]}`),
+  '',
+  '  --order   the order to change (default: the newest that can)',
+  '  --status  the status to set (PENDING, APPROVED, REJECTED, PAID)',
+  `  --user    the affiliate user whose order it is (default: Ana, ${DEMO_USERS.affiliate})`,
+].join('\n');
+
+/** Where the service on this machine answers: its HOST, or the loopback where it listens on every interface. */
+function serviceBase(): string {
+  const host = config.host;
+  if (!host || host === '0.0.0.0' || host === '::') return `http://127.0.0.1:${config.port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+}
+
+function fail(message: string, code = 1): never {
+  console.error(message);
+  process.exit(code);
+}
+
+interface Answer {
+  data?: { triggerEvent?: { type: string; orderId: string | null; summary: string } | null };
+  errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+async function main(): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        order: { type: 'string' },
+        status: { type: 'string' },
+        user: { type: 'string', default: DEMO_USERS.affiliate },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    fail(`${(error as Error).message}\n\n${USAGE}`, 2);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const [type, ...extra] = positionals;
+  if (!type || extra.length > 0) fail(USAGE, 2);
+  if (!isTriggerEventType(type)) fail(`Unknown event "${type}".\n\n${USAGE}`, 2);
+  if (!servesTriggers(config)) {
+    fail(
+      'npm run trigger is for development: a service with NODE_ENV=production or KEY_ENV=live ' +
+        'causes no events on request',
+      2,
+    );
+  }
+
+  const base = serviceBase();
+  const token = await signDashboardToken(values.user!, '5m');
+  let response: Response;
+  try {
+    response = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-token': token },
+      body: JSON.stringify({
+        query: MUTATION,
+        variables: {
+          type: enumValueOf(type),
+          orderId: values.order ?? null,
+          status: values.status?.toUpperCase() ?? null,
+        },
+      }),
+    });
+  } catch {
+    fail(
+      `Nothing answers at ${base}: start the service (npm start), or set PORT to the port it listens on`,
+    );
+  }
+  const text = await response.text();
+  let answer: Answer;
+  try {
+    answer = JSON.parse(text) as Answer;
+  } catch {
+    fail(`${base}/graphql answered ${response.status} and no GraphQL result: is it this service?`);
+  }
+  const [error] = answer.errors ?? [];
+  if (error && /\btriggerEvent\b|\bTriggerEventType\b/.test(error.message)) {
+    fail(
+      `The service at ${base} causes no events: triggerEvent is served in development only ` +
+        '(not with NODE_ENV=production or KEY_ENV=live)',
+    );
+  }
+  if (error)
+    fail(`${type} refused: ${error.message} (${error.extensions?.code ?? response.status})`);
+  const triggered = answer.data!.triggerEvent!;
+  console.log(`${type}: ${triggered.summary}`);
+}
+
+void main();

@@ -1,0 +1,167 @@
+// What each event of events.ts writes: the rows the back office would write, in plain INSERTs and
+// UPDATEs on "Order" and "OrderItem", so the database's triggers run as for any writer (the outbox
+// and its webhook and postback deliveries, the performance and sub-ID rollups, updatedAt).
+import { randomBytes, randomInt } from 'node:crypto';
+import { prisma } from '../../platform/db';
+import { BadRequestError, notFound } from '../../platform/errors';
+import { isUuid } from '../../platform/formats';
+import { OrderStatus, type Prisma } from '../../generated/prisma/client';
+import type { TriggerEventType } from './events';
+
+/** What a trigger asks for: whose event, and the arguments given. */
+export interface TriggerRequest {
+  affiliateId: string;
+  orderId: string | null;
+  status: OrderStatus | null;
+}
+
+/** What it did: the order it wrote, and a line saying so. */
+export interface Triggered {
+  orderId: string | null;
+  summary: string;
+}
+
+type Cause = (request: TriggerRequest) => Promise<Triggered>;
+
+/** Where an order's status moves on by default; PAID and REJECTED orders move only when told. */
+const NEXT_STATUS: Partial<Record<OrderStatus, OrderStatus>> = {
+  PENDING: 'APPROVED',
+  APPROVED: 'PAID',
+};
+
+/** A made-up line when the brand has no products. */
+const SAMPLE_ITEM = { sku: 'TRIGGER-1', name: 'Triggered item', priceMinor: 4_990 };
+
+const money = (minor: number, currency: string) => `${(minor / 100).toFixed(2)} ${currency}`;
+
+/** An order number of its own, recognisable as a triggered one: TRIG-20261127-5F2K9Q. */
+function triggeredOrderNumber(at: Date): string {
+  const day = at.toISOString().slice(0, 10).replace(/-/g, '');
+  return `TRIG-${day}-${randomBytes(4).toString('hex').toUpperCase()}`;
+}
+
+async function recordOrder({ affiliateId }: TriggerRequest): Promise<Triggered> {
+  const relations = await prisma.affiliateBrand.findMany({
+    where: { affiliateId },
+    select: {
+      commissionType: true,
+      commissionValue: true,
+      organization: { select: { id: true, name: true } },
+    },
+  });
+  if (relations.length === 0) {
+    throw new BadRequestError(
+      'order.created records an order of one of your brands, and this user has none',
+    );
+  }
+  const relation = relations[randomInt(relations.length)]!;
+  const brand = relation.organization;
+  const products = await prisma.product.findMany({
+    where: { organizationId: brand.id },
+    select: { id: true, sku: true, name: true, priceMinor: true, salePriceMinor: true },
+    orderBy: { id: 'asc' },
+    take: 20,
+  });
+  const rateBps = relation.commissionType === 'PERCENTAGE' ? relation.commissionValue : 0;
+  const choices = products.length > 0 ? products : [{ id: null, ...SAMPLE_ITEM }];
+  // One or two of the brand's products, from a random place in its list.
+  const first = randomInt(choices.length);
+  const lines = [...new Set([first, (first + 1) % choices.length].slice(0, randomInt(1, 3)))].map(
+    (index) => choices[index]!,
+  );
+  const items = lines.map((line, position) => {
+    const quantity = randomInt(1, 4);
+    const unitPriceMinor = ('salePriceMinor' in line && line.salePriceMinor) || line.priceMinor;
+    const totalMinor = quantity * unitPriceMinor;
+    return {
+      productId: line.id,
+      sku: line.sku,
+      name: line.name,
+      quantity,
+      unitPriceMinor,
+      totalMinor,
+      commissionRateBps: rateBps,
+      // A fixed commission is the order's, counted on its first line.
+      commissionValueMinor:
+        relation.commissionType === 'PERCENTAGE'
+          ? Math.round((totalMinor * rateBps) / 10_000)
+          : position === 0
+            ? relation.commissionValue
+            : 0,
+      position,
+    } satisfies Omit<Prisma.OrderItemCreateManyInput, 'orderId'>;
+  });
+  const orderedAt = new Date();
+  const currency = 'EUR';
+  const order = await prisma.order.create({
+    data: {
+      orderNumber: triggeredOrderNumber(orderedAt),
+      affiliateId,
+      organizationId: brand.id,
+      status: 'PENDING',
+      currency,
+      transactionValueMinor: items.reduce((sum, item) => sum + item.totalMinor, 0),
+      commissionRateBps: rateBps,
+      earningsMinor: items.reduce((sum, item) => sum + item.commissionValueMinor, 0),
+      orderedAt,
+      items: { createMany: { data: items } },
+    },
+    select: { id: true, orderNumber: true, earningsMinor: true },
+  });
+  return {
+    orderId: order.id,
+    summary:
+      `order ${order.orderNumber} of ${brand.name} recorded, PENDING, ` +
+      `${money(order.earningsMinor, currency)} earnings (id ${order.id})`,
+  };
+}
+
+/** The order named, or the user's newest order whose status moves on by default. */
+async function orderToChange({ affiliateId, orderId, status }: TriggerRequest) {
+  const select = { id: true, orderNumber: true, status: true } as const;
+  if (orderId !== null) {
+    const order = isUuid(orderId)
+      ? await prisma.order.findFirst({ where: { id: orderId, affiliateId }, select })
+      : null;
+    if (!order) throw notFound('Order', orderId);
+    return order;
+  }
+  const from =
+    status === null
+      ? (Object.keys(NEXT_STATUS) as OrderStatus[])
+      : Object.values(OrderStatus).filter((other) => other !== status);
+  const order = await prisma.order.findFirst({
+    where: { affiliateId, status: { in: from } },
+    orderBy: [{ orderedAt: 'desc' }, { id: 'desc' }],
+    select,
+  });
+  if (!order) {
+    throw new BadRequestError(
+      'order.status_changed found no order of yours to change: trigger order.created first',
+    );
+  }
+  return order;
+}
+
+async function changeOrderStatus(request: TriggerRequest): Promise<Triggered> {
+  const order = await orderToChange(request);
+  const status = request.status ?? NEXT_STATUS[order.status];
+  if (!status) {
+    throw new BadRequestError(
+      `Order ${order.orderNumber} is ${order.status}, which moves on only to a status given (status)`,
+    );
+  }
+  if (status === order.status) {
+    throw new BadRequestError(`Order ${order.orderNumber} is already ${status}`);
+  }
+  await prisma.order.update({ where: { id: order.id }, data: { status }, select: { id: true } });
+  return {
+    orderId: order.id,
+    summary: `order ${order.orderNumber} ${order.status} -> ${status} (id ${order.id})`,
+  };
+}
+
+export const CAUSES: Record<TriggerEventType, Cause> = {
+  'order.created': recordOrder,
+  'order.status_changed': changeOrderStatus,
+};

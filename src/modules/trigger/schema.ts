@@ -1,0 +1,70 @@
+// triggerEvent: causes a back-office event for the dashboard user's own orders, on a development
+// installation only (events.ts: servesTriggers). In production and with KEY_ENV=live the field and
+// its types are not registered, so that schema has no trace of them (docs/decisions.md).
+import { config } from '../../platform/config';
+import { OrderStatus } from '../../generated/prisma/client';
+import { affiliateOwner } from '../webhooks/schema/access';
+import { builder } from '../../schema/builder';
+import { CAUSES, type Triggered } from './causes';
+import {
+  enumValueOf,
+  servesTriggers,
+  TRIGGER_EVENT_TYPES,
+  TRIGGER_EVENTS,
+  type TriggerEventType,
+} from './events';
+
+function registerTriggerEvent(): void {
+  const TriggerEventTypeEnum = builder.enumType('TriggerEventType', {
+    description: 'An event triggerEvent causes (development installations only)',
+    values: Object.fromEntries(
+      TRIGGER_EVENT_TYPES.map((type) => [
+        enumValueOf(type),
+        { value: type, description: `\`${type}\`: ${TRIGGER_EVENTS[type]}` },
+      ]),
+    ) as Record<string, { value: TriggerEventType; description: string }>,
+  });
+
+  const TriggeredEvent = builder
+    .objectRef<Triggered & { type: TriggerEventType }>('TriggeredEvent')
+    .implement({
+      description: 'What triggerEvent wrote',
+      fields: (t) => ({
+        type: t.expose('type', { type: TriggerEventTypeEnum }),
+        orderId: t.exposeID('orderId', { nullable: true, description: 'The order it wrote' }),
+        summary: t.exposeString('summary', { description: 'What it did, in a line' }),
+      }),
+    });
+
+  builder.mutationField('triggerEvent', (t) =>
+    t.field({
+      type: TriggeredEvent,
+      description:
+        "Development only (absent in production and with KEY_ENV=live): causes an event of the user's " +
+        'own orders by writing them as the back office does, so webhooks, postbacks and reports follow. ' +
+        '`orderId` names the order to change (default: the newest one that can); `status` the status ' +
+        'to set. `npm run trigger` calls it.',
+      authScopes: { dashboardUser: true },
+      managementLimit: true,
+      args: {
+        type: t.arg({ type: TriggerEventTypeEnum, required: true }),
+        orderId: t.arg.id({ description: 'order.status_changed: the order to change' }),
+        status: t.arg({
+          type: OrderStatus,
+          description: 'order.status_changed: the status to set',
+        }),
+      },
+      resolve: async (_root, args, context) => {
+        const user = await affiliateOwner(context.dashboardUserId, 'Triggered events');
+        const triggered = await CAUSES[args.type]({
+          affiliateId: user.id,
+          orderId: args.orderId == null ? null : String(args.orderId),
+          status: args.status ?? null,
+        });
+        return { type: args.type, ...triggered };
+      },
+    }),
+  );
+}
+
+if (servesTriggers(config)) registerTriggerEvent();

@@ -1,0 +1,306 @@
+// triggerEvent (and `npm run trigger`, which calls it): a development installation causes the back
+// office's order events for the dashboard user's own orders, written in SQL as the back office
+// writes them, so the outbox and the rollups follow; a service in production or with
+// KEY_ENV=live has no such field. The documented try-out, trigger to a signed webhook at
+// `npm run webhook:listen`: test/readme.test.ts (docs/webhooks.md).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { signDashboardToken } from '../src/auth/dashboardToken';
+import { prisma } from '../src/platform/db';
+import { graphql, useTestDatabase } from './support/app';
+import {
+  createBrand,
+  createOrder,
+  createProduct,
+  createUser,
+  relateAffiliateToBrand,
+} from './support/factories';
+import { startReplica, type Replica } from './support/replica';
+
+useTestDatabase();
+
+const ROOT = path.join(__dirname, '..');
+
+/** `npm run trigger -- <args>` to its end, as its own process: its exit code and what it printed. */
+function runTrigger(
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/trigger.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, output: output.trim() }));
+  });
+}
+
+const TRIGGER = `mutation ($type: TriggerEventType!, $orderId: ID, $status: OrderStatus) {
+  triggerEvent(type: $type, orderId: $orderId, status: $status) { type orderId summary }
+}`;
+
+/** An affiliate user related to one brand with products, and its dashboard token. */
+async function affiliateWithBrand() {
+  const user = await createUser('AFFILIATE');
+  const brand = await createBrand({ name: 'Trigger Brand' });
+  await createProduct(brand.id, { priceMinor: 2_000, salePriceMinor: null });
+  await relateAffiliateToBrand(user.id, brand.id, { commissionValue: 1_000 });
+  return { user, brand, token: await signDashboardToken(user.id) };
+}
+
+async function trigger(token: string, variables: Record<string, unknown>) {
+  const { status, body } = await graphql(TRIGGER, variables, { token });
+  expect(status).toBe(200);
+  return body as {
+    /** Null when refused. */
+    data: { triggerEvent: { type: string; orderId: string | null; summary: string } };
+    errors?: { message: string; extensions: { code: string } }[];
+  };
+}
+
+describe('order.created', () => {
+  test("records a PENDING order of the user's brand with its items, and the outbox hears of it", async () => {
+    const { user, brand, token } = await affiliateWithBrand();
+    const { data, errors } = await trigger(token, { type: 'ORDER_CREATED' });
+    expect(errors).toBeUndefined();
+    const { orderId, summary, type } = data.triggerEvent!;
+    expect(type).toBe('ORDER_CREATED');
+    const order = await prisma.order.findUniqueOrThrow({
+      where: { id: orderId! },
+      include: { items: true },
+    });
+    expect(order).toMatchObject({
+      affiliateId: user.id,
+      organizationId: brand.id,
+      status: 'PENDING',
+      currency: 'EUR',
+      commissionRateBps: 1_000,
+    });
+    expect(order.items.length).toBeGreaterThan(0);
+    expect(order.transactionValueMinor).toBe(
+      order.items.reduce((sum, item) => sum + item.totalMinor, 0),
+    );
+    expect(order.earningsMinor).toBe(Math.round(order.transactionValueMinor / 10));
+    expect(summary).toBe(
+      `order ${order.orderNumber} of Trigger Brand recorded, PENDING, ` +
+        `${(order.earningsMinor / 100).toFixed(2)} EUR earnings (id ${order.id})`,
+    );
+    // The database's triggers ran: the outbox event and the day report's rollup.
+    expect(await prisma.webhookEvent.findMany({ where: { orderId: order.id } })).toEqual([
+      expect.objectContaining({ type: 'order.created', status: 'PENDING' }),
+    ]);
+    expect(await prisma.orderAffiliateHour.findMany({ where: { affiliateId: user.id } })).toEqual([
+      expect.objectContaining({ orders: 1, status: 'PENDING' }),
+    ]);
+  });
+
+  test('a user related to no brand is answered BAD_REQUEST saying so', async () => {
+    const user = await createUser('AFFILIATE');
+    const { data, errors } = await trigger(await signDashboardToken(user.id), {
+      type: 'ORDER_CREATED',
+    });
+    expect(data).toBeNull();
+    expect(errors).toEqual([
+      expect.objectContaining({
+        message: 'order.created records an order of one of your brands, and this user has none',
+        extensions: { code: 'BAD_REQUEST' },
+      }),
+    ]);
+  });
+
+  test('a partner user is FORBIDDEN', async () => {
+    const partner = await createUser('PARTNER');
+    const { errors } = await trigger(await signDashboardToken(partner.id), {
+      type: 'ORDER_CREATED',
+    });
+    expect(errors).toEqual([
+      expect.objectContaining({
+        message: 'Triggered events are for affiliate accounts',
+        extensions: { code: 'FORBIDDEN' },
+      }),
+    ]);
+  });
+});
+
+describe('order.status_changed', () => {
+  test('moves the newest order that can to its next status, as the outbox records', async () => {
+    const { user, brand, token } = await affiliateWithBrand();
+    const older = await createOrder(user.id, brand.id, {
+      orderedAt: new Date(Date.now() - 60_000),
+    });
+    const newest = await createOrder(user.id, brand.id, { status: 'APPROVED' });
+    await createOrder(user.id, brand.id, { status: 'PAID', orderedAt: new Date(Date.now() + 1) });
+
+    const first = await trigger(token, { type: 'ORDER_STATUS_CHANGED' });
+    expect(first.data.triggerEvent).toEqual({
+      type: 'ORDER_STATUS_CHANGED',
+      orderId: newest.id,
+      summary: `order ${newest.orderNumber} APPROVED -> PAID (id ${newest.id})`,
+    });
+    const second = await trigger(token, { type: 'ORDER_STATUS_CHANGED' });
+    expect(second.data.triggerEvent!.orderId).toBe(older.id);
+    expect(
+      await prisma.webhookEvent.findMany({
+        where: { type: 'order.status_changed', orderId: { in: [older.id, newest.id] } },
+        select: { orderId: true, status: true, previousStatus: true },
+        orderBy: { seq: 'asc' },
+      }),
+    ).toEqual([
+      { orderId: newest.id, status: 'PAID', previousStatus: 'APPROVED' },
+      { orderId: older.id, status: 'APPROVED', previousStatus: 'PENDING' },
+    ]);
+  });
+
+  test('sets the status given on the order named', async () => {
+    const { user, brand, token } = await affiliateWithBrand();
+    const order = await createOrder(user.id, brand.id, { status: 'PAID' });
+    const { data } = await trigger(token, {
+      type: 'ORDER_STATUS_CHANGED',
+      orderId: order.id,
+      status: 'REJECTED',
+    });
+    expect(data.triggerEvent!.summary).toBe(
+      `order ${order.orderNumber} PAID -> REJECTED (id ${order.id})`,
+    );
+    expect((await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).status).toBe(
+      'REJECTED',
+    );
+  });
+
+  test.each([
+    [
+      'a final status without a status given',
+      { status: 'PAID' },
+      {},
+      'is PAID, which moves on only to a status given (status)',
+    ],
+    ['the status it has', { status: 'APPROVED' }, { status: 'APPROVED' }, 'is already APPROVED'],
+  ])('an order with %s is answered BAD_REQUEST saying so', async (_case, data, args, message) => {
+    const { user, brand, token } = await affiliateWithBrand();
+    const order = await createOrder(user.id, brand.id, data as { status: 'PAID' });
+    const { errors } = await trigger(token, {
+      type: 'ORDER_STATUS_CHANGED',
+      orderId: order.id,
+      ...args,
+    });
+    expect(errors).toEqual([
+      expect.objectContaining({
+        message: `Order ${order.orderNumber} ${message}`,
+        extensions: { code: 'BAD_REQUEST' },
+      }),
+    ]);
+  });
+
+  test("another affiliate's order, or no order at all, is NOT_FOUND", async () => {
+    const { token } = await affiliateWithBrand();
+    const other = await affiliateWithBrand();
+    const theirs = await createOrder(other.user.id, other.brand.id);
+    for (const orderId of [theirs.id, 'not-an-order']) {
+      const { errors } = await trigger(token, { type: 'ORDER_STATUS_CHANGED', orderId });
+      expect(errors).toEqual([
+        expect.objectContaining({
+          message: `Order ${orderId} not found`,
+          extensions: { code: 'NOT_FOUND' },
+        }),
+      ]);
+    }
+    expect((await prisma.order.findUniqueOrThrow({ where: { id: theirs.id } })).status).toBe(
+      'PENDING',
+    );
+  });
+
+  test('a user without an order that can change is told to record one first', async () => {
+    const { token } = await affiliateWithBrand();
+    const { errors } = await trigger(token, { type: 'ORDER_STATUS_CHANGED' });
+    expect(errors).toEqual([
+      expect.objectContaining({
+        message:
+          'order.status_changed found no order of yours to change: trigger order.created first',
+        extensions: { code: 'BAD_REQUEST' },
+      }),
+    ]);
+  });
+});
+
+describe.each([
+  ['NODE_ENV=production', { NODE_ENV: 'production', ALLOW_EMBEDDED_DATABASE: '1' }],
+  ['KEY_ENV=live', { NODE_ENV: 'development', KEY_ENV: 'live' }],
+])('a service with %s', (_name, env) => {
+  const secret = 'trigger-test-dashboard-secret-0123456789';
+  let replica: Replica;
+
+  beforeAll(async () => {
+    replica = await startReplica(
+      {
+        ...env,
+        DATABASE_URL: undefined,
+        REDIS_URL: undefined,
+        PGLITE_DATA_DIR: 'memory://',
+        DASHBOARD_JWT_SECRET: secret,
+      },
+      'src/server.ts',
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    replica?.process.kill();
+    await replica?.exited;
+  });
+
+  test('has no triggerEvent: the mutation is a 400 naming the field', async () => {
+    const response = await fetch(`${replica.base}/graphql`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json',
+      },
+      body: JSON.stringify({ query: 'mutation { triggerEvent(type: ORDER_CREATED) { summary } }' }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      errors: [
+        expect.objectContaining({
+          message: 'Cannot query field "triggerEvent" on type "Mutation".',
+        }),
+      ],
+    });
+  });
+
+  test('npm run trigger, from a development shell, says the service causes no events', async () => {
+    const answer = await runTrigger(['order.created'], {
+      NODE_ENV: 'development',
+      KEY_ENV: undefined,
+      DATABASE_URL: undefined,
+      PGLITE_DATA_DIR: 'memory://',
+      DASHBOARD_JWT_SECRET: secret,
+      PORT: new URL(replica.base).port,
+    });
+    expect(answer).toEqual({
+      code: 1,
+      output: `The service at http://127.0.0.1:${new URL(replica.base).port} causes no events: triggerEvent is served in development only (not with NODE_ENV=production or KEY_ENV=live)`,
+    });
+  }, 30_000);
+});
+
+test.each([
+  ['NODE_ENV=production', { NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://api.example.com' }],
+  ['KEY_ENV=live', { NODE_ENV: 'development', KEY_ENV: 'live' }],
+])(
+  'npm run trigger with %s refuses before calling anything',
+  async (_name, env) => {
+    const answer = await runTrigger(['order.created'], {
+      ...env,
+      DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none',
+      DASHBOARD_JWT_SECRET: 'trigger-test-dashboard-secret-0123456789',
+    });
+    expect(answer).toEqual({
+      code: 2,
+      output:
+        'npm run trigger is for development: a service with NODE_ENV=production or KEY_ENV=live causes no events on request',
+    });
+  },
+  30_000,
+);
