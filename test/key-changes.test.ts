@@ -132,7 +132,7 @@ withSharedServers('across replicas (PostgreSQL)', () => {
 
   beforeAll(async () => {
     replicas = await Promise.all([startReplica({}), startReplica({})]);
-  }, 60_000);
+  }, 180_000);
   afterAll(() => replicas.forEach((replica) => replica.process.kill('SIGKILL')));
 
   const statusOn = async (replica: Replica, apiKey: string) =>

@@ -22,7 +22,7 @@ const ROOT = path.join(__dirname, '..');
 beforeAll(() => {
   const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, encoding: 'utf8' });
   expect(build.status).toBe(0);
-}, 60_000);
+}, 180_000);
 
 const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
@@ -79,7 +79,7 @@ test('the build bundles every package but the dependencies, the only ones produc
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
-}, 60_000);
+}, 180_000);
 
 test('the postinstall of a production install has nothing to generate', () => {
   // Outside the repository, where no development dependency (tsx) can be resolved.
@@ -138,4 +138,4 @@ test('node runs dist/server.js: ready, keys checked, SIGTERM exits 0', async () 
     server.process.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   }
-}, 60_000);
+}, 180_000);

@@ -45,7 +45,7 @@ async function until(received: () => string, text: string): Promise<void> {
 onPglite('a real server', () => {
   beforeAll(async () => {
     replica = await startReplica({ LOG_LEVEL: 'info' });
-  }, 60_000);
+  }, 180_000);
   afterAll(() => replica.process.kill('SIGKILL'));
 
   test('an oversized chunked body: 413, logged at info with its request id, no error', async () => {

@@ -92,7 +92,7 @@ onPglite(
       rmSync(dataDir, { recursive: true, force: true });
     }
   },
-  60_000,
+  180_000,
 );
 
 test('a port in use: npm start and the production server say so in one line, no stack', async () => {
@@ -190,7 +190,7 @@ describe('in production', () => {
         rmSync(dataDir, { recursive: true, force: true });
       }
     },
-    60_000,
+    180_000,
   );
 });
 

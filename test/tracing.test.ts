@@ -98,7 +98,7 @@ test('a service started with OTEL_EXPORTER_OTLP_ENDPOINT sends its spans there',
     replica.process.kill('SIGKILL');
     collector.close();
   }
-}, 60_000);
+}, 180_000);
 
 test.each([
   [{}, false],

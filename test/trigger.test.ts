@@ -243,7 +243,7 @@ describe.each([
       },
       'src/server.ts',
     );
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     replica?.process.kill();
@@ -282,7 +282,7 @@ describe.each([
       code: 1,
       output: `The service at http://127.0.0.1:${new URL(replica.base).port} causes no events: triggerEvent is served in development only (not with NODE_ENV=production or KEY_ENV=live)`,
     });
-  }, 30_000);
+  }, 90_000);
 });
 
 test.each([
@@ -302,5 +302,5 @@ test.each([
         'npm run trigger is for development: a service with NODE_ENV=production or KEY_ENV=live causes no events on request',
     });
   },
-  30_000,
+  90_000,
 );
