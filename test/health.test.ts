@@ -33,7 +33,9 @@ describe('/readyz with Redis unreachable', () => {
     redis = createRedisClient('redis://127.0.0.1:6390');
     const started = Date.now();
     const response = await createApp({ redis }).fetch('http://api.test/readyz');
-    expect(Date.now() - started).toBeLessThan(2_500);
+    // The probe's own timeout decides, not ioredis's reconnects (which would queue the command for
+    // as long as Redis stays away); the bound leaves room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(response.status).toBe(503);
     expect(await response.json()).toEqual({
       status: 'unavailable',
