@@ -367,3 +367,28 @@ test('the balance equals a direct sum over the orders after any sequence of writ
     expect(Object.keys(kept).some((key) => key.endsWith(state))).toBe(true);
   }
 });
+
+test('the demo data has payouts in each status, each amounting to its items; a second run adds none', async () => {
+  const { seedDemoData } = await import('../prisma/seed/demo');
+  await seedDemoData(prisma);
+  await seedDemoData(prisma);
+  const { DEMO_USERS } = await import('../src/auth/demoIdentities');
+  const payouts = await prisma.payout.findMany({ where: { affiliateId: DEMO_USERS.affiliate } });
+  expect(new Set(payouts.map((payout) => payout.status))).toEqual(
+    new Set(['SCHEDULED', 'PROCESSING', 'PAID', 'FAILED', 'CANCELLED']),
+  );
+  for (const payout of payouts) {
+    const items = await prisma.payoutItem.aggregate({
+      where: { payoutId: payout.id },
+      _sum: { amountMinor: true },
+      _count: true,
+    });
+    expect([payout.amountMinor, payout.itemCount]).toEqual([
+      BigInt(items._sum.amountMinor ?? 0),
+      items._count,
+    ]);
+  }
+  expect(await keptBalance(DEMO_USERS.affiliate)).toEqual(
+    await summedBalance(DEMO_USERS.affiliate),
+  );
+});
