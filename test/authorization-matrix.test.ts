@@ -135,6 +135,30 @@ const TABLE: Row[] = [
     args: () => ({ groupBy: 'day' }),
   },
   {
+    field: 'Query.affiliateBalance',
+    rest: 'GET /affiliate/balance',
+    auth: key('affiliate', 'payouts:read'),
+  },
+  {
+    field: 'Query.affiliatePayouts',
+    rest: 'GET /affiliate/payouts',
+    auth: key('affiliate', 'payouts:read'),
+  },
+  {
+    field: 'Query.affiliatePayout',
+    rest: 'GET /affiliate/payouts/:payoutId',
+    auth: key('affiliate', 'payouts:read'),
+    args: (t) => ({ payoutId: t.a.payout.id }),
+    otherTenant: (t) => ({ payoutId: t.b.payout.id }),
+  },
+  {
+    field: 'Query.affiliatePayoutItems',
+    rest: 'GET /affiliate/payouts/:payoutId/items',
+    auth: key('affiliate', 'payouts:read'),
+    args: (t) => ({ payoutId: t.a.payout.id }),
+    otherTenant: (t) => ({ payoutId: t.b.payout.id }),
+  },
+  {
     field: 'Mutation.createShortUrl',
     rest: 'POST /affiliate/shortener/url',
     auth: key('affiliate', 'shortener:write'),
@@ -636,9 +660,19 @@ describe('cross-tenant: affiliate a asking for affiliate b rows', () => {
     },
   );
 
-  test("lists never show the other affiliate's channels, orders or links", async () => {
-    const lists = ['/affiliate/channels', '/affiliate/orders', '/affiliate/shortener/urls'];
-    const theirs = [tenants.b.channel.id, tenants.b.order.id, tenants.b.link.urlCode];
+  test("lists never show the other affiliate's channels, orders, links or payouts", async () => {
+    const lists = [
+      '/affiliate/channels',
+      '/affiliate/orders',
+      '/affiliate/shortener/urls',
+      '/affiliate/payouts',
+    ];
+    const theirs = [
+      tenants.b.channel.id,
+      tenants.b.order.id,
+      tenants.b.link.urlCode,
+      tenants.b.payout.id,
+    ];
     for (const path of lists) {
       const { status, text } = await send(app, `${path}?limit=100`, { headers: headersOf(aKey()) });
       expect(status).toBe(200);

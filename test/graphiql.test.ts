@@ -73,6 +73,7 @@ describe('GraphiQL', () => {
       'OrderWebhooks',
       'TrackerPostbacks',
       'SubIds',
+      'Payouts',
     ]);
     const guide = readFileSync(path.join(__dirname, '..', 'docs', 'integrating.md'), 'utf8');
     expect(guide.replace(/\s+/g, ' ')).toContain(titles.map((title) => `\`${title}\``).join(', '));
@@ -85,6 +86,7 @@ describe('GraphiQL', () => {
       ['x-api-token'],
       ['x-api-token'],
       ['x-api-token'],
+      ['x-api-key'],
       ['x-api-key'],
     ]);
   });

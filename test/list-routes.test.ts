@@ -122,6 +122,8 @@ test('every paginated route is in the table above', () => {
     '/affiliate/brands',
     '/affiliate/campaigns',
     '/affiliate/orders',
+    '/affiliate/payouts',
+    '/affiliate/payouts/:payoutId/items',
     '/affiliate/products',
     '/affiliate/reports/performance',
     '/affiliate/shortener/urls',

@@ -17,7 +17,14 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FAILED_AUTH_LIMIT } from '../src/limits/requestQuota';
 import { app, call, callApp, useTestDatabase } from './support/app';
-import { createAffiliate, createApiKey, createBrand, createCampaign } from './support/factories';
+import {
+  createAffiliate,
+  createApiKey,
+  createBrand,
+  createCampaign,
+  createOrder,
+  createPayout,
+} from './support/factories';
 import {
   fetchOpenApiDocument,
   refName,
@@ -509,13 +516,17 @@ describe('what the app answers agrees with the document', () => {
   let affiliateKey: string;
   let brandId: string;
   let campaignId: string;
+  let payoutId: string;
 
   beforeAll(async () => {
     ({ apiKey: partnerKey } = await createApiKey('partner'));
-    ({ apiKey: affiliateKey } = await createAffiliate());
+    const affiliate = await createAffiliate();
+    affiliateKey = affiliate.apiKey;
     const brand = await createBrand({ logoUrl: null, description: 'Shoes and more' });
     brandId = brand.id;
     campaignId = (await createCampaign(brand.id)).id;
+    const order = await createOrder(affiliate.affiliateId, brand.id, { status: 'APPROVED' });
+    payoutId = await createPayout(affiliate.affiliateId, [order.id]);
   });
 
   const keyFor = (route: RestRoute) =>
@@ -539,7 +550,7 @@ describe('what the app answers agrees with the document', () => {
   }
 
   it('answers every GET route with a body its document describes', async () => {
-    const params = { brandId, campaignId };
+    const params = { brandId, campaignId, payoutId };
     for (const route of ROUTES.filter((r) => r.method === 'GET')) {
       const response = await call(pathOf(route, params), { key: keyFor(route) });
       expectDocumented(route, response.status, response.body);
@@ -587,10 +598,11 @@ describe('what the app answers agrees with the document', () => {
       const pageInfo = (body: Record<string, { limit?: number }>) =>
         body.meta ?? body.pagination ?? null;
       const required = requiredQueryOf(route);
-      const byDefault = await call(`${route.path}?${required}`, { key });
-      const above = await call(`${route.path}?${required}limit=${rule!.maxLimit + 1}`, { key });
-      const huge = await call(`${route.path}?${required}limit=2147483648`, { key });
-      const atMax = await call(`${route.path}?${required}limit=${rule!.maxLimit}`, { key });
+      const path = pathOf(route, { payoutId });
+      const byDefault = await call(`${path}?${required}`, { key });
+      const above = await call(`${path}?${required}limit=${rule!.maxLimit + 1}`, { key });
+      const huge = await call(`${path}?${required}limit=2147483648`, { key });
+      const atMax = await call(`${path}?${required}limit=${rule!.maxLimit}`, { key });
       expect({ field, status: atMax.status }).toEqual({ field, status: 200 });
       if (rule!.aboveMax === 'reject') {
         expect({ field, status: above.status }).toEqual({ field, status: 400 });

@@ -6,7 +6,7 @@
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { config } from '../src/platform/config';
 import { prisma } from '../src/platform/db';
-import { orderAnswerOf } from '../src/modules/webhooks/orderAnswer';
+import { eventAnswersOf } from '../src/modules/webhooks/orderAnswer';
 import { links } from '../src/modules/links';
 import { forgetOldSubIdClicks } from '../src/modules/links/subIdHistory';
 import {
@@ -706,7 +706,7 @@ describe('an order written in SQL with sub-IDs', () => {
   test('shows in the list, in its filter, in the report by sub1 and in its webhook event', async () => {
     Object.assign(config, { webhookAllowPrivateUrls: true });
     const receiver = await startReceiver();
-    const dispatcher = startWebhookDispatcher(orderAnswerOf(app.runRoute), {
+    const dispatcher = startWebhookDispatcher(eventAnswersOf(app.runRoute), {
       pollIntervalMs: 200,
       leaseS: 30,
       retryDelaysS: [1],

@@ -5,7 +5,7 @@
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { config } from '../src/platform/config';
 import { prisma } from '../src/platform/db';
-import { orderAnswerOf } from '../src/modules/webhooks/orderAnswer';
+import { eventAnswersOf } from '../src/modules/webhooks/orderAnswer';
 import { startWebhookDispatcher, type Dispatcher } from '../src/modules/webhooks/dispatcher';
 import { pruneWebhookHistory } from '../src/modules/webhooks/history';
 import { resolveHost } from '../src/modules/webhooks/urls';
@@ -129,7 +129,7 @@ describe('managing endpoints (dashboard, x-api-token)', () => {
   test.each([
     [
       { url: 'https://127.0.0.1/h', events: ['order.deleted'] },
-      'Unknown event type order.deleted; the events are order.created, order.status_changed',
+      'Unknown event type order.deleted; the events are order.created, order.status_changed, payout.scheduled, payout.paid, payout.failed',
     ],
     [{ url: 'https://127.0.0.1/h', events: [] }, 'events must name at least one'],
     [{ url: 'not a url', events: ORDER_EVENTS }, 'url must be an absolute URL'],
@@ -404,7 +404,7 @@ describe('delivery to a real receiver', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    dispatcher = startWebhookDispatcher(orderAnswerOf(app.runRoute), {
+    dispatcher = startWebhookDispatcher(eventAnswersOf(app.runRoute), {
       pollIntervalMs: 200,
       leaseS: 30,
       retryDelaysS: [1, 1],

@@ -570,6 +570,126 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/affiliate/balance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The key's affiliate's balance, one row per currency it has earnings or payouts in, by c...
+     * @description The key's affiliate's balance, one row per currency it has earnings or payouts in, by currency code (at most 50); count = number returned
+     *
+     *     **Key:** affiliate key with scope `payouts:read`.
+     */
+    get: operations['affiliateBalance'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * The key's affiliate's balance, one row per currency it has earnings or payouts in, by c... (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     The key's affiliate's balance, one row per currency it has earnings or payouts in, by currency code (at most 50); count = number returned
+     *
+     *     **Key:** affiliate key with scope `payouts:read`.
+     */
+    head: operations['affiliateBalanceHead'];
+    patch?: never;
+    trace?: never;
+  };
+  '/affiliate/payouts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The key's affiliate's payouts, newest first (by scheduledAt)
+     * @description The key's affiliate's payouts, newest first (by scheduledAt)
+     *
+     *     **Key:** affiliate key with scope `payouts:read`.
+     */
+    get: operations['affiliatePayouts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * The key's affiliate's payouts, newest first (by scheduledAt) (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     The key's affiliate's payouts, newest first (by scheduledAt)
+     *
+     *     **Key:** affiliate key with scope `payouts:read`.
+     */
+    head: operations['affiliatePayoutsHead'];
+    patch?: never;
+    trace?: never;
+  };
+  '/affiliate/payouts/{payoutId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One of the key's affiliate's payouts
+     * @description One of the key's affiliate's payouts
+     *
+     *     **Key:** affiliate key with scope `payouts:read`.
+     */
+    get: operations['affiliatePayout'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * One of the key's affiliate's payouts (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     One of the key's affiliate's payouts
+     *
+     *     **Key:** affiliate key with scope `payouts:read`.
+     */
+    head: operations['affiliatePayoutHead'];
+    patch?: never;
+    trace?: never;
+  };
+  '/affiliate/payouts/{payoutId}/items': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The orders one of the key's affiliate's payouts pays, newest order first
+     * @description The orders one of the key's affiliate's payouts pays, newest order first. `Accept: text/csv` answers the rows as CSV
+     *
+     *     **Key:** affiliate key with scope `payouts:read`.
+     */
+    get: operations['affiliatePayoutItems'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * The orders one of the key's affiliate's payouts pays, newest order first (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     The orders one of the key's affiliate's payouts pays, newest order first. `Accept: text/csv` answers the rows as CSV
+     *
+     *     **Key:** affiliate key with scope `payouts:read`.
+     */
+    head: operations['affiliatePayoutItemsHead'];
+    patch?: never;
+    trace?: never;
+  };
   '/s/{urlCode}': {
     parameters: {
       query?: never;
@@ -661,7 +781,7 @@ export interface webhooks {
     put?: never;
     /**
      * An order of the affiliate was recorded
-     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s events arrive in order.
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
      */
     post: operations['orderCreatedWebhook'];
     delete?: never;
@@ -681,9 +801,69 @@ export interface webhooks {
     put?: never;
     /**
      * An order's status changed
-     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s events arrive in order.
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
      */
     post: operations['orderStatusChangedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'payout.scheduled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A payout of the affiliate was scheduled
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
+     */
+    post: operations['payoutScheduledWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'payout.paid': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A payout of the affiliate was paid
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
+     */
+    post: operations['payoutPaidWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'payout.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A payout of the affiliate failed
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
+     */
+    post: operations['payoutFailedWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -701,7 +881,7 @@ export interface webhooks {
     put?: never;
     /**
      * A test from the dashboard
-     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s events arrive in order.
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
      */
     post: operations['testWebhook'];
     delete?: never;
@@ -1051,6 +1231,134 @@ export interface components {
     AffiliateOrderResult: {
       data: components['schemas']['Order'];
     };
+    /** @description Earnings of some orders, in major units of the currency, and how many orders */
+    BalanceAmount: {
+      /** Format: float */
+      amount: number;
+      /** Format: int32 */
+      orders: number;
+    };
+    /** @description What payouts paid in the period (by `paidAt`), in major units of the currency */
+    BalancePaidInPeriod: {
+      /** Format: float */
+      amount: number;
+      /** Format: int32 */
+      payouts: number;
+    };
+    /** @description The affiliate's earnings in one currency by where they stand; every order but REJECTED ones is in exactly one of pending, approved, available, inPayment and paid (docs/payouts.md) */
+    Balance: {
+      /** @description ISO 4217 code */
+      currency: string;
+      /** @description Orders not approved yet (PENDING) */
+      pending: components['schemas']['BalanceAmount'];
+      /** @description Approved orders not payable yet */
+      approved: components['schemas']['BalanceAmount'];
+      /** @description Payable orders in no payout */
+      available: components['schemas']['BalanceAmount'];
+      /** @description Orders in a SCHEDULED or PROCESSING payout */
+      inPayment: components['schemas']['BalanceAmount'];
+      /** @description PAID orders, all time */
+      paid: components['schemas']['BalanceAmount'];
+      /** @description Payouts PAID in the period of `startAt` and `endAt` */
+      paidInPeriod: components['schemas']['BalancePaidInPeriod'];
+    };
+    AffiliateBalanceList: {
+      data: components['schemas']['Balance'][];
+      /** Format: int32 */
+      count: number;
+    };
+    /** @description A payment to the affiliate of its orders' earnings; money in major units of `currency` */
+    Payout: {
+      id: string;
+      /** @enum {string} */
+      status: 'SCHEDULED' | 'PROCESSING' | 'PAID' | 'FAILED' | 'CANCELLED';
+      /** @description ISO 4217 code */
+      currency: string;
+      /**
+       * Format: float
+       * @description The sum of its items: the earnings of the orders it pays
+       */
+      amount: number;
+      /**
+       * Format: int32
+       * @description The orders it pays (its items)
+       */
+      orders: number;
+      /**
+       * Format: date-time
+       * @description Start of the period it covers (included)
+       */
+      periodStart: string;
+      /**
+       * Format: date-time
+       * @description End of the period it covers (excluded)
+       */
+      periodEnd: string;
+      /** Format: date-time */
+      scheduledAt: string;
+      /**
+       * Format: date-time
+       * @description Set once PAID
+       */
+      paidAt: string | null;
+      /** @description How it is paid (BANK_TRANSFER, PAYPAL ...), as the network names it */
+      method: string | null;
+      /** @description The payment's reference (a bank transfer's, an invoice number) */
+      reference: string | null;
+      /**
+       * Format: date-time
+       * @description Its last change
+       */
+      updatedAt: string;
+    };
+    AffiliatePayoutPage: {
+      data: components['schemas']['Payout'][];
+      meta: components['schemas']['PageMeta'];
+    };
+    AffiliatePayoutResult: {
+      data: components['schemas']['Payout'];
+    };
+    /** @description An order a payout pays and the amount it pays for it (the order's earnings); money in major units of `currency` */
+    PayoutItem: {
+      orderId: string;
+      orderNumber: string;
+      /** @description The brand */
+      organizationId: string;
+      /** @description The brand's name */
+      organizationName: string;
+      /** @enum {string} */
+      orderStatus: 'PENDING' | 'APPROVED' | 'REJECTED' | 'PAID';
+      /** @description ISO 4217 code */
+      currency: string;
+      /**
+       * Format: float
+       * @description What the payout pays for the order
+       */
+      amount: number;
+      /** Format: float */
+      transactionValue: number;
+      /**
+       * Format: float
+       * @description Percent (5.5 = 5.5 %)
+       */
+      commissionRate: number;
+      /**
+       * Format: float
+       * @description The affiliate's commission on the order
+       */
+      earnings: number;
+      /** Format: date-time */
+      orderedAt: string;
+      /**
+       * Format: date-time
+       * @description The order's last change
+       */
+      orderUpdatedAt: string;
+    };
+    AffiliatePayoutItemPage: {
+      data: components['schemas']['PayoutItem'][];
+      meta: components['schemas']['PageMeta'];
+    };
     /** @description Earnings of the row's orders by commission status, in major units of `currency` */
     EarningsByStatus: {
       /** Format: float */
@@ -1186,6 +1494,45 @@ export interface components {
       data: {
         order: components['schemas']['Order'];
         previousStatus: components['schemas']['OrderStatus'];
+      };
+    };
+    /** @description A payout of the affiliate was scheduled: its orders are in payment */
+    PayoutScheduledWebhook: {
+      /** @constant */
+      type: 'payout.scheduled';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        payout: components['schemas']['Payout'];
+      };
+    };
+    /** @description A payout of the affiliate was paid: its orders are PAID (each with its order.status_changed) */
+    PayoutPaidWebhook: {
+      /** @constant */
+      type: 'payout.paid';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        payout: components['schemas']['Payout'];
+      };
+    };
+    /** @description A payout of the affiliate failed: its orders are available for another payout */
+    PayoutFailedWebhook: {
+      /** @constant */
+      type: 'payout.failed';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        payout: components['schemas']['Payout'];
       };
     };
     /** @description Sent by `sendTestWebhook` */
@@ -5314,6 +5661,863 @@ export interface operations {
       };
     };
   };
+  affiliateBalance: {
+    parameters: {
+      query?: {
+        /** @description Start of the period of `paidInPeriod` (included). Default: 30 days before endAt. */
+        startAt?: string;
+        /** @description End of the period of `paidInPeriod` (excluded). Default: now. */
+        endAt?: string;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AffiliateBalanceList'];
+        };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateBalanceHead: {
+    parameters: {
+      query?: {
+        /** @description Start of the period of `paidInPeriod` (included). Default: 30 days before endAt. */
+        startAt?: string;
+        /** @description End of the period of `paidInPeriod` (excluded). Default: now. */
+        endAt?: string;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid parameter or body; the message names it */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  affiliatePayouts: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page. Default 10; values above 100 are clamped to 100. */
+        limit?: number;
+        /** @description Payouts in any of these statuses. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        status?: ('SCHEDULED' | 'PROCESSING' | 'PAID' | 'FAILED' | 'CANCELLED')[];
+        /** @description Payouts in this currency (ISO 4217 code). */
+        currency?: string;
+        /** @description Payouts whose period ends after this time. */
+        startAt?: string;
+        /** @description Payouts whose period starts before this time. */
+        endAt?: string;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AffiliatePayoutPage'];
+        };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliatePayoutsHead: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page. Default 10; values above 100 are clamped to 100. */
+        limit?: number;
+        /** @description Payouts in any of these statuses. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        status?: ('SCHEDULED' | 'PROCESSING' | 'PAID' | 'FAILED' | 'CANCELLED')[];
+        /** @description Payouts in this currency (ISO 4217 code). */
+        currency?: string;
+        /** @description Payouts whose period ends after this time. */
+        startAt?: string;
+        /** @description Payouts whose period starts before this time. */
+        endAt?: string;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid parameter or body; the message names it */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  affiliatePayout: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description The resource id; an id that does not exist answers 404 */
+        payoutId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AffiliatePayoutResult'];
+        };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliatePayoutHead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description The resource id; an id that does not exist answers 404 */
+        payoutId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  affiliatePayoutItems: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page, 1 to 500. Default 50. */
+        limit?: number;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description The resource id; an id that does not exist answers 404 */
+        payoutId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          Vary: components['headers']['Vary'];
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AffiliatePayoutItemPage'];
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliatePayoutItemsHead: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page, 1 to 500. Default 50. */
+        limit?: number;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description The resource id; an id that does not exist answers 404 */
+        payoutId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          Vary: components['headers']['Vary'];
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid parameter or body; the message names it */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   followShortUrl: {
     parameters: {
       query?: {
@@ -5540,6 +6744,93 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['OrderStatusChangedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  payoutScheduledWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PayoutScheduledWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  payoutPaidWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PayoutPaidWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  payoutFailedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PayoutFailedWebhook'];
       };
     };
     responses: {

@@ -929,6 +929,8 @@ const DEMO_SUB1_SOURCES = ['newsletter', 'blog-review', 'instagram'];
 function orderRows(now: Date) {
   const orders: Prisma.OrderCreateManyInput[] = [];
   const items: Prisma.OrderItemCreateManyInput[] = [];
+  /** Each order's status once the demo's payouts are paid. */
+  const plannedStatus = new Map<string, OrderStatus>();
   let sequence = 100;
   for (const plan of ORDER_PLANS) {
     // Orders record a percentage rate, so they go to visible brands paying this affiliate a share.
@@ -952,6 +954,7 @@ function orderRows(now: Date) {
       const ageDays = 1 + n * span + rng() * span * 0.5;
       const orderedAt = daysBefore(now, ageDays);
       const status = orderStatus(n, ageDays);
+      plannedStatus.set(id, status);
       int(rng, 3, 20); // a draw the later rows were generated after: kept, so they stay as they are
       const products = PRODUCTS.filter((p) => p.owner === owner);
       const orderItems = orderItemRows(id, rateBps, rng, products);
@@ -962,7 +965,9 @@ function orderRows(now: Date) {
         orderNumber: `ORD-${orderedAt.getUTCFullYear()}-${String(sequence).padStart(6, '0')}`,
         affiliateId: plan.affiliateId,
         organizationId: owner.id,
-        status,
+        // The first affiliate's paid orders are paid by her payouts (demoPayouts): written
+        // approved, then made PAID by the database when their payout is.
+        status: status === 'PAID' && plan.affiliateId === AFFILIATE_ID ? 'APPROVED' : status,
         currency: n % 6 === 5 ? 'USD' : 'EUR',
         transactionValueMinor: orderItems.reduce((sum, item) => sum + item.totalMinor, 0),
         commissionRateBps: rateBps,
@@ -977,7 +982,111 @@ function orderRows(now: Date) {
       items.push(...orderItems);
     }
   }
-  return { orders, items };
+  return { orders, items, plannedStatus };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payouts
+
+interface DemoPayout {
+  id: string;
+  currency: string;
+  status: 'SCHEDULED' | 'PROCESSING' | 'PAID' | 'FAILED' | 'CANCELLED';
+  periodStart: Date;
+  periodEnd: Date;
+  scheduledAt: Date;
+  paidAt: Date | null;
+  reference: string;
+  items: { orderId: string; amountMinor: number }[];
+}
+
+const monthStart = (date: Date, months = 0) =>
+  new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1));
+
+/**
+ * The first affiliate's payouts: one PAID per currency and month of her paid orders (scheduled
+ * five days after the month, paid five days later); of her approved EUR orders, newest first, one
+ * in a SCHEDULED payout, one PROCESSING, one whose payout FAILED and one whose payout was
+ * CANCELLED (those two available again).
+ */
+function demoPayouts(
+  orders: Prisma.OrderCreateManyInput[],
+  plannedStatus: Map<string, OrderStatus>,
+  now: Date,
+): DemoPayout[] {
+  const hers = orders.filter((order) => order.affiliateId === AFFILIATE_ID);
+  const payouts: DemoPayout[] = [];
+  const paidGroups = new Map<string, Prisma.OrderCreateManyInput[]>();
+  for (const order of hers) {
+    if (plannedStatus.get(order.id!) !== 'PAID') continue;
+    const month = monthStart(new Date(order.orderedAt));
+    const key = `${order.currency}:${month.toISOString().slice(0, 7)}`;
+    paidGroups.set(key, [...(paidGroups.get(key) ?? []), order]);
+  }
+  for (const [key, group] of [...paidGroups].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const [currency, month] = key.split(':') as [string, string];
+    const periodStart = new Date(`${month}-01T00:00:00Z`);
+    const periodEnd = monthStart(periodStart, 1);
+    payouts.push({
+      id: demoId(`payout:${key}`),
+      currency,
+      status: 'PAID',
+      periodStart,
+      periodEnd,
+      scheduledAt: new Date(periodEnd.getTime() + 5 * 86_400_000),
+      paidAt: new Date(periodEnd.getTime() + 10 * 86_400_000),
+      reference: `PO-${month}-${currency}`,
+      items: group.map((order) => ({ orderId: order.id!, amountMinor: order.earningsMinor })),
+    });
+  }
+  const approved = hers
+    .filter((order) => order.status === 'APPROVED' && order.currency === 'EUR')
+    .filter((order) => plannedStatus.get(order.id!) === 'APPROVED')
+    .sort((a, b) => new Date(b.orderedAt).getTime() - new Date(a.orderedAt).getTime());
+  const open = ['SCHEDULED', 'PROCESSING', 'FAILED', 'CANCELLED'] as const;
+  approved.slice(0, open.length).forEach((order, i) => {
+    const periodStart = monthStart(new Date(order.orderedAt));
+    payouts.push({
+      id: demoId(`payout:open:${open[i]}`),
+      currency: 'EUR',
+      status: open[i]!,
+      periodStart,
+      periodEnd: monthStart(periodStart, 1),
+      scheduledAt: daysBefore(now, 1 + i),
+      paidAt: null,
+      reference: `PO-OPEN-${i + 1}`,
+      items: [{ orderId: order.id!, amountMinor: order.earningsMinor }],
+    });
+  });
+  return payouts;
+}
+
+/**
+ * Writes the payouts as the back office does: each with its items in one transaction, then its
+ * status (PAID makes its orders PAID). Once the first affiliate has payouts, a run adds none.
+ */
+async function seedDemoPayouts(prisma: PrismaClient, payouts: DemoPayout[]): Promise<void> {
+  if (await prisma.payout.count({ where: { affiliateId: AFFILIATE_ID } })) return;
+  for (const payout of payouts) {
+    const { items, status, paidAt, ...columns } = payout;
+    const amountMinor = items.reduce((sum, item) => sum + item.amountMinor, 0);
+    await prisma.$transaction([
+      prisma.payout.create({
+        data: {
+          ...columns,
+          affiliateId: AFFILIATE_ID,
+          amountMinor: BigInt(amountMinor),
+          method: 'BANK_TRANSFER',
+        },
+      }),
+      prisma.payoutItem.createMany({
+        data: items.map((item) => ({ payoutId: payout.id, ...item })),
+      }),
+    ]);
+    if (status !== 'SCHEDULED') {
+      await prisma.payout.update({ where: { id: payout.id }, data: { status, paidAt } });
+    }
+  }
 }
 
 /** Refuses a duplicate key: skipDuplicates would otherwise drop the second row silently. */
@@ -990,7 +1099,7 @@ function assertUnique(label: string, values: string[]): void {
 }
 
 function buildDemoRows(now: Date) {
-  const { orders, items } = orderRows(now);
+  const { orders, items, plannedStatus } = orderRows(now);
   const rows = {
     users: USERS.map((user) => ({ ...user, createdAt: daysBefore(now, 420) })),
     apiKeys: API_KEYS.map((key) => apiKeyRow(key, now)),
@@ -1016,6 +1125,7 @@ function buildDemoRows(now: Date) {
     shortUrls: SHORT_URLS.map((link, i) => shortUrlRow(link, i, now)),
     orders,
     orderItems: items,
+    payouts: demoPayouts(orders, plannedStatus, now),
   };
   const uniqueKeys = {
     'organization slug': rows.organizations.map((o) => o.slug),
@@ -1065,4 +1175,5 @@ export async function seedDemoData(prisma: PrismaClient, now = new Date()): Prom
     prisma.order.createMany({ data: rows.orders, skipDuplicates: true }),
     prisma.orderItem.createMany({ data: rows.orderItems, skipDuplicates: true }),
   ]);
+  await seedDemoPayouts(prisma, rows.payouts);
 }

@@ -12,6 +12,7 @@ export const SCOPES_BY_KEY_TYPE = {
     'shortener:read',
     'shortener:write',
     'reports:read',
+    'payouts:read',
   ],
   partner: ['organizations:read', 'brands:read', 'campaigns:read'],
 } as const satisfies Record<KeyType, readonly string[]>;

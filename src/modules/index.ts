@@ -8,6 +8,7 @@ import type { FeatureModule } from './feature';
 import { keys } from './keys';
 import { links } from './links';
 import { orders } from './orders';
+import { payouts } from './payouts';
 import { postbacks } from './postbacks';
 import { reports } from './reports';
 import { trigger } from './trigger';
@@ -21,6 +22,7 @@ export const FEATURES: readonly FeatureModule[] = [
   webhooks,
   postbacks,
   reports,
+  payouts,
   trigger,
 ];
 

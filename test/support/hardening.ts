@@ -18,6 +18,7 @@ import {
   createChannelType,
   createLink,
   createOrder,
+  createPayout,
   createProduct,
   createUser,
 } from './factories';
@@ -70,7 +71,7 @@ export function operationFor(name: string, args: Record<string, unknown> = {}): 
 }
 
 /**
- * Two affiliates (a and b) with a channel, an order and a short link each, on one visible brand
+ * Two affiliates (a and b) with a channel, an order, a short link and a payout each, on one visible brand
  * with a campaign and a product; and a partner user.
  */
 export async function createTenants() {
@@ -87,6 +88,7 @@ export async function createTenants() {
       channel: await createChannel(user.id, channelType.id),
       order: await createOrder(user.id, brand.id),
       link: await createLink(user.id, brand.id),
+      payout: { id: await createPayout(user.id, []) },
     };
   }
   return { brand, campaign, product, partner, a: await affiliate(), b: await affiliate() };

@@ -17,6 +17,11 @@ export interface Step {
   after: string[];
   /** Inserts the ordinals [$1, $2) and answers one row: the rows inserted, per table. */
   sql: Sql;
+  /**
+   * Tables whose own triggers are off while a batch writes (back on before it commits): for rows
+   * consistent by construction that the triggers would refuse or count twice.
+   */
+  triggersOff?: string[];
 }
 
 export interface Batch {
@@ -96,10 +101,15 @@ export async function writeBatch(
     await connection.exec(
       'SET LOCAL statement_timeout = 0; SET LOCAL jit = off; SET LOCAL synchronous_commit = off',
     );
+    const triggersOff = batch.step.triggersOff ?? [];
+    for (const table of triggersOff)
+      await connection.exec(`ALTER TABLE "${table}" DISABLE TRIGGER USER`);
     const [rows = {}] = await connection.query<Record<string, number>>(batch.step.sql, [
       batch.first,
       batch.end,
     ]);
+    for (const table of triggersOff)
+      await connection.exec(`ALTER TABLE "${table}" ENABLE TRIGGER USER`);
     const total = Object.values(rows).reduce((sum, count) => sum + count, 0);
     await connection.query(
       `INSERT INTO ${PROGRESS_TABLE} ("step", "batch", "rows", "anchor") VALUES ($1, $2, $3, $4)`,

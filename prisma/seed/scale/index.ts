@@ -19,6 +19,7 @@ import { campaignsStep, personalCouponCodesStep } from './campaigns';
 import { clickHistoryStep } from './clicks';
 import { restoreIndexes, suspendIndexes } from './indexes';
 import { ordersStep } from './orders';
+import { payoutsStep } from './payouts';
 import { KEY_ACCOUNT } from './plan';
 import { productsStep, productVariantsStep } from './products';
 import { runSteps, type StepReport, type WithConnection } from './runner';
@@ -81,6 +82,7 @@ export function scaleSteps(anchor: Sql): Step[] {
     productVariantsStep(),
     shortUrlsStep(anchor),
     ordersStep(anchor),
+    payoutsStep(anchor),
     clickHistoryStep(anchor),
   ];
 }

@@ -4,8 +4,8 @@
 // killed dispatcher's claim simply expires and another sends it again), checks the target's
 // address after DNS and connects to the address checked, sends, records each attempt, schedules
 // retries, and marks a target failing, then disabled. An order's delivery to a target waits while
-// an earlier one of the same order to that target is not delivered, so each order's events arrive
-// in order. Woken by the database's notification at commit, it also polls, so nothing waits on a
+// an earlier one of the same order (or payout) to that target is not delivered, so each order's
+// (and payout's) events arrive in order. Woken by the database's notification at commit, it also polls, so nothing waits on a
 // lost notification for longer than the poll interval. Each lane has its own dispatcher, so a slow
 // tracker never holds a webhook back, nor the reverse.
 import { Prisma } from '../../generated/prisma/client';
@@ -26,7 +26,7 @@ import { retryDelayMs } from './retries';
 import { sendToCheckedAddress, type AttemptOutcome } from './send';
 import { type Resolve, resolveHost } from './urls';
 import { onDueDeliveries } from './wakeUp';
-import type { OrderAnswer } from './payload';
+import type { EventAnswers } from './payload';
 import { webhookLane } from './webhookLane';
 
 /** The Standard Webhooks deadline of one attempt, which postbacks keep too. */
@@ -98,7 +98,8 @@ function claimDueDeliveries(
         AND target."enabled" AND target."deletedAt" IS NULL AND owner."deletedAt" IS NULL
         AND NOT EXISTS (
           SELECT 1 FROM "WebhookDelivery" earlier
-          WHERE earlier.${target} = due.${target} AND earlier."orderId" = due."orderId"
+          WHERE earlier.${target} = due.${target}
+            AND (earlier."orderId" = due."orderId" OR earlier."payoutId" = due."payoutId")
             AND earlier."seq" < due."seq"
             AND (earlier."state" = 'PENDING' OR (earlier."state" = 'FAILED' AND NOT due."isReplay"))
         )
@@ -292,10 +293,10 @@ export function startDeliveryDispatcher<Target extends { failingSince: Date | nu
   };
 }
 
-/** Starts the webhook lane's dispatcher; `orderAnswer` reads an order as its route answers it. */
+/** Starts the webhook lane's dispatcher; `answers` read orders and payouts as their routes answer them. */
 export function startWebhookDispatcher(
-  orderAnswer: OrderAnswer,
+  answers: EventAnswers,
   settings: DispatcherSettings = dispatcherSettingsFromConfig(),
 ): Dispatcher {
-  return startDeliveryDispatcher(webhookLane(orderAnswer), settings);
+  return startDeliveryDispatcher(webhookLane(answers), settings);
 }

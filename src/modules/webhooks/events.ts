@@ -11,6 +11,17 @@ export function isOrderEventType(type: string): type is OrderEventType {
   return (ORDER_EVENT_TYPES as readonly string[]).includes(type);
 }
 
+/** Written by the database triggers on "Payout" (migration payouts); no postback takes them. */
+export const PAYOUT_EVENT_TYPES = ['payout.scheduled', 'payout.paid', 'payout.failed'] as const;
+
+/** Every event an endpoint can subscribe to. */
+export const WEBHOOK_EVENT_TYPES = [...ORDER_EVENT_TYPES, ...PAYOUT_EVENT_TYPES] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export function isWebhookEventType(type: string): type is WebhookEventType {
+  return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
+}
+
 /** The Standard Webhooks body: the event type, when it happened, and its data. */
 export interface WebhookBody {
   type: string;

@@ -1,10 +1,10 @@
-// Order webhooks: endpoints a dashboard user manages, fed by the outbox the database's triggers
+// Order and payout webhooks: endpoints a dashboard user manages, fed by the outbox the database's triggers
 // write, sent signed and retried by the dispatcher every replica runs.
 import type { FeatureModule } from '../feature';
 import { startWebhookDispatcher } from './dispatcher';
 import { GRAPHIQL_TABS } from './graphiql';
 import { webhookDocumentation } from './openapi';
-import { orderAnswerOf } from './orderAnswer';
+import { eventAnswersOf } from './orderAnswer';
 import './schema';
 
 export const webhooks: FeatureModule = {
@@ -14,7 +14,7 @@ export const webhooks: FeatureModule = {
   workers: [
     {
       name: 'webhook dispatcher',
-      start: ({ runRoute }) => startWebhookDispatcher(orderAnswerOf(runRoute)),
+      start: ({ runRoute }) => startWebhookDispatcher(eventAnswersOf(runRoute)),
     },
   ],
 };

@@ -37,6 +37,20 @@ const timestamp = {
   description: 'When the change happened',
 };
 
+/** A payout event's body: the payout as `GET /affiliate/payouts/{payoutId}` answers it. */
+function payoutWebhookSchema(type: string, description: string): Json {
+  return {
+    type: 'object',
+    description,
+    required: ['type', 'timestamp', 'data'],
+    properties: {
+      type: { type: 'string', const: type },
+      timestamp,
+      data: { type: 'object', required: ['payout'], properties: { payout: ref('Payout') } },
+    },
+  };
+}
+
 const SCHEMAS: Record<string, Json> = {
   OrderCreatedWebhook: {
     type: 'object',
@@ -66,6 +80,18 @@ const SCHEMAS: Record<string, Json> = {
       },
     },
   },
+  PayoutScheduledWebhook: payoutWebhookSchema(
+    'payout.scheduled',
+    'A payout of the affiliate was scheduled: its orders are in payment',
+  ),
+  PayoutPaidWebhook: payoutWebhookSchema(
+    'payout.paid',
+    'A payout of the affiliate was paid: its orders are PAID (each with its order.status_changed)',
+  ),
+  PayoutFailedWebhook: payoutWebhookSchema(
+    'payout.failed',
+    'A payout of the affiliate failed: its orders are available for another payout',
+  ),
   TestWebhook: {
     type: 'object',
     description: 'Sent by `sendTestWebhook`',
@@ -89,7 +115,7 @@ function webhookOperation(operationId: string, schema: string, summary: string):
       tags: [TAG],
       summary,
       description:
-        'Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s events arrive in order.',
+        'Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.',
       security: [],
       parameters: HEADERS,
       requestBody: { required: true, content: { 'application/json': { schema: ref(schema) } } },
@@ -105,7 +131,7 @@ export function webhookDocumentation(): Required<
   return {
     tags: [TAG],
     description:
-      '**Webhooks.** Order events (`order.created`, `order.status_changed`) are sent to the endpoints an affiliate user manages over GraphQL, signed per Standard Webhooks; the `webhooks` section describes their requests.',
+      '**Webhooks.** Order events (`order.created`, `order.status_changed`) and payout events (`payout.scheduled`, `payout.paid`, `payout.failed`) are sent to the endpoints an affiliate user manages over GraphQL, signed per Standard Webhooks; the `webhooks` section describes their requests.',
     webhooks: {
       'order.created': webhookOperation(
         'orderCreatedWebhook',
@@ -116,6 +142,21 @@ export function webhookDocumentation(): Required<
         'orderStatusChangedWebhook',
         'OrderStatusChangedWebhook',
         "An order's status changed",
+      ),
+      'payout.scheduled': webhookOperation(
+        'payoutScheduledWebhook',
+        'PayoutScheduledWebhook',
+        'A payout of the affiliate was scheduled',
+      ),
+      'payout.paid': webhookOperation(
+        'payoutPaidWebhook',
+        'PayoutPaidWebhook',
+        'A payout of the affiliate was paid',
+      ),
+      'payout.failed': webhookOperation(
+        'payoutFailedWebhook',
+        'PayoutFailedWebhook',
+        'A payout of the affiliate failed',
       ),
       'webhook.test': webhookOperation('testWebhook', 'TestWebhook', 'A test from the dashboard'),
     },

@@ -6,13 +6,16 @@ import { prisma } from '../../platform/db';
 import { logger } from '../../platform/logger';
 import { webhookDeliveryAttempts, webhookDeliveryDuration } from '../../platform/metrics';
 import { failingStateData, judgeByStatus, UnsendableDelivery, type DeliveryLane } from './lane';
-import { orderEventBody, type OrderAnswer } from './payload';
+import { orderEventBody, payoutEventBody, type EventAnswers } from './payload';
 import { activeSecrets, signedHeaders } from './signing';
 
 /** The event's body: built at its first attempt, then kept. */
-async function eventBody(eventId: string, orderAnswer: OrderAnswer): Promise<string> {
+async function eventBody(eventId: string, answers: EventAnswers): Promise<string> {
   const event = await prisma.webhookEvent.findUniqueOrThrow({ where: { id: eventId } });
   if (event.payload !== null) return event.payload;
+  if (event.payoutId !== null) {
+    return keepBody(eventId, await payoutBody(event, event.payoutId, answers));
+  }
   if (event.orderId === null) throw new Error(`event ${eventId} has neither body nor order`);
   const order = await prisma.order.findUnique({
     where: { id: event.orderId },
@@ -22,9 +25,28 @@ async function eventBody(eventId: string, orderAnswer: OrderAnswer): Promise<str
   const body = JSON.stringify(
     orderEventBody(
       { type: event.type, previousStatus: event.previousStatus, occurredAt: event.occurredAt },
-      await orderAnswer(event.orderId, order.affiliateId),
+      await answers.order(event.orderId, order.affiliateId),
     ),
   );
+  return keepBody(eventId, body);
+}
+
+/** A payout event's body: the payout as its route answers it now. */
+async function payoutBody(
+  event: { type: string; occurredAt: Date },
+  payoutId: string,
+  answers: EventAnswers,
+): Promise<string> {
+  const payout = await prisma.payout.findUnique({
+    where: { id: payoutId },
+    select: { affiliateId: true },
+  });
+  if (!payout) throw new Error('the payout can no longer be read');
+  return JSON.stringify(payoutEventBody(event, await answers.payout(payoutId, payout.affiliateId)));
+}
+
+/** Keeps the first body built for an event (another dispatcher may have built one meanwhile). */
+async function keepBody(eventId: string, body: string): Promise<string> {
   await prisma.webhookEvent.updateMany({
     where: { id: eventId, payload: null },
     data: { payload: body },
@@ -32,8 +54,8 @@ async function eventBody(eventId: string, orderAnswer: OrderAnswer): Promise<str
   return (await prisma.webhookEvent.findUniqueOrThrow({ where: { id: eventId } })).payload!;
 }
 
-/** The lane of webhook endpoints; `orderAnswer` reads an order as its route answers it. */
-export function webhookLane(orderAnswer: OrderAnswer): DeliveryLane<WebhookEndpoint> {
+/** The lane of webhook endpoints; `answers` read orders and payouts as their routes answer them. */
+export function webhookLane(answers: EventAnswers): DeliveryLane<WebhookEndpoint> {
   return {
     name: 'webhook',
     targetColumn: 'endpointId',
@@ -42,10 +64,10 @@ export function webhookLane(orderAnswer: OrderAnswer): DeliveryLane<WebhookEndpo
     async prepare(delivery, endpoint, now) {
       let body: string;
       try {
-        body = await eventBody(delivery.eventId, orderAnswer);
+        body = await eventBody(delivery.eventId, answers);
       } catch (error) {
         logger.warn({ err: error, deliveryId: delivery.id }, 'webhook body could not be built');
-        throw new UnsendableDelivery('the order can no longer be read');
+        throw new UnsendableDelivery('the order or payout can no longer be read');
       }
       const headers = {
         ...signedHeaders(delivery.eventId, body, activeSecrets(endpoint, now), now),

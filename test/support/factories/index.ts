@@ -4,3 +4,4 @@ export * from './affiliation';
 export * from './catalog';
 export * from './commerce';
 export * from './links';
+export * from './payouts';

@@ -6,11 +6,11 @@ import { MAX_URL_LENGTH } from '../../../schema/inputLimits';
 import { builder } from '../../../schema/builder';
 import { listOf } from '../../../schema/complexity';
 import type { IssuedSecret } from '../../secrets/issuance';
-import { ORDER_EVENT_TYPES } from '../events';
+import { WEBHOOK_EVENT_TYPES } from '../events';
 import { RESPONSE_BODY_COST } from '../send';
 import { SECRET_GRACE_PERIOD_S } from '../signing';
 
-const EVENTS_NOTE = `Event types: ${ORDER_EVENT_TYPES.join(', ')}`;
+const EVENTS_NOTE = `Event types: ${WEBHOOK_EVENT_TYPES.join(', ')}`;
 
 builder.enumType(WebhookDeliveryState, {
   name: 'WebhookDeliveryState',

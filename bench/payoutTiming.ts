@@ -1,0 +1,83 @@
+// Balances and payouts at scale (npm run seed:scale data): how long the big account's balance,
+// its payouts and the first page of its largest payout's items take through the whole route
+// (createApp, its key, REST). Medians over --runs runs after --warmup.
+//
+//   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres DATABASE_SCHEMA=bench_scale \
+//     npx tsx bench/payoutTiming.ts
+//
+// Target: each well under 50 ms at the median. A benchmark, not a test.
+import { parseArgs } from 'node:util';
+import { positiveNumber } from './support/cli';
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '15' },
+    warmup: { type: 'string', default: '3' },
+  },
+});
+const RUNS = positiveNumber('runs', args.runs);
+const WARMUP = positiveNumber('warmup', args.warmup);
+const TARGET_MS = 50;
+
+process.env.LOG_LEVEL = 'silent';
+process.env.RATE_LIMIT_MAX ??= '100000';
+if (!process.env.DATABASE_URL || !process.env.DATABASE_SCHEMA) {
+  console.error('Set DATABASE_URL and DATABASE_SCHEMA to the scale data (npm run seed:scale).');
+  process.exit(2);
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+async function main(): Promise<void> {
+  const { createApp } = await import('../src/app');
+  const { DEMO } = await import('../prisma/seed/demo');
+  const { prisma, closeDatabase } = await import('../src/platform/db');
+  const app = createApp({ redis: null, responseCacheTtlSeconds: 0 });
+  try {
+    const largest = await prisma.payout.findFirst({
+      where: { affiliateId: DEMO.users.affiliate },
+      orderBy: { itemCount: 'desc' },
+      select: { id: true, itemCount: true },
+    });
+    if (!largest) throw new Error('the big account has no payouts: run npm run seed:scale');
+    const cases = [
+      { name: 'the balance', path: '/affiliate/balance' },
+      { name: 'the payouts, first page', path: '/affiliate/payouts' },
+      {
+        name: `the largest payout's items (${largest.itemCount}), first page`,
+        path: `/affiliate/payouts/${largest.id}/items`,
+      },
+      {
+        name: `the largest payout's items, first page as CSV`,
+        path: `/affiliate/payouts/${largest.id}/items`,
+        accept: 'text/csv',
+      },
+    ];
+    for (const { name, path, accept } of cases) {
+      const times: number[] = [];
+      for (let run = 0; run < WARMUP + RUNS; run += 1) {
+        const started = performance.now();
+        const response = await app.fetch(`http://bench.test${path}`, {
+          headers: { 'x-api-key': DEMO.keys.affiliate, ...(accept && { accept }) },
+        });
+        const text = await response.text();
+        if (response.status !== 200) throw new Error(`${name}: ${response.status} ${text}`);
+        if (run >= WARMUP) times.push(performance.now() - started);
+      }
+      const ms = median(times);
+      console.log(
+        `${name}: ${ms.toFixed(1)} ms median${ms < TARGET_MS ? '' : ` (above ${TARGET_MS} ms)`}`,
+      );
+    }
+  } finally {
+    await closeDatabase();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,54 @@
+// Payouts as the network's back office makes them: in SQL, the payout and then its items, in one
+// transaction (docs/operating.md).
+import { Prisma, type PayoutStatus } from '../../../src/generated/prisma/client';
+import { prisma } from '../../../src/platform/db';
+
+export interface PayoutInput {
+  currency?: string;
+  status?: 'SCHEDULED' | 'PROCESSING';
+  periodStart?: Date;
+  periodEnd?: Date;
+  scheduledAt?: Date;
+  method?: string | null;
+  reference?: string | null;
+  /** Default: the sum of the orders' earnings. */
+  amountMinor?: number;
+}
+
+const uuids = (ids: readonly string[]) => Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`));
+
+/** A payout of `orderIds` (each item paying the order's earnings); answers its id. */
+export async function createPayout(
+  affiliateId: string,
+  orderIds: readonly string[],
+  input: PayoutInput = {},
+): Promise<string> {
+  const orders = orderIds.length
+    ? await prisma.order.findMany({ where: { id: { in: [...orderIds] } } })
+    : [];
+  const amount = input.amountMinor ?? orders.reduce((sum, order) => sum + order.earningsMinor, 0);
+  const periodStart = input.periodStart ?? new Date('2026-01-01T00:00:00Z');
+  const periodEnd = input.periodEnd ?? new Date('2026-02-01T00:00:00Z');
+  return prisma.$transaction(async (tx) => {
+    const [payout] = await tx.$queryRaw<{ id: string }[]>`
+      INSERT INTO "Payout" ("affiliateId", "currency", "amountMinor", "status", "periodStart",
+        "periodEnd", "scheduledAt", "method", "reference")
+      VALUES (${affiliateId}::uuid, ${input.currency ?? 'EUR'}, ${amount},
+        ${input.status ?? 'SCHEDULED'}::"PayoutStatus", ${periodStart}, ${periodEnd},
+        ${input.scheduledAt ?? new Date()}, ${input.method ?? 'BANK_TRANSFER'},
+        ${input.reference === undefined ? 'REF-1' : input.reference})
+      RETURNING "id"::text`;
+    if (orderIds.length) {
+      await tx.$executeRaw`
+        INSERT INTO "PayoutItem" ("payoutId", "orderId", "amountMinor")
+        SELECT ${payout!.id}::uuid, o."id", o."earningsMinor" FROM "Order" o
+        WHERE o."id" IN (${uuids(orderIds)})`;
+    }
+    return payout!.id;
+  });
+}
+
+/** Moves a payout to `status`, as the back office does. */
+export async function setPayoutStatus(payoutId: string, status: PayoutStatus): Promise<void> {
+  await prisma.$executeRaw`UPDATE "Payout" SET "status" = ${status}::"PayoutStatus" WHERE "id" = ${payoutId}::uuid`;
+}
