@@ -11,6 +11,7 @@ import { graphql, useTestDatabase } from './support/app';
 import {
   createBrand,
   createOrder,
+  createPayout,
   createProduct,
   createUser,
   relateAffiliateToBrand,
@@ -210,6 +211,39 @@ describe('order.status_changed', () => {
     expect((await prisma.order.findUniqueOrThrow({ where: { id: theirs.id } })).status).toBe(
       'PENDING',
     );
+  });
+
+  test("a change the database refuses is a BAD_REQUEST in the database's words", async () => {
+    const { user, brand, token } = await affiliateWithBrand();
+    const held = await createOrder(user.id, brand.id, { status: 'APPROVED' });
+    const payoutId = await createPayout(user.id, [held.id]);
+    const { errors } = await trigger(token, {
+      type: 'ORDER_STATUS_CHANGED',
+      orderId: held.id,
+      status: 'REJECTED',
+    });
+    expect(errors).toEqual([
+      expect.objectContaining({
+        message: expect.stringContaining(`order ${held.id} is in payout ${payoutId}`),
+        extensions: { code: 'BAD_REQUEST' },
+      }),
+    ]);
+    expect((await prisma.order.findUniqueOrThrow({ where: { id: held.id } })).status).toBe(
+      'APPROVED',
+    );
+  });
+
+  test('the newest order a payout does not hold is the one that moves', async () => {
+    const { user, brand, token } = await affiliateWithBrand();
+    const free = await createOrder(user.id, brand.id, {
+      status: 'APPROVED',
+      orderedAt: new Date(Date.now() - 60_000),
+    });
+    const held = await createOrder(user.id, brand.id, { status: 'APPROVED' });
+    await createPayout(user.id, [held.id]);
+    const { data, errors } = await trigger(token, { type: 'ORDER_STATUS_CHANGED' });
+    expect(errors).toBeUndefined();
+    expect(data.triggerEvent.orderId).toBe(free.id);
   });
 
   test('a user without an order that can change is told to record one first', async () => {

@@ -1,6 +1,7 @@
 // Tells a database outage (server stopped, restarting, unreachable, out of connections) from a
 // failed query. An outage is answered 503 SERVICE_UNAVAILABLE so clients retry; anything else that
-// escapes a resolver stays a 500.
+// escapes a resolver stays a 500. Also reads the refusal of one of the database's own rules (a
+// check_violation its triggers raise), for the writes a request asks for.
 //
 // Prisma reports outages as known request errors (P1001 "can't reach database server", ...) or,
 // through the driver adapter, with the adapter's error kind; pg errors that the adapter does not
@@ -66,4 +67,14 @@ export function isDatabaseOutage(error: unknown): boolean {
     current = wrapper.originalError ?? wrapper.cause;
   }
   return false;
+}
+
+/**
+ * The message of a database rule that refused a write (SQLSTATE 23514, check_violation, as the
+ * triggers on orders and payouts raise it); null for any other error.
+ */
+export function databaseRefusalOf(error: unknown): string | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const cause = adapterCauseOf(error) as (AdapterCause & { message?: unknown }) | undefined;
+  return cause?.code === '23514' && typeof cause.message === 'string' ? cause.message : null;
 }

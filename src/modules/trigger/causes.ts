@@ -2,6 +2,7 @@
 // UPDATEs on "Order" and "OrderItem", so the database's triggers run as for any writer (the outbox
 // and its webhook and postback deliveries, the performance and sub-ID rollups, updatedAt).
 import { randomBytes, randomInt } from 'node:crypto';
+import { databaseRefusalOf } from '../../platform/databaseOutage';
 import { prisma } from '../../platform/db';
 import { BadRequestError, notFound } from '../../platform/errors';
 import { isUuid } from '../../platform/formats';
@@ -116,7 +117,13 @@ async function recordOrder({ affiliateId }: TriggerRequest): Promise<Triggered> 
   };
 }
 
-/** The order named, or the user's newest order whose status moves on by default. */
+/** A write the database's rules refuse (a held or locked order) is the caller's to change. */
+function asBadRequest(error: unknown): never {
+  const refusal = databaseRefusalOf(error);
+  throw refusal ? new BadRequestError(refusal) : error;
+}
+
+/** The order named, or the user's newest order, held by no payout, whose status moves on by default. */
 async function orderToChange({ affiliateId, orderId, status }: TriggerRequest) {
   const select = { id: true, orderNumber: true, status: true } as const;
   if (orderId !== null) {
@@ -131,7 +138,12 @@ async function orderToChange({ affiliateId, orderId, status }: TriggerRequest) {
       ? (Object.keys(NEXT_STATUS) as OrderStatus[])
       : Object.values(OrderStatus).filter((other) => other !== status);
   const order = await prisma.order.findFirst({
-    where: { affiliateId, status: { in: from } },
+    // An order a payout holds changes only with its payout.
+    where: {
+      affiliateId,
+      status: { in: from },
+      payoutItems: { none: { heldOrderId: { not: null } } },
+    },
     orderBy: [{ orderedAt: 'desc' }, { id: 'desc' }],
     select,
   });
@@ -154,7 +166,9 @@ async function changeOrderStatus(request: TriggerRequest): Promise<Triggered> {
   if (status === order.status) {
     throw new BadRequestError(`Order ${order.orderNumber} is already ${status}`);
   }
-  await prisma.order.update({ where: { id: order.id }, data: { status }, select: { id: true } });
+  await prisma.order
+    .update({ where: { id: order.id }, data: { status }, select: { id: true } })
+    .catch(asBadRequest);
   return {
     orderId: order.id,
     summary: `order ${order.orderNumber} ${order.status} -> ${status} (id ${order.id})`,
