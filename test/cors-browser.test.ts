@@ -38,7 +38,7 @@ describeInChromium('test/cors-browser.test.ts')('a browser page of another origi
     site = pageServer();
     [apiOrigin, siteOrigin] = await Promise.all([listening(api), listening(site)]);
     browser = await launchChromium();
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
