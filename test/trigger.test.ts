@@ -259,6 +259,60 @@ describe('order.status_changed', () => {
   });
 });
 
+describe('payout.paid', () => {
+  test('pays the available orders of one currency in a payout, as the back office does', async () => {
+    const { user, brand, token } = await affiliateWithBrand();
+    const approved = await createOrder(user.id, brand.id, {
+      status: 'APPROVED',
+      earningsMinor: 700,
+    });
+    const pending = await createOrder(user.id, brand.id, { status: 'PENDING' });
+    const { data, errors } = await trigger(token, { type: 'PAYOUT_PAID' });
+    expect(errors).toBeUndefined();
+    const payout = await prisma.payout.findFirstOrThrow({
+      where: { affiliateId: user.id },
+      include: { items: { select: { orderId: true, amountMinor: true } } },
+    });
+    expect(payout).toMatchObject({
+      status: 'PAID',
+      currency: 'EUR',
+      amountMinor: 700n,
+      items: [{ orderId: approved.id, amountMinor: 700 }],
+    });
+    expect(data.triggerEvent.summary).toBe(
+      `payout ${payout.reference} of 7.00 EUR paid (id ${payout.id})`,
+    );
+    const statuses = await prisma.order.findMany({
+      where: { id: { in: [approved.id, pending.id] } },
+      select: { id: true, status: true },
+    });
+    expect(Object.fromEntries(statuses.map(({ id, status }) => [id, status]))).toEqual({
+      [approved.id]: 'PAID',
+      [pending.id]: 'PENDING',
+    });
+    const events = await prisma.webhookEvent.findMany({
+      where: { payoutId: payout.id },
+      select: { type: true },
+      orderBy: { seq: 'asc' },
+    });
+    expect(events.map(({ type }) => type)).toEqual(['payout.scheduled', 'payout.paid']);
+  });
+
+  test('with no available order, says to approve one first', async () => {
+    const { user, brand, token } = await affiliateWithBrand();
+    await createOrder(user.id, brand.id, { status: 'PENDING' });
+    const { errors } = await trigger(token, { type: 'PAYOUT_PAID' });
+    expect(errors).toEqual([
+      expect.objectContaining({
+        message:
+          'payout.paid pays available orders, and you have none: approve one first (order.status_changed)',
+        extensions: { code: 'BAD_REQUEST' },
+      }),
+    ]);
+    expect(await prisma.payout.count({ where: { affiliateId: user.id } })).toBe(0);
+  });
+});
+
 describe.each([
   ['NODE_ENV=production', { NODE_ENV: 'production', ALLOW_EMBEDDED_DATABASE: '1' }],
   ['KEY_ENV=live', { NODE_ENV: 'development', KEY_ENV: 'live' }],

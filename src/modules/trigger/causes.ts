@@ -175,7 +175,55 @@ async function changeOrderStatus(request: TriggerRequest): Promise<Triggered> {
   };
 }
 
+/**
+ * A payout of the user's available orders in the currency that has the most, made and paid as the
+ * back office does (docs/operating.md, "Payouts"): the payout, its items, then PAID.
+ */
+async function payAvailableOrders({ affiliateId }: TriggerRequest): Promise<Triggered> {
+  const reference = `TRIG-PAYOUT-${randomBytes(4).toString('hex').toUpperCase()}`;
+  const payout = await prisma
+    .$transaction(async (tx) => {
+      const [made] = await tx.$queryRaw<{ id: string; currency: string; amountMinor: number }[]>`
+        WITH available AS (
+          SELECT o."currency", sum(o."earningsMinor") AS "amountMinor", count(*) AS "orders",
+            min(o."orderedAt") AS "since"
+          FROM "Order" o
+          WHERE o."affiliateId" = ${affiliateId}::uuid AND order_is_payable(o)
+            AND NOT EXISTS (SELECT 1 FROM "PayoutItem" i WHERE i."heldOrderId" = o."id")
+          GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT 1
+        )
+        INSERT INTO "Payout" ("affiliateId", "currency", "amountMinor", "periodStart", "periodEnd",
+          "method", "reference")
+        SELECT ${affiliateId}::uuid, "currency", "amountMinor", date_trunc('day', "since"),
+          now(), 'BANK_TRANSFER', ${reference}
+        FROM available
+        RETURNING "id"::text, "currency", "amountMinor"::int`;
+      if (!made) return null;
+      await tx.$executeRaw`
+        INSERT INTO "PayoutItem" ("payoutId", "orderId", "amountMinor")
+        SELECT p."id", o."id", o."earningsMinor"
+        FROM "Payout" p
+        JOIN "Order" o ON o."affiliateId" = p."affiliateId" AND o."currency" = p."currency"
+        WHERE p."id" = ${made.id}::uuid AND order_is_payable(o)
+          AND NOT EXISTS (SELECT 1 FROM "PayoutItem" i WHERE i."heldOrderId" = o."id")`;
+      return made;
+    })
+    .catch(asBadRequest);
+  if (!payout) {
+    throw new BadRequestError(
+      'payout.paid pays available orders, and you have none: approve one first (order.status_changed)',
+    );
+  }
+  await prisma.$executeRaw`
+    UPDATE "Payout" SET "status" = 'PAID' WHERE "id" = ${payout.id}::uuid`.catch(asBadRequest);
+  return {
+    orderId: null,
+    summary: `payout ${reference} of ${money(payout.amountMinor, payout.currency)} paid (id ${payout.id})`,
+  };
+}
+
 export const CAUSES: Record<TriggerEventType, Cause> = {
   'order.created': recordOrder,
   'order.status_changed': changeOrderStatus,
+  'payout.paid': payAvailableOrders,
 };

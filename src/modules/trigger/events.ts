@@ -5,6 +5,8 @@ export const TRIGGER_EVENTS = {
   'order.created': 'Records an order of one of your brands, PENDING, as the back office does',
   'order.status_changed':
     'Moves an order to its next status (PENDING to APPROVED, APPROVED to PAID) or to the status given',
+  'payout.paid':
+    'Pays your available orders of one currency in a payout: payout.scheduled, then payout.paid and their orders PAID',
 } as const;
 
 export type TriggerEventType = keyof typeof TRIGGER_EVENTS;
