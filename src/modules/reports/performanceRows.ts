@@ -162,60 +162,85 @@ function rollupRows(
 const ORDER_LINK = { rollup: Prisma.sql`"linkCode"`, shortUrl: Prisma.sql`"urlCode"` };
 const CLICK_LINK = { rollup: Prisma.sql`"linkId"`, shortUrl: Prisma.sql`"id"` };
 
+/** Which of a rollup's tables the report reads. */
+const sideOf = (query: ReportQuery) => (readsAffiliateHours(query) ? 'affiliate' : 'link');
+
+/** A rollup per link and affiliate-wide, and its rollup by sub-ID value likewise. */
+interface ReportRollups {
+  all: Record<'link' | 'affiliate', Prisma.Sql>;
+  tagged: Record<'link' | 'affiliate', Prisma.Sql>;
+  link: typeof ORDER_LINK;
+  /** Columns kept apart (besides the value). */
+  keys: readonly string[];
+  /** Columns summed. */
+  sums: readonly string[];
+}
+
+const ORDER_ROLLUPS: ReportRollups = {
+  all: { link: Prisma.sql`"OrderLinkHour"`, affiliate: Prisma.sql`"OrderAffiliateHour"` },
+  tagged: {
+    link: Prisma.sql`"OrderLinkSubIdHour"`,
+    affiliate: Prisma.sql`"OrderAffiliateSubIdHour"`,
+  },
+  link: ORDER_LINK,
+  keys: ['currency', 'status'],
+  sums: ['orders', 'transactionValueMinor', 'earningsMinor'],
+};
+
+const CLICK_ROLLUPS: ReportRollups = {
+  all: { link: Prisma.sql`"LinkClickHour"`, affiliate: Prisma.sql`"AffiliateClickHour"` },
+  tagged: {
+    link: Prisma.sql`"LinkSubIdClickHour"`,
+    affiliate: Prisma.sql`"AffiliateSubIdClickHour"`,
+  },
+  link: CLICK_LINK,
+  keys: [],
+  sums: ['clicks', 'repeats', 'bots'],
+};
+
+// Column lists of a rollup, from its known column names (never input).
+const keysOf = (rollups: ReportRollups) =>
+  Prisma.raw(rollups.keys.map((column) => `, "${column}"`).join(''));
+const sumsOf = (rollups: ReportRollups, format: (column: string) => string) =>
+  Prisma.raw(rollups.sums.map((column) => `, ${format(column)}`).join(''));
+const summed = (column: string) => `sum("${column}"::float8) AS "${column}"`;
+
 /**
- * The orders of one sub-ID by value, per currency and status: the tagged ones from the sub-ID
- * rollup, and those without a value ('') as all orders less the tagged ones.
+ * One sub-ID's rows by value (`subId`): the tagged ones from the sub-ID rollup, and those without
+ * a value ('') as all rows less the tagged ones.
  */
-function ordersBySubId(query: ReportQuery, slot: number): Prisma.Sql {
-  const affiliateWide = readsAffiliateHours(query);
-  const all = rollupRows(
-    query,
-    affiliateWide ? Prisma.sql`"OrderAffiliateHour"` : Prisma.sql`"OrderLinkHour"`,
-    ORDER_LINK,
-  );
-  const tagged = rollupRows(
-    query,
-    affiliateWide ? Prisma.sql`"OrderAffiliateSubIdHour"` : Prisma.sql`"OrderLinkSubIdHour"`,
-    ORDER_LINK,
-    slot,
-  );
+function splitBySubId(query: ReportQuery, slot: number, rollups: ReportRollups): Prisma.Sql {
+  const all = rollupRows(query, rollups.all[sideOf(query)], rollups.link);
+  const tagged = rollupRows(query, rollups.tagged[sideOf(query)], rollups.link, slot);
+  const keys = keysOf(rollups);
   return Prisma.sql`WITH tagged AS (
-      SELECT "value", "currency", "status", sum("orders")::int AS "orders",
-        sum("transactionValueMinor"::float8) AS "transactionValueMinor",
-        sum("earningsMinor"::float8) AS "earningsMinor"
-      FROM (${tagged}) AS hours GROUP BY 1, 2, 3
+      SELECT "value" ${keys} ${sumsOf(rollups, summed)}
+      FROM (${tagged}) AS hours GROUP BY "value" ${keys}
     )
-    SELECT "value" AS "subId", "currency", "status", "orders", "transactionValueMinor",
-      "earningsMinor"
-    FROM tagged
+    SELECT "value" AS "subId" ${keys} ${sumsOf(rollups, (c) => `"${c}"`)} FROM tagged
     UNION ALL
-    SELECT '', "currency", "status", "orders", "transactionValueMinor"::float8,
-      "earningsMinor"::float8
-    FROM (${all}) AS hours
+    SELECT '' ${keys} ${sumsOf(rollups, (c) => `"${c}"::float8`)} FROM (${all}) AS hours
     UNION ALL
-    SELECT '', "currency", "status", -"orders", -"transactionValueMinor", -"earningsMinor"
-    FROM tagged`;
+    SELECT '' ${keys} ${sumsOf(rollups, (c) => `-"${c}"`)} FROM tagged`;
+}
+
+/** The rows a report groups: one sub-ID's split, each link's sums with its campaign, or the hours. */
+function sourceOf(query: ReportQuery, rollups: ReportRollups): Prisma.Sql {
+  const slot = subIdSlotOf(query.groupBy);
+  if (slot !== null) return splitBySubId(query, slot, rollups);
+  const hours = rollupRows(query, rollups.all[sideOf(query)], rollups.link);
+  if (query.groupBy !== 'campaign') return hours;
+  // Each link's sums first, then its campaign: one lookup per link, not per hour.
+  const keys = keysOf(rollups);
+  return Prisma.sql`SELECT link."campaignId", r.* FROM (
+      SELECT ${rollups.link.rollup} ${keys} ${sumsOf(rollups, summed)}
+      FROM (${hours}) AS hours GROUP BY ${rollups.link.rollup} ${keys}) AS r
+    LEFT JOIN "ShortUrl" link ON link.${rollups.link.shortUrl} = r.${rollups.link.rollup}
+      AND link."affiliateId" = ${query.affiliateId}::uuid`;
 }
 
 function orderRows(query: ReportQuery): Prisma.Sql {
-  const table = readsAffiliateHours(query)
-    ? Prisma.sql`"OrderAffiliateHour"`
-    : Prisma.sql`"OrderLinkHour"`;
-  const slot = subIdSlotOf(query.groupBy);
-  const hours = rollupRows(query, table, ORDER_LINK);
-  // By campaign: each link's sums first, then its campaign, one lookup per link (not per hour).
-  const source =
-    slot !== null
-      ? ordersBySubId(query, slot)
-      : query.groupBy === 'campaign'
-        ? Prisma.sql`SELECT link."campaignId", o.* FROM (
-          SELECT "linkCode", "currency", "status", sum("orders")::int AS "orders",
-            sum("transactionValueMinor"::float8) AS "transactionValueMinor",
-            sum("earningsMinor"::float8) AS "earningsMinor"
-          FROM (${hours}) AS hours GROUP BY 1, 2, 3) AS o
-        LEFT JOIN "ShortUrl" link
-          ON link."urlCode" = o."linkCode" AND link."affiliateId" = ${query.affiliateId}::uuid`
-        : hours;
+  const source = sourceOf(query, ORDER_ROLLUPS);
   const key = keyOf(query, {
     hour: Prisma.sql`o."hour"`,
     brand: Prisma.sql`o."organizationId"`,
@@ -237,51 +262,9 @@ function orderRows(query: ReportQuery): Prisma.Sql {
       OR sum(o."earningsMinor"::float8) <> 0`;
 }
 
-/**
- * The clicks of one sub-ID by value: the tagged ones from the sub-ID rollup, and those without a
- * value ('') as all clicks less the tagged ones.
- */
-function clicksBySubId(query: ReportQuery, slot: number): Prisma.Sql {
-  const affiliateWide = readsAffiliateHours(query);
-  const all = rollupRows(
-    query,
-    affiliateWide ? Prisma.sql`"AffiliateClickHour"` : Prisma.sql`"LinkClickHour"`,
-    CLICK_LINK,
-  );
-  const tagged = rollupRows(
-    query,
-    affiliateWide ? Prisma.sql`"AffiliateSubIdClickHour"` : Prisma.sql`"LinkSubIdClickHour"`,
-    CLICK_LINK,
-    slot,
-  );
-  return Prisma.sql`WITH tagged AS (
-      SELECT "value", sum("clicks") AS "clicks", sum("repeats") AS "repeats", sum("bots") AS "bots"
-      FROM (${tagged}) AS hours GROUP BY 1
-    )
-    SELECT "value" AS "subId", "clicks", "repeats", "bots" FROM tagged
-    UNION ALL
-    SELECT '', "clicks", "repeats", "bots" FROM (${all}) AS hours
-    UNION ALL
-    SELECT '', -"clicks", -"repeats", -"bots" FROM tagged`;
-}
-
 function clickRows(query: ReportQuery): Prisma.Sql {
-  const table = readsAffiliateHours(query)
-    ? Prisma.sql`"AffiliateClickHour"`
-    : Prisma.sql`"LinkClickHour"`;
   const slot = subIdSlotOf(query.groupBy);
-  const hours = rollupRows(query, table, CLICK_LINK);
-  const source =
-    slot !== null
-      ? clicksBySubId(query, slot)
-      : query.groupBy === 'campaign'
-        ? Prisma.sql`SELECT link."campaignId", c.* FROM (
-          SELECT "linkId", sum("clicks") AS "clicks", sum("repeats") AS "repeats",
-            sum("bots") AS "bots"
-          FROM (${hours}) AS hours GROUP BY 1) AS c
-        JOIN "ShortUrl" link
-          ON link."id" = c."linkId" AND link."affiliateId" = ${query.affiliateId}::uuid`
-        : hours;
+  const source = sourceOf(query, CLICK_ROLLUPS);
   const key = keyOf(query, {
     hour: Prisma.sql`c."hour"`,
     brand: Prisma.sql`c."organizationId"`,
