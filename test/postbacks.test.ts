@@ -477,7 +477,9 @@ describe('delivery to a real tracker', () => {
   }
 
   const setStatus = (orderId: string, status: string) =>
-    prisma.$executeRaw`UPDATE "Order" SET "status" = ${status}::"OrderStatus" WHERE "id" = ${orderId}::uuid`;
+    prisma.$executeRaw`UPDATE "Order" SET "status" = ${status}::"OrderStatus",
+      "statusReason" = CASE WHEN ${status} = 'REJECTED' THEN 'OTHER'::"OrderStatusReason" END
+      WHERE "id" = ${orderId}::uuid`;
 
   const deliveriesOf = async (token: string, postbackId: string, extra = {}) =>
     (await graphql(DELIVERIES, { id: postbackId, ...extra }, { token })).body.data

@@ -478,22 +478,32 @@ describe('delivery to a real receiver', () => {
   test('an event the endpoint did not subscribe to is not sent', async () => {
     const { user, brand } = await subscribedAffiliate(['order.status_changed']);
     const order = await createOrder(user.id, brand.id);
-    await prisma.order.update({ where: { id: order.id }, data: { status: 'REJECTED' } });
+    await prisma.order.update({
+      where: { id: order.id },
+      data: { status: 'REJECTED', statusReason: 'FRAUD' },
+    });
     await until(() => receivedFor(order.id).length === 1, 'the status change');
     expect(receivedFor(order.id)[0]!.body).toMatchObject({
       type: 'order.status_changed',
       data: { previousStatus: 'PENDING', order: { id: order.id, status: 'REJECTED' } },
     });
-    // A change that is not of the status sends nothing either.
-    await prisma.order.update({ where: { id: order.id }, data: { earningsMinor: 1 } });
-    expect(await prisma.webhookEvent.count({ where: { orderId: order.id } })).toBe(2);
+    // An adjustment is recorded (order.adjusted) but not sent to it either.
+    await prisma.order.update({
+      where: { id: order.id },
+      data: { earningsMinor: 1, statusReason: 'AMOUNT_CORRECTED' },
+    });
+    expect(await prisma.webhookEvent.count({ where: { orderId: order.id } })).toBe(3);
+    expect(await prisma.webhookDelivery.count({ where: { orderId: order.id } })).toBe(1);
   });
 
   test('a rolled-back change sends nothing', async () => {
     const { user, brand, endpoint } = await subscribedAffiliate();
     const kept = await createOrder(user.id, brand.id);
     await rolledBackOrderChanges(kept, 'ROLLED-BACK');
-    await prisma.order.update({ where: { id: kept.id }, data: { status: 'REJECTED' } });
+    await prisma.order.update({
+      where: { id: kept.id },
+      data: { status: 'REJECTED', statusReason: 'CANCELLED' },
+    });
     await until(() => receivedFor(kept.id).length === 2, 'the committed events');
     expect(receivedFor(kept.id).map((webhook) => webhook.body.data.previousStatus)).toEqual([
       undefined,

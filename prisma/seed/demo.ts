@@ -963,6 +963,8 @@ function orderRows(now: Date) {
         affiliateId: plan.affiliateId,
         organizationId: owner.id,
         status,
+        // A rejection carries its reason (the database requires one).
+        statusReason: status === 'REJECTED' ? (n % 2 ? 'RETURNED' : 'CANCELLED') : null,
         currency: n % 6 === 5 ? 'USD' : 'EUR',
         transactionValueMinor: orderItems.reduce((sum, item) => sum + item.totalMinor, 0),
         commissionRateBps: rateBps,

@@ -265,7 +265,9 @@ describe('macro values', () => {
       // Not in the map: sent as the network names it.
       status: 'PENDING',
       previous_status: '',
+      reason: '',
       payout: '12.50',
+      original_payout: '12.50',
       sale_amount: '250.00',
       currency: 'EUR',
       brand_id: SAMPLE_CONVERSION.brandId,

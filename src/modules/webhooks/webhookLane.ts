@@ -6,7 +6,7 @@ import { prisma } from '../../platform/db';
 import { logger } from '../../platform/logger';
 import { webhookDeliveryAttempts, webhookDeliveryDuration } from '../../platform/metrics';
 import { failingStateData, judgeByStatus, UnsendableDelivery, type DeliveryLane } from './lane';
-import { orderEventBody, type OrderAnswer } from './payload';
+import { changeOf, orderEventBody, type OrderAnswer } from './payload';
 import { activeSecrets, signedHeaders } from './signing';
 
 /** The event's body: built at its first attempt, then kept. */
@@ -19,10 +19,14 @@ async function eventBody(eventId: string, orderAnswer: OrderAnswer): Promise<str
     select: { affiliateId: true },
   });
   if (!order) throw new Error('the order can no longer be read');
+  const orderEvent = event.orderEventId
+    ? await prisma.orderEvent.findUnique({ where: { id: event.orderEventId } })
+    : null;
   const body = JSON.stringify(
     orderEventBody(
       { type: event.type, previousStatus: event.previousStatus, occurredAt: event.occurredAt },
       await orderAnswer(event.orderId, order.affiliateId),
+      orderEvent ? changeOf(orderEvent) : {},
     ),
   );
   await prisma.webhookEvent.updateMany({
