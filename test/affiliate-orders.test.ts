@@ -232,6 +232,24 @@ describe('GET /affiliate/orders', () => {
     expect(ids(combined.body)).toEqual(idsOf('march'));
   });
 
+  test('dateType=locked asks by the lock date: startAt and endAt read locksAt', async () => {
+    const { locksAt } = MARCH_ORDER();
+    const { status, body } = await get(
+      `/affiliate/orders?dateType=locked&startAt=${locksAt}&endAt=${locksAt}`,
+    );
+    expect(status).toBe(200);
+    expect(ids(body)).toEqual(idsOf('march'));
+    const ordered = await get(`/affiliate/orders?startAt=${locksAt}`);
+    expect(ordered.body.data).toEqual([]);
+  });
+
+  test('dateType=updated asks by updatedAt and lists the latest change first', async () => {
+    const { body } = await get('/affiliate/orders?dateType=updated&startAt=2000-01-01&limit=100');
+    const times = body.data.map((order: { updatedAt: string }) => order.updatedAt);
+    expect(body.meta.total).toBe(12);
+    expect(times).toEqual([...times].sort().reverse());
+  });
+
   test('orders stay listed when their brand is no longer visible', async () => {
     const { body } = await get(`/affiliate/orders?organizationId=${brands.hidden!.id}`);
     expect(ids(body)).toEqual(idsOf('hiddenBrand'));
@@ -249,6 +267,8 @@ describe('GET /affiliate/orders', () => {
       ['startAt=2025-12-01T00:00:00Z&endAt=2025-01-01T00:00:00Z', 'startAt'],
       ['search=a&search=b', 'search'],
       ['sub1=a&sub1=b', 'sub1'],
+      ['dateType=shipped', 'dateType'],
+      ['dateType=LOCKED', 'dateType'],
       ['updatedSince=yesterday', 'updatedSince'],
       ['updatedSince=2025-02-30T00:00:00Z', 'updatedSince'],
     ],

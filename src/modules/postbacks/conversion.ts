@@ -27,7 +27,6 @@ export async function readConversion(
     currency: order.currency,
     earningsMinor: order.earningsMinor,
     transactionValueMinor: order.transactionValueMinor,
-    statusReason: order.statusReason,
     originalEarningsMinor: order.originalEarningsMinor,
     orderedAt: order.orderedAt,
     subIds: [order.sub1, order.sub2, order.sub3, order.sub4, order.sub5],

@@ -16,7 +16,7 @@ export const MACROS = {
     'the event: order.created, order.status_changed, order.adjusted, order.locked, order.paid, postback.replay or postback.test',
   status: 'the order’s status after the event, in the tracker’s word (the status map)',
   previous_status: 'the status before a status change, as the network names it (PENDING ...)',
-  reason: 'why the order was rejected or its amounts changed (RETURNED ...), if it says',
+  reason: 'the reason the event gives for a rejection or a change of amounts (RETURNED ...)',
   payout: 'the affiliate’s earnings on the order, in major units (12.50)',
   original_payout: 'the earnings as first recorded, in major units',
   sale_amount: 'the order’s transaction value, in major units',
@@ -52,8 +52,7 @@ export interface Conversion {
   currency: string;
   earningsMinor: number;
   transactionValueMinor: number;
-  /** The order's statusReason, and its earnings as first recorded. */
-  statusReason: string | null;
+  /** The order's earnings as first recorded. */
   originalEarningsMinor: number;
   orderedAt: Date;
   /** sub1 ... sub5. */
@@ -66,6 +65,8 @@ export interface RequestContext {
   /** The order's status after the event (a replay's: its status when replayed). */
   status: OrderStatus;
   previousStatus: OrderStatus | null;
+  /** The reason the order event gives for its change. */
+  reason: string | null;
   deliveryId: string;
   attempt: number;
 }
@@ -102,7 +103,7 @@ export function macroValues(
     event: context.event,
     status: mappedStatus(context.status, statusMap),
     previous_status: context.previousStatus ?? '',
-    reason: conversion.statusReason ?? '',
+    reason: context.reason ?? '',
     payout: majorUnits(conversion.earningsMinor),
     original_payout: majorUnits(conversion.originalEarningsMinor),
     sale_amount: majorUnits(conversion.transactionValueMinor),
@@ -133,7 +134,6 @@ export const SAMPLE_CONVERSION: Conversion = {
   currency: 'EUR',
   earningsMinor: 1250,
   transactionValueMinor: 25000,
-  statusReason: null,
   originalEarningsMinor: 1250,
   orderedAt: new Date('2026-01-15T10:30:00.000Z'),
   subIds: ['sample-click-id', 'newsletter', null, null, null],
