@@ -66,7 +66,7 @@ async function recordedLongAgo(id: string, locksAt: Date): Promise<void> {
 async function untilPastLock(orderId: string): Promise<void> {
   await until(async () => {
     const [row] = await prisma.$queryRaw<{ past: boolean }[]>`
-      SELECT "locksAt" < now() AT TIME ZONE 'UTC' AS "past" FROM "Order" WHERE "id" = ${orderId}::uuid`;
+      SELECT "locksAt" < (now() AT TIME ZONE 'UTC')::timestamp(3) AS "past" FROM "Order" WHERE "id" = ${orderId}::uuid`;
     return row!.past;
   }, 'the lock date to pass');
 }

@@ -501,7 +501,7 @@ describe('delivery to a real receiver', () => {
     ]);
     await until(async () => {
       const [row] = await prisma.$queryRaw<{ past: boolean }[]>`
-        SELECT "locksAt" < now() AT TIME ZONE 'UTC' AS "past" FROM "Order" WHERE "id" = ${order.id}::uuid`;
+        SELECT "locksAt" < (now() AT TIME ZONE 'UTC')::timestamp(3) AS "past" FROM "Order" WHERE "id" = ${order.id}::uuid`;
       return row!.past;
     }, 'the lock date to pass');
     await lockDueOrders();

@@ -168,7 +168,9 @@ BEGIN
   IF OLD."lockedAt" IS NOT NULL THEN
     NEW."lockedAt" := OLD."lockedAt";
   END IF;
-  IF (OLD."lockedAt" IS NOT NULL OR OLD."locksAt" < now() AT TIME ZONE 'UTC')
+  -- The clock at the stored precision: an order recorded in this transaction (its `locksAt` the
+  -- transaction's start, rounded to the millisecond) is not locked before the transaction ends.
+  IF (OLD."lockedAt" IS NOT NULL OR OLD."locksAt" < (now() AT TIME ZONE 'UTC')::timestamp(3))
      AND (amounts_changed OR sub_ids_changed
           OR (status_changed AND NOT (OLD."status" = 'APPROVED' AND NEW."status" = 'PAID'))) THEN
     RAISE EXCEPTION 'order % is locked since %: its amounts, status and sub-IDs no longer change, but for APPROVED to PAID',
