@@ -4,7 +4,13 @@
 import { prisma } from '../src/platform/db';
 import { affiliateOrderWhere } from '../src/modules/orders/schema';
 import { call, graphql, useTestDatabase, expectError, refusesParameters } from './support/app';
-import { createApiKey, createBrand, createOrder, createUser } from './support/factories';
+import {
+  createApiKey,
+  createBrand,
+  createOrder,
+  createUser,
+  TEST_ORDER_LOCK_DAYS,
+} from './support/factories';
 
 useTestDatabase();
 
@@ -144,13 +150,24 @@ const MARCH_ORDER = () => ({
   sub5: null,
   orderedAt: '2025-03-01T10:00:00.000Z',
   updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+  statusReason: null,
+  statusNote: null,
+  originalSaleAmount: 123.45,
+  originalEarnings: 6.79,
+  adjusted: false,
+  locksAt: new Date(
+    Date.parse('2025-03-01T10:00:00Z') + TEST_ORDER_LOCK_DAYS * 86_400_000,
+  ).toISOString(),
+  lockedAt: null,
+  isFinal: false,
 });
 
 describe('GET /affiliate/orders', () => {
   test('answers { data, meta } with the default limit of 10, newest first', async () => {
     const { status, body } = await get('/affiliate/orders');
     expect(status).toBe(200);
-    expect(Object.keys(body)).toEqual(['data', 'meta']);
+    // The contract's envelope, and the watermark beside it (docs/order-lifecycle.md).
+    expect(Object.keys(body)).toEqual(['data', 'meta', 'finalThrough']);
     expect(body.meta).toEqual({ total: 12, page: 1, limit: 10, totalPages: 2 });
     expect(body.data).toHaveLength(10);
     expect(body.data.slice(8).map((order: { id: string }) => order.id)).toEqual(
@@ -169,6 +186,7 @@ describe('GET /affiliate/orders', () => {
     expect(body).toEqual({
       data: [MARCH_ORDER()],
       meta: { total: 1, page: 1, limit: 10, totalPages: 1 },
+      finalThrough: expect.any(String),
     });
   });
 
@@ -214,6 +232,24 @@ describe('GET /affiliate/orders', () => {
     expect(ids(combined.body)).toEqual(idsOf('march'));
   });
 
+  test('dateType=locked asks by the lock date: startAt and endAt read locksAt', async () => {
+    const { locksAt } = MARCH_ORDER();
+    const { status, body } = await get(
+      `/affiliate/orders?dateType=locked&startAt=${locksAt}&endAt=${locksAt}`,
+    );
+    expect(status).toBe(200);
+    expect(ids(body)).toEqual(idsOf('march'));
+    const ordered = await get(`/affiliate/orders?startAt=${locksAt}`);
+    expect(ordered.body.data).toEqual([]);
+  });
+
+  test('dateType=updated asks by updatedAt and lists the latest change first', async () => {
+    const { body } = await get('/affiliate/orders?dateType=updated&startAt=2000-01-01&limit=100');
+    const times = body.data.map((order: { updatedAt: string }) => order.updatedAt);
+    expect(body.meta.total).toBe(12);
+    expect(times).toEqual([...times].sort().reverse());
+  });
+
   test('orders stay listed when their brand is no longer visible', async () => {
     const { body } = await get(`/affiliate/orders?organizationId=${brands.hidden!.id}`);
     expect(ids(body)).toEqual(idsOf('hiddenBrand'));
@@ -231,6 +267,8 @@ describe('GET /affiliate/orders', () => {
       ['startAt=2025-12-01T00:00:00Z&endAt=2025-01-01T00:00:00Z', 'startAt'],
       ['search=a&search=b', 'search'],
       ['sub1=a&sub1=b', 'sub1'],
+      ['dateType=shipped', 'dateType'],
+      ['dateType=LOCKED', 'dateType'],
       ['updatedSince=yesterday', 'updatedSince'],
       ['updatedSince=2025-02-30T00:00:00Z', 'updatedSince'],
     ],
@@ -267,7 +305,7 @@ describe('GET /affiliate/orders?updatedSince= (incremental sync)', () => {
 
   /** Back-office writes: SQL straight into the table, not through this service. */
   const setStatusInSql = (id: string, status: string) =>
-    prisma.$executeRaw`UPDATE "Order" SET "status" = ${status}::"OrderStatus" WHERE "id" = ${id}::uuid`;
+    prisma.$executeRaw`UPDATE "Order" SET "status" = ${status}::"OrderStatus", "statusReason" = 'OTHER' WHERE "id" = ${id}::uuid`;
 
   beforeAll(async () => {
     const affiliate = await createUser();
@@ -376,7 +414,11 @@ describe('tenant isolation', () => {
     const { body } = await get(
       `/affiliate/orders?search=AB-9999&organizationId=${brands.shoes!.id}&status=APPROVED`,
     );
-    expect(body).toEqual({ data: [], meta: { total: 0, page: 1, limit: 10, totalPages: 0 } });
+    expect(body).toEqual({
+      data: [],
+      meta: { total: 0, page: 1, limit: 10, totalPages: 0 },
+      finalThrough: expect.any(String),
+    });
   });
 
   test("another affiliate's order by id is not found, both ways", async () => {
@@ -443,6 +485,14 @@ describe('GraphQL answers what REST answers', () => {
               sub5
               orderedAt
               updatedAt
+              statusReason
+              statusNote
+              originalSaleAmount
+              originalEarnings
+              adjusted
+              locksAt
+              lockedAt
+              isFinal
             }
             meta {
               total
@@ -450,6 +500,7 @@ describe('GraphQL answers what REST answers', () => {
               limit
               totalPages
             }
+            finalThrough
           }
         }
       `,
@@ -457,7 +508,8 @@ describe('GraphQL answers what REST answers', () => {
       { key },
     );
     expect(rest.body.data[0]).toEqual(MARCH_ORDER());
-    expect(body.data.affiliateOrders).toEqual(rest.body);
+    // The watermark moves with the clock (docs/order-lifecycle.md).
+    expect(body.data.affiliateOrders).toEqual({ ...rest.body, finalThrough: expect.any(String) });
   });
 
   test('affiliateOrder answers NOT_FOUND for another affiliate', async () => {

@@ -124,6 +124,18 @@ const TABLE: Row[] = [
     otherTenant: (t) => ({ orderId: t.b.order.id }),
   },
   {
+    field: 'Query.affiliateOrderHistory',
+    rest: 'GET /affiliate/orders/:orderId/events',
+    auth: key('affiliate', 'orders:read'),
+    args: (t) => ({ orderId: t.a.order.id }),
+    otherTenant: (t) => ({ orderId: t.b.order.id }),
+  },
+  {
+    field: 'Query.affiliateOrderEvents',
+    rest: 'GET /affiliate/order-events',
+    auth: key('affiliate', 'orders:read'),
+  },
+  {
     field: 'Query.affiliateProducts',
     rest: 'GET /affiliate/products',
     auth: key('affiliate', 'products:read'),

@@ -477,7 +477,9 @@ describe('delivery to a real tracker', () => {
   }
 
   const setStatus = (orderId: string, status: string) =>
-    prisma.$executeRaw`UPDATE "Order" SET "status" = ${status}::"OrderStatus" WHERE "id" = ${orderId}::uuid`;
+    prisma.$executeRaw`UPDATE "Order" SET "status" = ${status}::"OrderStatus",
+      "statusReason" = CASE WHEN ${status} = 'REJECTED' THEN 'OTHER'::"OrderStatusReason" END
+      WHERE "id" = ${orderId}::uuid`;
 
   const deliveriesOf = async (token: string, postbackId: string, extra = {}) =>
     (await graphql(DELIVERIES, { id: postbackId, ...extra }, { token })).body.data
@@ -587,6 +589,40 @@ describe('delivery to a real tracker', () => {
     expect(receivedAt(path).map(queryOf)).toEqual([
       { status: 'approved-word', was: 'PENDING', event: 'order.status_changed' },
       { status: 'REJECTED', was: 'APPROVED', event: 'order.status_changed' },
+    ]);
+  });
+
+  test('an adjustment, a rejection and a payment written in SQL send order.adjusted, order.status_changed and order.paid with the reason and the payout first recorded', async () => {
+    const { user, token, brand } = await affiliateWithBrand();
+    const path = uniquePath();
+    await createPostback(token, {
+      name: 'lifecycle',
+      events: ['order.adjusted', 'order.status_changed', 'order.paid'],
+      urlTemplate: `${tracker.url}/${path}?event={event}&status={status}&reason={reason}&payout={payout}&first={original_payout}`,
+    });
+    const order = await createOrder(user.id, brand.id, { earningsMinor: 500 });
+    await prisma.$executeRaw`UPDATE "Order" SET "earningsMinor" = 300,
+      "statusReason" = 'RETURNED' WHERE "id" = ${order.id}::uuid`;
+    await setStatus(order.id, 'APPROVED');
+    await setStatus(order.id, 'PAID');
+    await until(() => receivedAt(path).length === 4, 'the four events');
+    expect(receivedAt(path).map(queryOf)).toEqual([
+      {
+        event: 'order.adjusted',
+        status: 'PENDING',
+        reason: 'RETURNED',
+        payout: '3.00',
+        first: '5.00',
+      },
+      {
+        event: 'order.status_changed',
+        status: 'APPROVED',
+        reason: '',
+        payout: '3.00',
+        first: '5.00',
+      },
+      { event: 'order.status_changed', status: 'PAID', reason: '', payout: '3.00', first: '5.00' },
+      { event: 'order.paid', status: 'PAID', reason: '', payout: '3.00', first: '5.00' },
     ]);
   });
 

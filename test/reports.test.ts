@@ -524,11 +524,20 @@ describe('sums', () => {
     // After the fact: status, amounts, time (some out of the period), link, deletions, and one
     // statement changing many rows.
     for (const [n, id] of orderIds.entries()) {
-      if (n % 10 === 0) await prisma.order.update({ where: { id }, data: { status: 'REJECTED' } });
+      if (n % 10 === 0) {
+        await prisma.order.update({
+          where: { id },
+          data: { status: 'REJECTED', statusReason: 'OTHER' },
+        });
+      }
       if (n % 10 === 1) {
         await prisma.order.update({
           where: { id },
-          data: { transactionValueMinor: 77_700, earningsMinor: 3_885 },
+          data: {
+            transactionValueMinor: 77_700,
+            earningsMinor: 3_885,
+            statusReason: 'AMOUNT_CORRECTED',
+          },
         });
       }
       if (n % 10 === 2) {

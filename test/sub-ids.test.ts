@@ -68,11 +68,12 @@ async function insertOrder(
   const [row] = await prisma.$queryRaw<{ id: string }[]>`
     INSERT INTO "Order" ("id", "orderNumber", "affiliateId", "organizationId", "status",
       "currency", "transactionValueMinor", "commissionRateBps", "earningsMinor", "shortUrlCode",
-      "orderedAt", "sub1", "sub2", "sub3", "sub4", "sub5")
+      "orderedAt", "sub1", "sub2", "sub3", "sub4", "sub5", "statusReason")
     VALUES (gen_random_uuid(), 'SQL-' || gen_random_uuid(), ${affiliateId}::uuid,
       ${organizationId}::uuid, ${order.status ?? 'PENDING'}::"OrderStatus", ${order.currency ?? 'EUR'},
       ${Math.round((order.value ?? 100) * 100)}, 500, ${Math.round((order.earnings ?? 5) * 100)},
-      ${order.urlCode ?? null}, ${new Date(order.at)}, ${sub1}, ${sub2}, ${sub3}, ${sub4}, ${sub5})
+      ${order.urlCode ?? null}, ${new Date(order.at)}, ${sub1}, ${sub2}, ${sub3}, ${sub4}, ${sub5},
+      ${order.status === 'REJECTED' ? 'OTHER' : null}::"OrderStatusReason")
     RETURNING "id"::text`;
   return row!.id;
 }
@@ -611,11 +612,17 @@ describe('the sub-ID rollups equal the orders', () => {
     for (const [n, id] of ids.entries()) {
       const where = { id };
       if (n % 8 === 0) await prisma.order.update({ where, data: { sub1: pick(VALUES) } });
-      if (n % 8 === 1) await prisma.order.update({ where, data: { status: 'REJECTED' } });
+      if (n % 8 === 1) {
+        await prisma.order.update({ where, data: { status: 'REJECTED', statusReason: 'OTHER' } });
+      }
       if (n % 8 === 2) {
         await prisma.order.update({
           where,
-          data: { transactionValueMinor: 77_700, earningsMinor: 3_885 },
+          data: {
+            transactionValueMinor: 77_700,
+            earningsMinor: 3_885,
+            statusReason: 'AMOUNT_CORRECTED',
+          },
         });
       }
       if (n % 8 === 3) {

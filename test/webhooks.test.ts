@@ -9,6 +9,8 @@ import { eventAnswersOf } from '../src/modules/webhooks/orderAnswer';
 import { startWebhookDispatcher, type Dispatcher } from '../src/modules/webhooks/dispatcher';
 import { pruneWebhookHistory } from '../src/modules/webhooks/history';
 import { resolveHost } from '../src/modules/webhooks/urls';
+import { ORDER_EVENT_TYPES } from '../src/modules/webhooks/events';
+import { lockDueOrders } from '../src/modules/orders/lifecycle';
 import { app, call, graphql, send, useTestDatabase } from './support/app';
 import { MAX_ANSWER_BYTES } from '../src/graphql/answerSize';
 import {
@@ -479,25 +481,104 @@ describe('delivery to a real receiver', () => {
     }
   });
 
+  test('the lifecycle written in SQL: order.adjusted, order.locked and order.paid arrive with the reason, the amounts before and the deltas, as the document describes them', async () => {
+    const { user } = await subscribedAffiliate([...ORDER_EVENT_TYPES]);
+    // Orders of this brand lock as soon as they are recorded: adjusted in the same transaction.
+    const brand = await createBrand({ orderLockDays: 0 });
+    const [order] = await prisma.$transaction([
+      prisma.order.create({
+        data: {
+          orderNumber: 'LIFECYCLE-1',
+          affiliateId: user.id,
+          organizationId: brand.id,
+          status: 'APPROVED',
+          currency: 'EUR',
+          transactionValueMinor: 10000,
+          commissionRateBps: 500,
+          earningsMinor: 500,
+          orderedAt: new Date(),
+        },
+      }),
+      prisma.$executeRaw`UPDATE "Order" SET "transactionValueMinor" = 8000, "earningsMinor" = 400,
+        "statusReason" = 'RETURNED', "statusNote" = 'a lamp came back'
+        WHERE "orderNumber" = 'LIFECYCLE-1' AND "organizationId" = ${brand.id}::uuid`,
+    ]);
+    await until(async () => {
+      const [row] = await prisma.$queryRaw<{ past: boolean }[]>`
+        SELECT "locksAt" < (now() AT TIME ZONE 'UTC')::timestamp(3) AS "past" FROM "Order" WHERE "id" = ${order.id}::uuid`;
+      return row!.past;
+    }, 'the lock date to pass');
+    await lockDueOrders();
+    await prisma.$executeRaw`UPDATE "Order" SET "status" = 'PAID' WHERE "id" = ${order.id}::uuid`;
+    await until(() => receivedFor(order.id).length === 5, 'five events');
+
+    const bodies = receivedFor(order.id).map((webhook) => webhook.body);
+    expect(bodies.map((body) => body.type)).toEqual([
+      'order.created',
+      'order.adjusted',
+      'order.locked',
+      'order.status_changed',
+      'order.paid',
+    ]);
+    const [, adjusted, locked, , paid] = bodies;
+    expect(adjusted!.data).toEqual({
+      order: expect.objectContaining({ id: order.id }),
+      reason: 'RETURNED',
+      note: 'a lamp came back',
+      previousSaleAmount: 100,
+      previousEarnings: 5,
+      saleAmountDelta: -20,
+      earningsDelta: -1,
+    });
+    expect(locked!.data).toEqual({ order: expect.objectContaining({ id: order.id }) });
+    expect(paid!.data).toEqual({
+      order: expect.objectContaining({ id: order.id }),
+      previousStatus: 'APPROVED',
+    });
+    const validator = schemaValidators(await fetchOpenApiDocument());
+    for (const [schemaName, body] of [
+      ['OrderAdjustedWebhook', adjusted],
+      ['OrderLockedWebhook', locked],
+      ['OrderPaidWebhook', paid],
+    ] as const) {
+      const validate = validator(schemaName);
+      expect([schemaName, validate(body), validate.errors ?? null]).toEqual([
+        schemaName,
+        true,
+        null,
+      ]);
+    }
+  });
+
   test('an event the endpoint did not subscribe to is not sent', async () => {
     const { user, brand } = await subscribedAffiliate(['order.status_changed']);
     const order = await createOrder(user.id, brand.id);
-    await prisma.order.update({ where: { id: order.id }, data: { status: 'REJECTED' } });
+    await prisma.order.update({
+      where: { id: order.id },
+      data: { status: 'REJECTED', statusReason: 'FRAUD' },
+    });
     await until(() => receivedFor(order.id).length === 1, 'the status change');
     expect(receivedFor(order.id)[0]!.body).toMatchObject({
       type: 'order.status_changed',
       data: { previousStatus: 'PENDING', order: { id: order.id, status: 'REJECTED' } },
     });
-    // A change that is not of the status sends nothing either.
-    await prisma.order.update({ where: { id: order.id }, data: { earningsMinor: 1 } });
-    expect(await prisma.webhookEvent.count({ where: { orderId: order.id } })).toBe(2);
+    // An adjustment is recorded (order.adjusted) but not sent to it either.
+    await prisma.order.update({
+      where: { id: order.id },
+      data: { earningsMinor: 1, statusReason: 'AMOUNT_CORRECTED' },
+    });
+    expect(await prisma.webhookEvent.count({ where: { orderId: order.id } })).toBe(3);
+    expect(await prisma.webhookDelivery.count({ where: { orderId: order.id } })).toBe(1);
   });
 
   test('a rolled-back change sends nothing', async () => {
     const { user, brand, endpoint } = await subscribedAffiliate();
     const kept = await createOrder(user.id, brand.id);
     await rolledBackOrderChanges(kept, 'ROLLED-BACK');
-    await prisma.order.update({ where: { id: kept.id }, data: { status: 'REJECTED' } });
+    await prisma.order.update({
+      where: { id: kept.id },
+      data: { status: 'REJECTED', statusReason: 'CANCELLED' },
+    });
     await until(() => receivedFor(kept.id).length === 2, 'the committed events');
     expect(receivedFor(kept.id).map((webhook) => webhook.body.data.previousStatus)).toEqual([
       undefined,

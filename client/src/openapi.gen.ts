@@ -458,6 +458,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/affiliate/orders/{orderId}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The events of one of the key's affiliate's orders, oldest first, the first 100
+     * @description The events of one of the key's affiliate's orders, oldest first, the first 100
+     *
+     *     **Key:** affiliate key with scope `orders:read`.
+     */
+    get: operations['affiliateOrderHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * The events of one of the key's affiliate's orders, oldest first, the first 100 (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     The events of one of the key's affiliate's orders, oldest first, the first 100
+     *
+     *     **Key:** affiliate key with scope `orders:read`.
+     */
+    head: operations['affiliateOrderHistoryHead'];
+    patch?: never;
+    trace?: never;
+  };
+  '/affiliate/order-events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The key's affiliate's order events after a cursor, in the order they committed: a curso...
+     * @description The key's affiliate's order events after a cursor, in the order they committed: a cursor never skips or repeats an event
+     *
+     *     **Key:** affiliate key with scope `orders:read`.
+     */
+    get: operations['affiliateOrderEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * The key's affiliate's order events after a cursor, in the order they committed: a curso... (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     The key's affiliate's order events after a cursor, in the order they committed: a cursor never skips or repeats an event
+     *
+     *     **Key:** affiliate key with scope `orders:read`.
+     */
+    head: operations['affiliateOrderEventsHead'];
+    patch?: never;
+    trace?: never;
+  };
   '/affiliate/shortener/url': {
     parameters: {
       query?: never;
@@ -870,6 +930,66 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'order.adjusted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An order's amounts changed
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
+     */
+    post: operations['orderAdjustedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'order.locked': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An order locked
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
+     */
+    post: operations['orderLockedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'order.paid': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An order was paid
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
+     */
+    post: operations['orderPaidWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'webhook.test': {
     parameters: {
       query?: never;
@@ -893,6 +1013,19 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    /**
+     * OrderStatusReason
+     * @enum {string}
+     */
+    OrderStatusReason:
+      | 'RETURNED'
+      | 'CANCELLED'
+      | 'FRAUD'
+      | 'DUPLICATE'
+      | 'TEST_ORDER'
+      | 'TERMS_VIOLATION'
+      | 'AMOUNT_CORRECTED'
+      | 'OTHER';
     /**
      * OrderStatus
      * @enum {string}
@@ -1161,6 +1294,93 @@ export interface components {
     ShortUrlResult: {
       data: components['schemas']['ShortUrl'];
     };
+    /** @description A change of an order, recorded by the database in the writer's transaction; money in major units of `currency` */
+    OrderEvent: {
+      /** @description The event's identity and where the feed resumes after it (`GET /affiliate/order-events?after=`); opaque */
+      cursor: string;
+      orderId: string;
+      /** @enum {string} */
+      type: 'CREATED' | 'STATUS_CHANGED' | 'ADJUSTED' | 'LOCKED' | 'PAID';
+      /**
+       * @description The order's status after it
+       * @enum {string}
+       */
+      status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'PAID';
+      /**
+       * @description The status before it: STATUS_CHANGED and PAID only
+       * @enum {string|null}
+       */
+      previousStatus: 'PENDING' | 'APPROVED' | 'REJECTED' | 'PAID' | null;
+      /**
+       * @description The order's statusReason with the change
+       * @enum {string|null}
+       */
+      reason:
+        | 'RETURNED'
+        | 'CANCELLED'
+        | 'FRAUD'
+        | 'DUPLICATE'
+        | 'TEST_ORDER'
+        | 'TERMS_VIOLATION'
+        | 'AMOUNT_CORRECTED'
+        | 'OTHER'
+        | null;
+      note: string | null;
+      /** @description ISO 4217 code */
+      currency: string;
+      /**
+       * Format: float
+       * @description The order's transaction value after it
+       */
+      saleAmount: number;
+      /**
+       * Format: float
+       * @description The order's earnings after it
+       */
+      earnings: number;
+      /**
+       * Format: float
+       * @description The transaction value before it: ADJUSTED only
+       */
+      previousSaleAmount: number | null;
+      /**
+       * Format: float
+       * @description The earnings before it: ADJUSTED only
+       */
+      previousEarnings: number | null;
+      /**
+       * Format: float
+       * @description `saleAmount` less `previousSaleAmount`: ADJUSTED only
+       */
+      saleAmountDelta: number | null;
+      /**
+       * Format: float
+       * @description `earnings` less `previousEarnings`: ADJUSTED only
+       */
+      earningsDelta: number | null;
+      /**
+       * Format: date-time
+       * @description The start of the writer's transaction
+       */
+      occurredAt: string;
+    };
+    /** @description An order's events, oldest first */
+    AffiliateOrderEvents: {
+      data: components['schemas']['OrderEvent'][];
+    };
+    /** @description A page of the affiliate's order events in commit order, and where the next page starts */
+    AffiliateOrderEventFeed: {
+      data: components['schemas']['OrderEvent'][];
+      /** @description The cursor to ask the next page with (`after`); the same as `after` when the page is empty */
+      next: string;
+      /** @description Whether more events follow now (ask again with `next` either way to keep up) */
+      hasMore: boolean;
+      /**
+       * Format: date-time
+       * @description No order of the affiliate whose `locksAt` is before this time will change again (docs/order-lifecycle.md), read after the page's events
+       */
+      finalThrough: string;
+    };
     /** @description A line of an order; money in major units, rates in percent */
     OrderItem: {
       productId: string | null;
@@ -1223,10 +1443,55 @@ export interface components {
        * @description The last change of the order, kept by the database whoever writes it
        */
       updatedAt: string;
+      /**
+       * @description Why the order was rejected or its amounts last changed (docs/order-lifecycle.md); required by the database with either
+       * @enum {string|null}
+       */
+      statusReason:
+        | 'RETURNED'
+        | 'CANCELLED'
+        | 'FRAUD'
+        | 'DUPLICATE'
+        | 'TEST_ORDER'
+        | 'TERMS_VIOLATION'
+        | 'AMOUNT_CORRECTED'
+        | 'OTHER'
+        | null;
+      /** @description The brand's words beside `statusReason` */
+      statusNote: string | null;
+      /**
+       * Format: float
+       * @description `transactionValue` as first recorded
+       */
+      originalSaleAmount: number;
+      /**
+       * Format: float
+       * @description `earnings` as first recorded
+       */
+      originalEarnings: number;
+      /** @description Whether the amounts differ from those first recorded */
+      adjusted: boolean;
+      /**
+       * Format: date-time
+       * @description When the order locks: `orderedAt` plus the brand's lock period, or when it was recorded if later. Then its amounts, status and sub-IDs no longer change, but for APPROVED to PAID
+       */
+      locksAt: string;
+      /**
+       * Format: date-time
+       * @description When the order locked (its `locksAt`), once that has passed
+       */
+      lockedAt: string | null;
+      /** @description Whether the order will never change again: locked, and not awaiting payment */
+      isFinal: boolean;
     };
     AffiliateOrderPage: {
       data: components['schemas']['Order'][];
       meta: components['schemas']['PageMeta'];
+      /**
+       * Format: date-time
+       * @description No order of the affiliate whose `locksAt` is before this time will change again (docs/order-lifecycle.md): a sync re-reads only `dateType=locked&startAt={finalThrough}`
+       */
+      finalThrough: string;
     };
     AffiliateOrderResult: {
       data: components['schemas']['Order'];
@@ -1494,6 +1759,9 @@ export interface components {
       data: {
         order: components['schemas']['Order'];
         previousStatus: components['schemas']['OrderStatus'];
+        reason?: components['schemas']['OrderStatusReason'];
+        /** @description The brand's words beside the reason */
+        note?: string | null;
       };
     };
     /** @description A payout of the affiliate was scheduled: its orders are in payment */
@@ -1533,6 +1801,57 @@ export interface components {
       timestamp: string;
       data: {
         payout: components['schemas']['Payout'];
+      };
+    };
+    /** @description The order's amounts changed: the order has the new ones, `previous*` the old ones */
+    OrderAdjustedWebhook: {
+      /** @constant */
+      type: 'order.adjusted';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        order: components['schemas']['Order'];
+        reason: components['schemas']['OrderStatusReason'];
+        /** @description The brand's words beside the reason */
+        note?: string | null;
+        /** @description The transaction value before the change */
+        previousSaleAmount: number;
+        /** @description The earnings before the change */
+        previousEarnings: number;
+        /** @description The new transaction value less the previous one */
+        saleAmountDelta: number;
+        /** @description The new earnings less the previous ones */
+        earningsDelta: number;
+      };
+    };
+    /** @description The order passed its lock date: its amounts, status and sub-IDs no longer change, but for APPROVED to PAID */
+    OrderLockedWebhook: {
+      /** @constant */
+      type: 'order.locked';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        order: components['schemas']['Order'];
+      };
+    };
+    /** @description The order was paid (an `order.status_changed` to PAID comes with it) */
+    OrderPaidWebhook: {
+      /** @constant */
+      type: 'order.paid';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        order: components['schemas']['Order'];
+        previousStatus: components['schemas']['OrderStatus'];
       };
     };
     /** @description Sent by `sendTestWebhook` */
@@ -4477,9 +4796,11 @@ export interface operations {
         status?: ('PENDING' | 'APPROVED' | 'REJECTED' | 'PAID')[];
         /** @description One brand. */
         organizationId?: string;
-        /** @description Ordered at or after. */
+        /** @description The date `startAt` and `endAt` read and the list is ordered by, newest first: `ordered` (default), `updated` or `locked`. */
+        dateType?: 'ordered' | 'updated' | 'locked';
+        /** @description At or after, by `dateType`. */
         startAt?: string;
-        /** @description Ordered at or before. */
+        /** @description At or before, by `dateType`. */
         endAt?: string;
         /** @description Part of the order number, any case. */
         search?: string;
@@ -4557,9 +4878,11 @@ export interface operations {
         status?: ('PENDING' | 'APPROVED' | 'REJECTED' | 'PAID')[];
         /** @description One brand. */
         organizationId?: string;
-        /** @description Ordered at or after. */
+        /** @description The date `startAt` and `endAt` read and the list is ordered by, newest first: `ordered` (default), `updated` or `locked`. */
+        dateType?: 'ordered' | 'updated' | 'locked';
+        /** @description At or after, by `dateType`. */
         startAt?: string;
-        /** @description Ordered at or before. */
+        /** @description At or before, by `dateType`. */
         endAt?: string;
         /** @description Part of the order number, any case. */
         search?: string;
@@ -4811,6 +5134,416 @@ export interface operations {
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  affiliateOrderHistory: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description The resource id; an id that does not exist answers 404 */
+        orderId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AffiliateOrderEvents'];
+        };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateOrderHistoryHead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description The resource id; an id that does not exist answers 404 */
+        orderId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  affiliateOrderEvents: {
+    parameters: {
+      query?: {
+        /** @description The `next` of the previous page; none for the first event. */
+        after?: string;
+        /** @description Only events of these types. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        types?: ('CREATED' | 'STATUS_CHANGED' | 'ADJUSTED' | 'LOCKED' | 'PAID')[];
+        /** @description Events per page. Default 100; values above 1000 are clamped to 1000. */
+        limit?: number;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AffiliateOrderEventFeed'];
+        };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateOrderEventsHead: {
+    parameters: {
+      query?: {
+        /** @description The `next` of the previous page; none for the first event. */
+        after?: string;
+        /** @description Only events of these types. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        types?: ('CREATED' | 'STATUS_CHANGED' | 'ADJUSTED' | 'LOCKED' | 'PAID')[];
+        /** @description Events per page. Default 100; values above 1000 are clamped to 1000. */
+        limit?: number;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid parameter or body; the message names it */
+      400: {
+        headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
@@ -6831,6 +7564,93 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['PayoutFailedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  orderAdjustedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderAdjustedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  orderLockedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderLockedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  orderPaidWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderPaidWebhook'];
       };
     };
     responses: {

@@ -968,6 +968,8 @@ function orderRows(now: Date) {
         // The first affiliate's paid orders are paid by her payouts (demoPayouts): written
         // approved, then made PAID by the database when their payout is.
         status: status === 'PAID' && plan.affiliateId === AFFILIATE_ID ? 'APPROVED' : status,
+        // A rejection carries its reason (the database requires one).
+        statusReason: status === 'REJECTED' ? (n % 2 ? 'RETURNED' : 'CANCELLED') : null,
         currency: n % 6 === 5 ? 'USD' : 'EUR',
         transactionValueMinor: orderItems.reduce((sum, item) => sum + item.totalMinor, 0),
         commissionRateBps: rateBps,

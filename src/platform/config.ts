@@ -76,6 +76,8 @@ export interface Config {
   webhookRetryDelaysS: number[];
   /** An endpoint whose deliveries have all failed for this long is disabled. */
   webhookDisableAfterS: number;
+  /** How often the lock pass marks the orders whose lock date has passed. */
+  orderLockIntervalS: number;
 }
 
 /** The settings that stop the service from starting: every problem found, not only the first. */
@@ -359,6 +361,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       () => integer(env, 'WEBHOOK_DISABLE_AFTER_S', 5 * 86_400),
       5 * 86_400,
     ),
+    orderLockIntervalS: setting(() => integer(env, 'ORDER_LOCK_INTERVAL_S', 60), 60),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

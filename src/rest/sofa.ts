@@ -3,7 +3,15 @@
 // routes' OpenAPI document. It sees a schema filtered to the route table, so no other field (and
 // no `/webhook`) gets a route or an operation.
 import { buildOperationNodeForField, filterSchema, pruneSchema } from '@graphql-tools/utils';
-import { Kind, OperationTypeNode, type DocumentNode, type GraphQLSchema } from 'graphql';
+import {
+  Kind,
+  OperationTypeNode,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+  type DocumentNode,
+  type GraphQLSchema,
+} from 'graphql';
 import { createSofa as sofaSettings, createSofaRouter } from 'sofa-api';
 import { SCALARS } from './openapi/parameters';
 import type { RestRoute } from './routes';
@@ -28,10 +36,25 @@ export function restSchema(schema: GraphQLSchema, routes: readonly RestRoute[]):
   );
 }
 
+/**
+ * The operation without the fields declared with the extension `graphqlOnly` (a list that has a
+ * route of its own): a REST answer leaves them out.
+ */
+function withoutGraphqlOnlyFields(schema: GraphQLSchema, document: DocumentNode): DocumentNode {
+  const typeInfo = new TypeInfo(schema);
+  return visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field: () => (typeInfo.getFieldDef()?.extensions.graphqlOnly === true ? null : undefined),
+    }),
+  );
+}
+
 export function createSofa(fullSchema: GraphQLSchema, routes: readonly RestRoute[]): Sofa {
+  const schema = restSchema(fullSchema, routes);
   const settings = sofaSettings({
     basePath: '',
-    schema: restSchema(fullSchema, routes),
+    schema,
     routes: Object.fromEntries(
       routes.map(({ field, method, path, responseStatus }) => [
         field,
@@ -57,7 +80,10 @@ export function createSofa(fullSchema: GraphQLSchema, routes: readonly RestRoute
           ignore: settings.ignore,
           circularReferenceDepth: settings.depthLimit,
         });
-        document = { kind: Kind.DOCUMENT, definitions: [operation] };
+        document = withoutGraphqlOnlyFields(settings.schema, {
+          kind: Kind.DOCUMENT,
+          definitions: [operation],
+        });
         operations.set(field, document);
       }
       return document;

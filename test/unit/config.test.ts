@@ -38,6 +38,7 @@ describe('defaults', () => {
     const dataDir = freshDataDir();
     expect(loadConfig({ DATA_DIR: dataDir })).toEqual({
       nodeEnv: 'development',
+      orderLockIntervalS: 60,
       isProduction: false,
       port: 4000,
       databaseUrl: undefined,

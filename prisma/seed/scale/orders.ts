@@ -92,7 +92,7 @@ export function ordersStep(anchor: Sql): Step {
       new_orders AS (
         INSERT INTO "Order" ("id", "orderNumber", "affiliateId", "organizationId", "status",
           "currency", "transactionValueMinor", "commissionRateBps", "earningsMinor", "shortUrlCode",
-          "channelId", "orderedAt", "sub1", "sub2")
+          "channelId", "orderedAt", "sub1", "sub2", "statusReason")
         SELECT ${idOf('order', 'o')},
           'ORD-' || extract(year FROM ordered_at)::int || '-' || lpad((o + 1)::text, 8, '0'),
           affiliate_id, ${brandIdOf('b')}, status,
@@ -104,7 +104,10 @@ export function ordersStep(anchor: Sql): Step {
           CASE WHEN link_digest IS NOT NULL AND ${chance('o', 'order:sub1', 60)}
             THEN ${itemOf(SUB1_SOURCES, pick('o', 'order:sub1-value', SUB1_SOURCES.length))} END,
           CASE WHEN link_digest IS NOT NULL AND ${chance('o', 'order:sub2', 30)}
-            THEN ${itemOf(SUB2_PLACEMENTS, pick('o', 'order:sub2-value', SUB2_PLACEMENTS.length))} END
+            THEN ${itemOf(SUB2_PLACEMENTS, pick('o', 'order:sub2-value', SUB2_PLACEMENTS.length))} END,
+          -- A rejection carries its reason (the database requires one).
+          CASE WHEN status = 'REJECTED' THEN (CASE ${pick('o', 'order:reason', 3)}
+            WHEN 0 THEN 'RETURNED' WHEN 1 THEN 'CANCELLED' ELSE 'FRAUD' END)::"OrderStatusReason" END
         FROM orders
         JOIN (SELECT o, sum(total)::int AS value, sum(commission)::int AS earnings
           FROM items GROUP BY o) AS totals USING (o)

@@ -1,5 +1,8 @@
-// The affiliate's orders: their commission, status, items and sub-IDs, and the incremental sync.
+// The affiliate's orders: their commission, status, items and sub-IDs, the incremental sync, their
+// lifecycle (reasons, original amounts, lock dates) and history, the change feed, and the lock pass.
 import type { FeatureModule } from '../feature';
+import './events';
+import { orderLockWorker } from './lifecycle';
 import { ORDER_ROUTE } from './routes';
 import './schema';
 
@@ -8,5 +11,12 @@ export const orders: FeatureModule = {
   routes: [
     { method: 'GET', path: '/affiliate/orders', field: 'Query.affiliateOrders' },
     ORDER_ROUTE,
+    {
+      method: 'GET',
+      path: '/affiliate/orders/:orderId/events',
+      field: 'Query.affiliateOrderHistory',
+    },
+    { method: 'GET', path: '/affiliate/order-events', field: 'Query.affiliateOrderEvents' },
   ],
+  workers: [orderLockWorker],
 };

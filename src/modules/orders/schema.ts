@@ -1,15 +1,19 @@
-// The affiliate's orders: commission status, earnings, items. Only the key's affiliate's orders
+// The affiliate's orders: commission status and its reason, earnings as recorded and as they are,
+// items, the lock date, and the affiliate's `finalThrough` watermark beside a list. Only the key's affiliate's orders
 // exist for a request; another affiliate's order is not found.
 import type { InputShapeFromFields } from '@pothos/core';
 import { prisma } from '../../platform/db';
-import { OrderStatus, type Prisma } from '../../generated/prisma/client';
+import { OrderStatus, OrderStatusReason, type Prisma } from '../../generated/prisma/client';
 import { OrganizationSummary } from '../catalog/brands';
 import { builder, keyAuth } from '../../schema/builder';
+import { affiliateOf } from '../../schema/context';
 import { containing, dateRange } from '../../schema/filters';
 import { itemQuery, listQuery } from '../../schema/lists';
 import { SUB_ID_NAMES } from '../links/subIds';
 import { fromBasisPoints, fromMinor } from '../../schema/money';
 import { listOf, searchWork } from '../../schema/complexity';
+import { EVENT_ORDER, EVENTS_ON_ORDER, OrderEvent } from './events';
+import { finalThroughOf, isFinal, lockedAtOf } from './lifecycle';
 
 /**
  * The items an order answers, in position order: generous for any consumer order, and a bound on
@@ -22,11 +26,29 @@ builder.enumType(OrderStatus, {
   description: 'Commission status of an order',
 });
 
+/** The date `startAt` and `endAt` read, and the list is ordered by (newest first). */
+const ORDER_DATES = {
+  ordered: 'orderedAt',
+  updated: 'updatedAt',
+  locked: 'locksAt',
+} as const;
+
+const OrderDateType = builder.enumType('OrderDateType', {
+  description:
+    'The date of an order a list asks by: `ordered` (`orderedAt`, the default), `updated` (`updatedAt`) or `locked` (`locksAt`)',
+  values: Object.keys(ORDER_DATES) as (keyof typeof ORDER_DATES)[],
+});
+
 const orderFilterArgs = builder.args((t) => ({
   status: t.field({ type: [OrderStatus], description: 'Orders in any of these statuses' }),
   organizationId: t.field({ type: 'UUID', description: 'One brand' }),
-  startAt: t.field({ type: 'DateTime', description: 'Ordered at or after' }),
-  endAt: t.field({ type: 'DateTime', description: 'Ordered at or before' }),
+  dateType: t.field({
+    type: OrderDateType,
+    description:
+      'The date `startAt` and `endAt` read and the list is ordered by, newest first: `ordered` (default), `updated` or `locked`',
+  }),
+  startAt: t.field({ type: 'DateTime', description: 'At or after, by `dateType`' }),
+  endAt: t.field({ type: 'DateTime', description: 'At or before, by `dateType`' }),
   search: t.string({ description: 'Part of the order number, any case' }),
   updatedSince: t.field({
     type: 'DateTime',
@@ -49,8 +71,8 @@ export function affiliateOrderWhere(
   const where: Prisma.OrderWhereInput = { affiliateId };
   if (filter.status?.length) where.status = { in: filter.status };
   if (filter.organizationId) where.organizationId = filter.organizationId;
-  const orderedAt = dateRange(filter.startAt, filter.endAt);
-  if (orderedAt) where.orderedAt = orderedAt;
+  const range = dateRange(filter.startAt, filter.endAt);
+  if (range) where[ORDER_DATES[filter.dateType ?? 'ordered']] = range;
   if (filter.search) where.orderNumber = containing(filter.search);
   if (filter.updatedSince) where.updatedAt = { gte: filter.updatedSince };
   for (const name of SUB_ID_NAMES) {
@@ -60,11 +82,12 @@ export function affiliateOrderWhere(
   return where;
 }
 
-/** Order lists: newest first. */
-const NEWEST_FIRST = [
-  { orderedAt: 'desc' },
-  { id: 'desc' },
-] satisfies Prisma.OrderOrderByWithRelationInput[];
+/** Order lists: newest first by the date asked by. */
+const newestFirst = (dateType: keyof typeof ORDER_DATES = 'ordered') =>
+  [
+    { [ORDER_DATES[dateType]]: 'desc' },
+    { id: 'desc' },
+  ] satisfies Prisma.OrderOrderByWithRelationInput[];
 
 /** A sync's pages: oldest change first, so a client can resume after the last `updatedAt` it saw. */
 const OLDEST_CHANGE_FIRST = [
@@ -141,10 +164,67 @@ const Order = builder.prismaObject('Order', {
       type: 'DateTime',
       description: 'The last change of the order, kept by the database whoever writes it',
     }),
+    statusReason: t.expose('statusReason', {
+      type: OrderStatusReason,
+      nullable: true,
+      description:
+        'Why the order was rejected or its amounts last changed (docs/order-lifecycle.md); required by the database with either',
+    }),
+    statusNote: t.exposeString('statusNote', {
+      nullable: true,
+      description: "The brand's words beside `statusReason`",
+    }),
+    originalSaleAmount: t.float({
+      description: '`transactionValue` as first recorded',
+      select: { originalTransactionValueMinor: true },
+      resolve: (order) => fromMinor(order.originalTransactionValueMinor),
+    }),
+    originalEarnings: t.float({
+      description: '`earnings` as first recorded',
+      select: { originalEarningsMinor: true },
+      resolve: (order) => fromMinor(order.originalEarningsMinor),
+    }),
+    adjusted: t.boolean({
+      description: 'Whether the amounts differ from those first recorded',
+      select: {
+        transactionValueMinor: true,
+        earningsMinor: true,
+        originalTransactionValueMinor: true,
+        originalEarningsMinor: true,
+      },
+      resolve: (order) =>
+        order.transactionValueMinor !== order.originalTransactionValueMinor ||
+        order.earningsMinor !== order.originalEarningsMinor,
+    }),
+    locksAt: t.expose('locksAt', {
+      type: 'DateTime',
+      description:
+        "When the order locks: `orderedAt` plus the brand's lock period, or when it was recorded if later. Then its amounts, status and sub-IDs no longer change, but for APPROVED to PAID",
+    }),
+    lockedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the order locked (its `locksAt`), once that has passed',
+      select: { locksAt: true, lockedAt: true },
+      resolve: (order) => lockedAtOf(order, new Date()),
+    }),
+    isFinal: t.boolean({
+      description: 'Whether the order will never change again: locked, and not awaiting payment',
+      select: { locksAt: true, lockedAt: true, status: true },
+      resolve: (order) => isFinal(order, new Date()),
+    }),
+    events: t.relation('events', {
+      type: OrderEvent,
+      description: `The order's events, oldest first, the first ${EVENTS_ON_ORDER} (every one: affiliateOrderHistory, GET /affiliate/orders/{orderId}/events)`,
+      query: { orderBy: [...EVENT_ORDER], take: EVENTS_ON_ORDER },
+      complexity: listOf(EVENTS_ON_ORDER),
+      // Not in the REST order answers (nor webhooks): they have their own route.
+      extensions: { graphqlOnly: true },
+    }),
   }),
 });
 
-listQuery('affiliateOrders', {
+const AffiliateOrderPage = listQuery('affiliateOrders', {
   item: Order,
   envelope: 'meta',
   type: 'AffiliateOrderPage',
@@ -154,10 +234,21 @@ listQuery('affiliateOrders', {
   page: { defaultLimit: 10, maxLimit: 100, aboveMax: 'clamp' },
   args: orderFilterArgs,
   rows: prisma.order,
-  order: (filter) => (filter.updatedSince ? OLDEST_CHANGE_FIRST : NEWEST_FIRST),
+  order: (filter) =>
+    filter.updatedSince ? OLDEST_CHANGE_FIRST : newestFirst(filter.dateType ?? undefined),
   work: ({ search }) => searchWork(search),
   where: (filter, { affiliateId }) => affiliateOrderWhere(affiliateId, filter),
 });
+
+// Beside the contract's `meta` envelope, a field a strict client ignores.
+builder.objectField(AffiliateOrderPage, 'finalThrough', (t) =>
+  t.field({
+    type: 'DateTime',
+    description:
+      'No order of the affiliate whose `locksAt` is before this time will change again (docs/order-lifecycle.md): a sync re-reads only `dateType=locked&startAt={finalThrough}`',
+    resolve: (_page, _args, context) => finalThroughOf(affiliateOf(context)),
+  }),
+);
 
 itemQuery('affiliateOrder', {
   item: Order,

@@ -27,6 +27,7 @@ export async function readConversion(
     currency: order.currency,
     earningsMinor: order.earningsMinor,
     transactionValueMinor: order.transactionValueMinor,
+    originalEarningsMinor: order.originalEarningsMinor,
     orderedAt: order.orderedAt,
     subIds: [order.sub1, order.sub2, order.sub3, order.sub4, order.sub5],
   };

@@ -2,14 +2,16 @@
 import type { OrderEventType } from '../webhooks/events';
 
 /**
- * The order events a postback may take: written to the outbox by the order triggers and fanned
- * out to postbacks by the trigger of migration postbacks. Every one must be an order event of the
- * outbox (the type says so); the commission lifecycle's `order.adjusted` and `order.paid` join
- * here, one line each, once the outbox records them.
+ * The order events a postback may take: written to the outbox by the database for each order
+ * event and fanned out to postbacks by the trigger of migration postbacks. Every one must be an
+ * order event of the outbox (the type says so).
  */
 export const POSTBACK_EVENT_TYPES = [
   'order.created',
   'order.status_changed',
+  'order.adjusted',
+  'order.locked',
+  'order.paid',
 ] as const satisfies readonly OrderEventType[];
 export type PostbackEventType = (typeof POSTBACK_EVENT_TYPES)[number];
 

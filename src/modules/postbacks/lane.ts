@@ -43,7 +43,7 @@ export const postbackLane: DeliveryLane<Postback> = {
   async prepare(delivery, postback) {
     const event = await prisma.webhookEvent.findUniqueOrThrow({
       where: { id: delivery.eventId },
-      select: { type: true, orderId: true, status: true, previousStatus: true },
+      select: { type: true, orderId: true, status: true, previousStatus: true, orderEventId: true },
     });
     const conversion = event.orderId ? await readConversion(event.orderId) : null;
     if (!conversion) throw new UnsendableDelivery('the order can no longer be read');
@@ -54,6 +54,14 @@ export const postbackLane: DeliveryLane<Postback> = {
         event: event.type,
         status: event.status ?? conversion.status,
         previousStatus: event.previousStatus,
+        reason: event.orderEventId
+          ? ((
+              await prisma.orderEvent.findUnique({
+                where: { id: event.orderEventId },
+                select: { reason: true },
+              })
+            )?.reason ?? null)
+          : null,
         deliveryId: delivery.id,
         attempt: delivery.attemptCount + 1,
       },

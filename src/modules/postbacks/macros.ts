@@ -12,10 +12,13 @@ export const MACROS = {
   sub5: 'the order’s sub5',
   order_id: 'the order’s id (a UUID)',
   order_number: 'the order’s number at the brand',
-  event: 'the event: order.created, order.status_changed, postback.replay or postback.test',
+  event:
+    'the event: order.created, order.status_changed, order.adjusted, order.locked, order.paid, postback.replay or postback.test',
   status: 'the order’s status after the event, in the tracker’s word (the status map)',
   previous_status: 'the status before a status change, as the network names it (PENDING ...)',
+  reason: 'the reason the event gives for a rejection or a change of amounts (RETURNED ...)',
   payout: 'the affiliate’s earnings on the order, in major units (12.50)',
+  original_payout: 'the earnings as first recorded, in major units',
   sale_amount: 'the order’s transaction value, in major units',
   currency: 'the order’s currency (ISO 4217, EUR)',
   brand_id: 'the brand’s id',
@@ -49,6 +52,8 @@ export interface Conversion {
   currency: string;
   earningsMinor: number;
   transactionValueMinor: number;
+  /** The order's earnings as first recorded. */
+  originalEarningsMinor: number;
   orderedAt: Date;
   /** sub1 ... sub5. */
   subIds: readonly (string | null)[];
@@ -60,6 +65,8 @@ export interface RequestContext {
   /** The order's status after the event (a replay's: its status when replayed). */
   status: OrderStatus;
   previousStatus: OrderStatus | null;
+  /** The reason the order event gives for its change. */
+  reason: string | null;
   deliveryId: string;
   attempt: number;
 }
@@ -96,7 +103,9 @@ export function macroValues(
     event: context.event,
     status: mappedStatus(context.status, statusMap),
     previous_status: context.previousStatus ?? '',
+    reason: context.reason ?? '',
     payout: majorUnits(conversion.earningsMinor),
+    original_payout: majorUnits(conversion.originalEarningsMinor),
     sale_amount: majorUnits(conversion.transactionValueMinor),
     currency: conversion.currency,
     brand_id: conversion.brandId,
@@ -125,6 +134,7 @@ export const SAMPLE_CONVERSION: Conversion = {
   currency: 'EUR',
   earningsMinor: 1250,
   transactionValueMinor: 25000,
+  originalEarningsMinor: 1250,
   orderedAt: new Date('2026-01-15T10:30:00.000Z'),
   subIds: ['sample-click-id', 'newsletter', null, null, null],
 };

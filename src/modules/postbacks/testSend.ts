@@ -38,6 +38,7 @@ export async function sendTestPostback(
       event: TEST_EVENT_TYPE,
       status: conversion.status,
       previousStatus: null,
+      reason: null,
       deliveryId: randomUUID(),
       attempt: 1,
     },

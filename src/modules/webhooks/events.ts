@@ -1,7 +1,16 @@
 // The events an endpoint can subscribe to, and the body every webhook carries.
 
-/** Written by the database triggers on "Order" (migration order_webhooks). */
-export const ORDER_EVENT_TYPES = ['order.created', 'order.status_changed'] as const;
+/**
+ * Written to the outbox by the database for each order event (migration order_lifecycle): `order.`
+ * and the order event's type in lower case.
+ */
+export const ORDER_EVENT_TYPES = [
+  'order.created',
+  'order.status_changed',
+  'order.adjusted',
+  'order.locked',
+  'order.paid',
+] as const;
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 
 /** Sent by sendTestWebhook to one endpoint, whatever it subscribes to. */

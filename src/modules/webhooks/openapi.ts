@@ -51,6 +51,37 @@ function payoutWebhookSchema(type: string, description: string): Json {
   };
 }
 
+/** A change's reason and note, when the order event has one (docs/order-lifecycle.md). */
+const reasonProperties = {
+  reason: ref('OrderStatusReason'),
+  note: { type: ['string', 'null'], description: "The brand's words beside the reason" },
+};
+
+/** The body of a lifecycle event: the order, and what the event adds. */
+function lifecycleWebhook(
+  type: string,
+  description: string,
+  properties: Record<string, Json> = {},
+  required: string[] = [],
+): Json {
+  return {
+    type: 'object',
+    description,
+    required: ['type', 'timestamp', 'data'],
+    properties: {
+      type: { type: 'string', const: type },
+      timestamp,
+      data: {
+        type: 'object',
+        required: ['order', ...required],
+        properties: { order: ref('Order'), ...properties },
+      },
+    },
+  };
+}
+
+const money = (description: string) => ({ type: 'number', description });
+
 const SCHEMAS: Record<string, Json> = {
   OrderCreatedWebhook: {
     type: 'object',
@@ -76,7 +107,11 @@ const SCHEMAS: Record<string, Json> = {
       data: {
         type: 'object',
         required: ['order', 'previousStatus'],
-        properties: { order: ref('Order'), previousStatus: ref('OrderStatus') },
+        properties: {
+          order: ref('Order'),
+          previousStatus: ref('OrderStatus'),
+          ...reasonProperties,
+        },
       },
     },
   },
@@ -91,6 +126,28 @@ const SCHEMAS: Record<string, Json> = {
   PayoutFailedWebhook: payoutWebhookSchema(
     'payout.failed',
     'A payout of the affiliate failed: its orders are available for another payout',
+  ),
+  OrderAdjustedWebhook: lifecycleWebhook(
+    'order.adjusted',
+    "The order's amounts changed: the order has the new ones, `previous*` the old ones",
+    {
+      ...reasonProperties,
+      previousSaleAmount: money('The transaction value before the change'),
+      previousEarnings: money('The earnings before the change'),
+      saleAmountDelta: money('The new transaction value less the previous one'),
+      earningsDelta: money('The new earnings less the previous ones'),
+    },
+    ['reason', 'previousSaleAmount', 'previousEarnings', 'saleAmountDelta', 'earningsDelta'],
+  ),
+  OrderLockedWebhook: lifecycleWebhook(
+    'order.locked',
+    'The order passed its lock date: its amounts, status and sub-IDs no longer change, but for APPROVED to PAID',
+  ),
+  OrderPaidWebhook: lifecycleWebhook(
+    'order.paid',
+    'The order was paid (an `order.status_changed` to PAID comes with it)',
+    { previousStatus: ref('OrderStatus') },
+    ['previousStatus'],
   ),
   TestWebhook: {
     type: 'object',
@@ -131,7 +188,7 @@ export function webhookDocumentation(): Required<
   return {
     tags: [TAG],
     description:
-      '**Webhooks.** Order events (`order.created`, `order.status_changed`) and payout events (`payout.scheduled`, `payout.paid`, `payout.failed`) are sent to the endpoints an affiliate user manages over GraphQL, signed per Standard Webhooks; the `webhooks` section describes their requests.',
+      '**Webhooks.** Order events (`order.created`, `order.status_changed`, `order.adjusted`, `order.locked`, `order.paid`) and payout events (`payout.scheduled`, `payout.paid`, `payout.failed`) are sent to the endpoints an affiliate user manages over GraphQL, signed per Standard Webhooks; the `webhooks` section describes their requests.',
     webhooks: {
       'order.created': webhookOperation(
         'orderCreatedWebhook',
@@ -158,6 +215,17 @@ export function webhookDocumentation(): Required<
         'PayoutFailedWebhook',
         'A payout of the affiliate failed',
       ),
+      'order.adjusted': webhookOperation(
+        'orderAdjustedWebhook',
+        'OrderAdjustedWebhook',
+        "An order's amounts changed",
+      ),
+      'order.locked': webhookOperation(
+        'orderLockedWebhook',
+        'OrderLockedWebhook',
+        'An order locked',
+      ),
+      'order.paid': webhookOperation('orderPaidWebhook', 'OrderPaidWebhook', 'An order was paid'),
       'webhook.test': webhookOperation('testWebhook', 'TestWebhook', 'A test from the dashboard'),
     },
     schemas: SCHEMAS,

@@ -1,6 +1,10 @@
 // The body of an order event: the order as `GET /affiliate/orders/{orderId}` answers it (read by
-// src/modules/webhooks/orderAnswer.ts), the event type, the time of the change and, for a status change, the
-// previous status; of a payout event, the payout as its route answers it. Pure.
+// src/modules/webhooks/orderAnswer.ts), the event type, the time of the change, for a status change
+// (and a payment) the previous status, and what the order event says of the change: its reason,
+// and for an adjustment the amounts before it and the deltas; of a payout event, the payout as its
+// route answers it. Pure.
+import type { OrderEvent as OrderEventRow } from '../../generated/prisma/client';
+import { fromMinor } from '../../schema/money';
 import type { WebhookBody } from './events';
 
 /** An order as its route answers it, for the order's affiliate (src/modules/webhooks/orderAnswer.ts). */
@@ -21,12 +25,49 @@ export interface OrderEvent {
   occurredAt: Date;
 }
 
-export function orderEventBody(event: OrderEvent, order: unknown): WebhookBody {
+/** What an order event adds to the body: its reason when it has one, an adjustment's amounts. */
+export function changeOf(
+  event: Pick<
+    OrderEventRow,
+    | 'type'
+    | 'reason'
+    | 'note'
+    | 'transactionValueMinor'
+    | 'earningsMinor'
+    | 'previousTransactionValueMinor'
+    | 'previousEarningsMinor'
+  >,
+): Record<string, unknown> {
+  const reason = event.reason === null ? {} : { reason: event.reason, note: event.note };
+  if (
+    event.type !== 'ADJUSTED' ||
+    event.previousTransactionValueMinor === null ||
+    event.previousEarningsMinor === null
+  ) {
+    return reason;
+  }
+  return {
+    ...reason,
+    previousSaleAmount: fromMinor(event.previousTransactionValueMinor),
+    previousEarnings: fromMinor(event.previousEarningsMinor),
+    saleAmountDelta: fromMinor(event.transactionValueMinor - event.previousTransactionValueMinor),
+    earningsDelta: fromMinor(event.earningsMinor - event.previousEarningsMinor),
+  };
+}
+
+export function orderEventBody(
+  event: OrderEvent,
+  order: unknown,
+  change: Record<string, unknown> = {},
+): WebhookBody {
   return {
     type: event.type,
     timestamp: event.occurredAt.toISOString(),
-    data:
-      event.previousStatus === null ? { order } : { order, previousStatus: event.previousStatus },
+    data: {
+      order,
+      ...(event.previousStatus !== null && { previousStatus: event.previousStatus }),
+      ...change,
+    },
   };
 }
 

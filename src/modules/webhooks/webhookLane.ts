@@ -6,7 +6,7 @@ import { prisma } from '../../platform/db';
 import { logger } from '../../platform/logger';
 import { webhookDeliveryAttempts, webhookDeliveryDuration } from '../../platform/metrics';
 import { failingStateData, judgeByStatus, UnsendableDelivery, type DeliveryLane } from './lane';
-import { orderEventBody, payoutEventBody, type EventAnswers } from './payload';
+import { changeOf, orderEventBody, payoutEventBody, type EventAnswers } from './payload';
 import { activeSecrets, signedHeaders } from './signing';
 
 /** The event's body: built at its first attempt, then kept. */
@@ -22,10 +22,14 @@ async function eventBody(eventId: string, answers: EventAnswers): Promise<string
     select: { affiliateId: true },
   });
   if (!order) throw new Error('the order can no longer be read');
+  const orderEvent = event.orderEventId
+    ? await prisma.orderEvent.findUnique({ where: { id: event.orderEventId } })
+    : null;
   const body = JSON.stringify(
     orderEventBody(
       { type: event.type, previousStatus: event.previousStatus, occurredAt: event.occurredAt },
       await answers.order(event.orderId, order.affiliateId),
+      orderEvent ? changeOf(orderEvent) : {},
     ),
   );
   return keepBody(eventId, body);

@@ -15,7 +15,8 @@ function orNull(schema: Json): Json {
 
 /**
  * Sofa's schemas of the REST types, with every field required (a body always carries every field
- * Sofa selects, null or not) and GraphQL's nullable fields typed as nullable.
+ * Sofa selects, null or not) and GraphQL's nullable fields typed as nullable. Fields declared
+ * `graphqlOnly` are left out, as the REST answers leave them out (src/rest/sofa.ts).
  */
 export function completeSchemas(schema: GraphQLSchema, generated: Record<string, Json>) {
   const schemas: Record<string, Json> = {};
@@ -28,7 +29,8 @@ export function completeSchemas(schema: GraphQLSchema, generated: Record<string,
     }
     const properties = { ...(component.properties as Record<string, Json>) };
     for (const field of Object.values(type.getFields())) {
-      if (!isNonNullType(field.type)) properties[field.name] = orNull(properties[field.name]!);
+      if (field.extensions.graphqlOnly === true) delete properties[field.name];
+      else if (!isNonNullType(field.type)) properties[field.name] = orNull(properties[field.name]!);
     }
     schemas[name] = { ...component, required: Object.keys(properties), properties };
   }

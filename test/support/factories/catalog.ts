@@ -14,6 +14,12 @@ const DAY = 24 * 60 * 60 * 1000;
 
 export const days = (count: number) => new Date(Date.now() + count * DAY);
 
+/**
+ * The lock period of the factory's brands: long enough that the orders tests place years back
+ * still change, unless a test gives the brand its own.
+ */
+export const TEST_ORDER_LOCK_DAYS = 36_500;
+
 /** A brand in the catalog unless `data` says otherwise. */
 export async function createBrand(data: Partial<Prisma.OrganizationCreateInput> = {}) {
   const n = next();
@@ -23,6 +29,7 @@ export async function createBrand(data: Partial<Prisma.OrganizationCreateInput> 
       slug: `brand-${n}`,
       websiteUrl: `https://brand-${n}.example`,
       categories: [],
+      orderLockDays: TEST_ORDER_LOCK_DAYS,
       ...VISIBLE,
       ...data,
     },

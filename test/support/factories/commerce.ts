@@ -5,7 +5,10 @@ import { next } from './sequence';
 
 export type OrderItemInput = Partial<Prisma.OrderItemCreateManyOrderInput>;
 
-/** An order of `affiliateId` with `organizationId`; items are positioned in the order given unless they say otherwise. */
+/**
+ * An order of `affiliateId` with `organizationId`; items are positioned in the order given unless
+ * they say otherwise. A rejected one has a reason (the database requires one) unless it says.
+ */
 export async function createOrder(
   affiliateId: string,
   organizationId: string,
@@ -24,6 +27,7 @@ export async function createOrder(
       commissionRateBps: 500,
       earningsMinor: 500,
       orderedAt: new Date(),
+      ...(data.status === 'REJECTED' && { statusReason: 'OTHER' }),
       ...data,
       items: {
         create: items.map((item, position) => ({

@@ -26,6 +26,7 @@ export function sampleRequest(settings: PostbackSettings) {
       event: 'order.created',
       status: 'PENDING',
       previousStatus: null,
+      reason: null,
       deliveryId: '0',
       attempt: 1,
     },
