@@ -314,17 +314,21 @@ test('the balance equals a direct sum over the orders after any sequence of writ
       });
     }
     await prisma.order.createMany({
-      data: Array.from({ length: 5 }, (_, i) => ({
-        orderNumber: `BULK-${round}-${i}`,
-        affiliateId,
-        organizationId: brandId,
-        status: statuses[random(3)]!,
-        currency: currencies[random(3)]!,
-        transactionValueMinor: 10_000,
-        commissionRateBps: 500,
-        earningsMinor: 1 + random(100_000),
-        orderedAt: new Date(),
-      })),
+      data: Array.from({ length: 5 }, (_, i) => {
+        const status = statuses[random(3)]!;
+        return {
+          orderNumber: `BULK-${round}-${i}`,
+          affiliateId,
+          organizationId: brandId,
+          status,
+          statusReason: status === 'REJECTED' ? ('FRAUD' as const) : null,
+          currency: currencies[random(3)]!,
+          transactionValueMinor: 10_000,
+          commissionRateBps: 500,
+          earningsMinor: 1 + random(100_000),
+          orderedAt: new Date(),
+        };
+      }),
     });
     // Status and earnings changes of orders in no payout, one statement for many.
     await prisma.$executeRaw`
@@ -332,7 +336,8 @@ test('the balance equals a direct sum over the orders after any sequence of writ
         AND "status" = 'PENDING' AND "earningsMinor" % 2 = 0
         AND NOT EXISTS (SELECT 1 FROM "PayoutItem" i WHERE i."heldOrderId" = "Order"."id")`;
     await prisma.$executeRaw`
-      UPDATE "Order" SET "earningsMinor" = "earningsMinor" + 1 WHERE "affiliateId" = ${affiliateId}::uuid
+      UPDATE "Order" SET "earningsMinor" = "earningsMinor" + 1, "statusReason" = 'AMOUNT_CORRECTED'
+      WHERE "affiliateId" = ${affiliateId}::uuid
         AND NOT EXISTS (SELECT 1 FROM "PayoutItem" i WHERE i."heldOrderId" = "Order"."id")`;
     await check();
     // A payout per currency of the available orders, then paid, failed, cancelled or left.

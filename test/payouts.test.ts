@@ -111,7 +111,8 @@ describe('GET /affiliate/balance', () => {
     await setPayoutStatus(paid, 'PAID');
     await setPayoutStatus(failed, 'FAILED');
     await setPayoutStatus(cancelled, 'CANCELLED');
-    await prisma.$executeRaw`UPDATE "Order" SET "status" = 'REJECTED' WHERE "id" = ${eur[2]!.id}::uuid`;
+    await prisma.$executeRaw`UPDATE "Order" SET "status" = 'REJECTED', "statusReason" = 'RETURNED'
+      WHERE "id" = ${eur[2]!.id}::uuid`;
     const body = await expectBalance();
     expect(body.data.find((row: { currency: string }) => row.currency === 'EUR')).toEqual({
       currency: 'EUR',

@@ -167,7 +167,12 @@ async function changeOrderStatus(request: TriggerRequest): Promise<Triggered> {
     throw new BadRequestError(`Order ${order.orderNumber} is already ${status}`);
   }
   await prisma.order
-    .update({ where: { id: order.id }, data: { status }, select: { id: true } })
+    .update({
+      where: { id: order.id },
+      // The database asks a rejection for its reason.
+      data: { status, ...(status === 'REJECTED' && { statusReason: 'OTHER' as const }) },
+      select: { id: true },
+    })
     .catch(asBadRequest);
   return {
     orderId: order.id,
