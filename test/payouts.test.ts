@@ -14,6 +14,7 @@ import {
   createBrand,
   createOrder,
   createPayout,
+  lockOrders,
   createUser,
   setPayoutStatus,
 } from './support/factories';
@@ -33,8 +34,12 @@ beforeAll(async () => {
   brandId = (await createBrand({ name: 'Lumen' })).id;
 });
 
-const approved = (affiliateId: string, data: Parameters<typeof createOrder>[2] = {}) =>
-  createOrder(affiliateId, brandId, { status: 'APPROVED', ...data });
+/** An approved order, locked: payable. */
+async function approved(affiliateId: string, data: Parameters<typeof createOrder>[2] = {}) {
+  const order = await createOrder(affiliateId, brandId, { status: 'APPROVED', ...data });
+  await lockOrders([order.id]);
+  return order;
+}
 
 /** The balance summed directly over the affiliate's orders, in major units, by currency. */
 async function summedBalance(affiliateId: string) {
@@ -88,7 +93,8 @@ describe('GET /affiliate/balance', () => {
     const eur = [
       await approved(affiliateId, { earningsMinor: 1001 }),
       await approved(affiliateId, { earningsMinor: 2002 }),
-      await approved(affiliateId, { earningsMinor: 3003 }),
+      // Approved, not locked yet: not payable, so it can still be rejected.
+      await createOrder(affiliateId, brandId, { status: 'APPROVED', earningsMinor: 3003 }),
     ];
     const usd = [
       await approved(affiliateId, { currency: 'USD', earningsMinor: 4004 }),
@@ -444,6 +450,7 @@ describe('GET /affiliate/payouts/{payoutId} and its items', () => {
       earningsMinor: 250,
       orderedAt: new Date('2026-01-05T10:00:00Z'),
     });
+    await lockOrders([order.id]);
     const payout = await createPayout(affiliateId, [order.id]);
     const response = await app.fetch(`http://api.test/affiliate/payouts/${payout}/items`, {
       headers: { 'x-api-key': apiKey, accept: 'text/csv' },

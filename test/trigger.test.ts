@@ -13,6 +13,7 @@ import {
   createOrder,
   createPayout,
   createProduct,
+  lockOrders,
   createUser,
   relateAffiliateToBrand,
 } from './support/factories';
@@ -216,11 +217,13 @@ describe('order.status_changed', () => {
   test("a change the database refuses is a BAD_REQUEST in the database's words", async () => {
     const { user, brand, token } = await affiliateWithBrand();
     const held = await createOrder(user.id, brand.id, { status: 'APPROVED' });
+    await lockOrders([held.id]);
     const payoutId = await createPayout(user.id, [held.id]);
+    // Paid only with its payout.
     const { errors } = await trigger(token, {
       type: 'ORDER_STATUS_CHANGED',
       orderId: held.id,
-      status: 'REJECTED',
+      status: 'PAID',
     });
     expect(errors).toEqual([
       expect.objectContaining({
@@ -240,6 +243,7 @@ describe('order.status_changed', () => {
       orderedAt: new Date(Date.now() - 60_000),
     });
     const held = await createOrder(user.id, brand.id, { status: 'APPROVED' });
+    await lockOrders([held.id]);
     await createPayout(user.id, [held.id]);
     const { data, errors } = await trigger(token, { type: 'ORDER_STATUS_CHANGED' });
     expect(errors).toBeUndefined();
@@ -267,6 +271,18 @@ describe('payout.paid', () => {
       earningsMinor: 700,
     });
     const pending = await createOrder(user.id, brand.id, { status: 'PENDING' });
+    const locked = await trigger(token, { type: 'ORDER_LOCKED' });
+    expect(locked.data.triggerEvent).toEqual({
+      type: 'ORDER_LOCKED',
+      orderId: approved.id,
+      summary: `order ${approved.orderNumber} locked (id ${approved.id})`,
+    });
+    expect(
+      await prisma.webhookEvent.findMany({
+        where: { orderId: approved.id },
+        select: { type: true },
+      }),
+    ).toContainEqual({ type: 'order.locked' });
     const { data, errors } = await trigger(token, { type: 'PAYOUT_PAID' });
     expect(errors).toBeUndefined();
     const payout = await prisma.payout.findFirstOrThrow({
@@ -305,7 +321,7 @@ describe('payout.paid', () => {
     expect(errors).toEqual([
       expect.objectContaining({
         message:
-          'payout.paid pays available orders, and you have none: approve one first (order.status_changed)',
+          'payout.paid pays available orders, and you have none: approve one (order.status_changed), then lock it (order.locked)',
         extensions: { code: 'BAD_REQUEST' },
       }),
     ]);

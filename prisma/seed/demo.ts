@@ -1042,15 +1042,17 @@ function demoPayouts(
     });
   }
   const approved = hers
-    .filter((order) => order.status === 'APPROVED' && order.currency === 'EUR')
+    .filter((order) => order.status === 'APPROVED')
     .filter((order) => plannedStatus.get(order.id!) === 'APPROVED')
+    // Past the default lock period: only locked orders are paid.
+    .filter((order) => new Date(order.orderedAt) < daysBefore(now, 30))
     .sort((a, b) => new Date(b.orderedAt).getTime() - new Date(a.orderedAt).getTime());
   const open = ['SCHEDULED', 'PROCESSING', 'FAILED', 'CANCELLED'] as const;
   approved.slice(0, open.length).forEach((order, i) => {
     const periodStart = monthStart(new Date(order.orderedAt));
     payouts.push({
       id: demoId(`payout:open:${open[i]}`),
-      currency: 'EUR',
+      currency: order.currency,
       status: open[i]!,
       periodStart,
       periodEnd: monthStart(periodStart, 1),
@@ -1069,6 +1071,9 @@ function demoPayouts(
  */
 async function seedDemoPayouts(prisma: PrismaClient, payouts: DemoPayout[]): Promise<void> {
   if (await prisma.payout.count({ where: { affiliateId: AFFILIATE_ID } })) return;
+  // The lock pass, as the orders module's worker runs it: orders recorded past their lock date
+  // lock now, and only locked orders are paid.
+  await prisma.$queryRaw`SELECT lock_due_orders(100000)`;
   for (const payout of payouts) {
     const { items, status, paidAt, ...columns } = payout;
     const amountMinor = items.reduce((sum, item) => sum + item.amountMinor, 0);

@@ -25,9 +25,12 @@ export const IN_PAYMENT_STATUSES = [
   'PROCESSING',
 ] as const satisfies readonly PayoutStatus[];
 
-/** Whether an order can be paid (SQL: "order_is_payable"). */
-export function isPayable(order: { status: OrderStatus }): boolean {
-  return order.status === 'APPROVED';
+/** An order's fields its balance state depends on. */
+type BalancedOrder = { status: OrderStatus; lockedAt: Date | null };
+
+/** Whether an order can be paid: approved and locked (SQL: "order_is_payable"). */
+export function isPayable(order: BalancedOrder): boolean {
+  return order.status === 'APPROVED' && order.lockedAt !== null;
 }
 
 /**
@@ -35,7 +38,7 @@ export function isPayable(order: { status: OrderStatus }): boolean {
  * none); null for an order in no balance (REJECTED). SQL: "order_balance_state".
  */
 export function balanceStateOf(
-  order: { status: OrderStatus },
+  order: BalancedOrder,
   payoutStatus: PayoutStatus | null,
 ): BalanceState | null {
   switch (order.status) {

@@ -181,6 +181,36 @@ async function changeOrderStatus(request: TriggerRequest): Promise<Triggered> {
 }
 
 /**
+ * Locks an order, as the lock pass (lock_due_orders) does once its lock date passed; here before
+ * it, so a development installation need not wait the brand's lock period.
+ */
+async function lockOrder({ affiliateId, orderId }: TriggerRequest): Promise<Triggered> {
+  const select = { id: true, orderNumber: true } as const;
+  const order =
+    orderId !== null
+      ? isUuid(orderId)
+        ? await prisma.order.findFirst({
+            where: { id: orderId, affiliateId, lockedAt: null },
+            select,
+          })
+        : null
+      : await prisma.order.findFirst({
+          where: { affiliateId, status: 'APPROVED', lockedAt: null },
+          orderBy: [{ orderedAt: 'desc' }, { id: 'desc' }],
+          select,
+        });
+  if (!order) {
+    if (orderId !== null) throw notFound('Unlocked order', orderId);
+    throw new BadRequestError(
+      'order.locked locks an approved order, and you have none unlocked: approve one first (order.status_changed)',
+    );
+  }
+  await prisma.$executeRaw`
+    UPDATE "Order" SET "lockedAt" = now() AT TIME ZONE 'UTC' WHERE "id" = ${order.id}::uuid`;
+  return { orderId: order.id, summary: `order ${order.orderNumber} locked (id ${order.id})` };
+}
+
+/**
  * A payout of the user's available orders in the currency that has the most, made and paid as the
  * back office does (docs/operating.md, "Payouts"): the payout, its items, then PAID.
  */
@@ -216,7 +246,7 @@ async function payAvailableOrders({ affiliateId }: TriggerRequest): Promise<Trig
     .catch(asBadRequest);
   if (!payout) {
     throw new BadRequestError(
-      'payout.paid pays available orders, and you have none: approve one first (order.status_changed)',
+      'payout.paid pays available orders, and you have none: approve one (order.status_changed), then lock it (order.locked)',
     );
   }
   await prisma.$executeRaw`
@@ -230,5 +260,6 @@ async function payAvailableOrders({ affiliateId }: TriggerRequest): Promise<Trig
 export const CAUSES: Record<TriggerEventType, Cause> = {
   'order.created': recordOrder,
   'order.status_changed': changeOrderStatus,
+  'order.locked': lockOrder,
   'payout.paid': payAvailableOrders,
 };

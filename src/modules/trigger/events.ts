@@ -5,8 +5,10 @@ export const TRIGGER_EVENTS = {
   'order.created': 'Records an order of one of your brands, PENDING, as the back office does',
   'order.status_changed':
     'Moves an order to its next status (PENDING to APPROVED, APPROVED to PAID) or to the status given',
+  'order.locked':
+    'Locks an approved order (the newest, or the one named) as the lock pass does once its lock date passed: it becomes payable',
   'payout.paid':
-    'Pays your available orders of one currency in a payout: payout.scheduled, then payout.paid and their orders PAID',
+    'Pays your available (approved and locked) orders of one currency in a payout: payout.scheduled, then payout.paid and their orders PAID',
 } as const;
 
 export type TriggerEventType = keyof typeof TRIGGER_EVENTS;

@@ -52,3 +52,12 @@ export async function createPayout(
 export async function setPayoutStatus(payoutId: string, status: PayoutStatus): Promise<void> {
   await prisma.$executeRaw`UPDATE "Payout" SET "status" = ${status}::"PayoutStatus" WHERE "id" = ${payoutId}::uuid`;
 }
+
+/**
+ * Locks orders as the lock pass does once their lock date passes (the test brands' lock dates are
+ * a century off): only locked orders are payable.
+ */
+export async function lockOrders(orderIds: readonly string[]): Promise<void> {
+  await prisma.$executeRaw`
+    UPDATE "Order" SET "lockedAt" = now() AT TIME ZONE 'UTC' WHERE "id" IN (${uuids(orderIds)})`;
+}
