@@ -263,6 +263,32 @@ describe('order.status_changed', () => {
   });
 });
 
+describe('order.adjusted', () => {
+  test("corrects the newest unlocked order's amounts with a reason, as an order event says", async () => {
+    const { user, brand, token } = await affiliateWithBrand();
+    const order = await createOrder(user.id, brand.id, {
+      transactionValueMinor: 10_000,
+      earningsMinor: 1_000,
+    });
+    const { data, errors } = await trigger(token, { type: 'ORDER_ADJUSTED' });
+    expect(errors).toBeUndefined();
+    expect(data.triggerEvent).toEqual({
+      type: 'ORDER_ADJUSTED',
+      orderId: order.id,
+      summary: `order ${order.orderNumber} adjusted: earnings 10.00 EUR -> 9.00 EUR (id ${order.id})`,
+    });
+    expect(await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({
+      transactionValueMinor: 9_000,
+      earningsMinor: 900,
+      originalEarningsMinor: 1_000,
+      statusReason: 'AMOUNT_CORRECTED',
+    });
+    expect(
+      await prisma.webhookEvent.findMany({ where: { orderId: order.id }, select: { type: true } }),
+    ).toContainEqual({ type: 'order.adjusted' });
+  });
+});
+
 describe('payout.paid', () => {
   test('pays the available orders of one currency in a payout, as the back office does', async () => {
     const { user, brand, token } = await affiliateWithBrand();

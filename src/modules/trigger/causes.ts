@@ -180,6 +180,41 @@ async function changeOrderStatus(request: TriggerRequest): Promise<Triggered> {
   };
 }
 
+/** An order's amounts corrected down by a tenth, as a brand reports a partial return. */
+async function adjustOrder({ affiliateId, orderId }: TriggerRequest): Promise<Triggered> {
+  const select = { id: true, orderNumber: true, earningsMinor: true, currency: true } as const;
+  const unlocked = { affiliateId, lockedAt: null, status: { not: 'PAID' as const } };
+  const order =
+    orderId !== null
+      ? isUuid(orderId)
+        ? await prisma.order.findFirst({ where: { id: orderId, ...unlocked }, select })
+        : null
+      : await prisma.order.findFirst({
+          where: unlocked,
+          orderBy: [{ orderedAt: 'desc' }, { id: 'desc' }],
+          select,
+        });
+  if (!order) {
+    if (orderId !== null) throw notFound('Unlocked order', orderId);
+    throw new BadRequestError(
+      'order.adjusted corrects an unlocked order, and you have none: trigger order.created first',
+    );
+  }
+  const [adjusted] = await prisma.$queryRaw<{ earningsMinor: number }[]>`
+    UPDATE "Order" SET
+      "transactionValueMinor" = "transactionValueMinor" - "transactionValueMinor" / 10,
+      "earningsMinor" = "earningsMinor" - "earningsMinor" / 10,
+      "statusReason" = 'AMOUNT_CORRECTED', "statusNote" = 'a partial return (npm run trigger)'
+    WHERE "id" = ${order.id}::uuid
+    RETURNING "earningsMinor"`.catch(asBadRequest);
+  return {
+    orderId: order.id,
+    summary:
+      `order ${order.orderNumber} adjusted: earnings ${money(order.earningsMinor, order.currency)} -> ` +
+      `${money(adjusted!.earningsMinor, order.currency)} (id ${order.id})`,
+  };
+}
+
 /**
  * Locks an order, as the lock pass (lock_due_orders) does once its lock date passed; here before
  * it, so a development installation need not wait the brand's lock period.
@@ -260,6 +295,7 @@ async function payAvailableOrders({ affiliateId }: TriggerRequest): Promise<Trig
 export const CAUSES: Record<TriggerEventType, Cause> = {
   'order.created': recordOrder,
   'order.status_changed': changeOrderStatus,
+  'order.adjusted': adjustOrder,
   'order.locked': lockOrder,
   'payout.paid': payAvailableOrders,
 };

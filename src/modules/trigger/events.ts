@@ -5,6 +5,8 @@ export const TRIGGER_EVENTS = {
   'order.created': 'Records an order of one of your brands, PENDING, as the back office does',
   'order.status_changed':
     'Moves an order to its next status (PENDING to APPROVED, APPROVED to PAID) or to the status given',
+  'order.adjusted':
+    "Corrects an unlocked order's amounts (the newest, or the one named) down by a tenth, as a partial return: reason AMOUNT_CORRECTED",
   'order.locked':
     'Locks an approved order (the newest, or the one named) as the lock pass does once its lock date passed: it becomes payable',
   'payout.paid':
