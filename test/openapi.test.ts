@@ -24,6 +24,7 @@ import {
   createCampaign,
   createOrder,
   createPayout,
+  lockOrders,
 } from './support/factories';
 import {
   fetchOpenApiDocument,
@@ -532,6 +533,7 @@ describe('what the app answers agrees with the document', () => {
     brandId = brand.id;
     campaignId = (await createCampaign(brand.id)).id;
     const order = await createOrder(affiliate.affiliateId, brand.id, { status: 'APPROVED' });
+    await lockOrders([order.id]);
     payoutId = await createPayout(affiliate.affiliateId, [order.id]);
   });
 
