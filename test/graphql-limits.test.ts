@@ -271,9 +271,11 @@ describe('legitimate operations fit under every limit', () => {
       const limit = field.args.find((arg) => arg.name === 'limit')!;
       // A page-numbered list's page rule, or a cursor-paged one's own maximum.
       const maxLimit = pageRuleOf(limit)?.maxLimit ?? (limit.extensions.maxLimit as number);
-      const args = Object.entries(requiredArgs(field)).map(
-        ([arg, value]) => `, ${arg}: ${String(value)}`,
-      );
+      // Inline: an enum's value as it is, any other quoted.
+      const args = Object.entries(requiredArgs(field)).map(([arg, value]) => {
+        const type = getNamedType(field.args.find((a) => a.name === arg)!.type);
+        return `, ${arg}: ${isEnumType(type) ? String(value) : JSON.stringify(value)}`;
+      });
       const query = `{ ${field.name}(limit: ${maxLimit}${args.join('')}) ${flatSelection(field.type)} }`;
       expect(complexityFromQuery(query, { schema }).complexity).toBeLessThanOrEqual(
         GRAPHQL_LIMITS.maxCost,

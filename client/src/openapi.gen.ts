@@ -639,7 +639,7 @@ export interface paths {
     };
     /**
      * The key's affiliate's balance, one row per currency it has earnings or payouts in, by c...
-     * @description The key's affiliate's balance, one row per currency it has earnings or payouts in, by currency code (at most 50); count = number returned
+     * @description The key's affiliate's balance, one row per currency it has earnings or payouts in, by currency code (at most 20); count = number returned
      *
      *     **Key:** affiliate key with scope `payouts:read`.
      */
@@ -652,7 +652,7 @@ export interface paths {
      * The key's affiliate's balance, one row per currency it has earnings or payouts in, by c... (headers only)
      * @description As `GET`, without the body.
      *
-     *     The key's affiliate's balance, one row per currency it has earnings or payouts in, by currency code (at most 50); count = number returned
+     *     The key's affiliate's balance, one row per currency it has earnings or payouts in, by currency code (at most 20); count = number returned
      *
      *     **Key:** affiliate key with scope `payouts:read`.
      */

@@ -28,8 +28,11 @@ interface BalanceQuery {
   endAt: Date;
 }
 
-/** The currencies a balance answers at most: more than any affiliate earns in. */
-export const BALANCE_CURRENCIES = 50;
+/**
+ * The currencies a balance answers at most: more than any affiliate earns in, and few enough that
+ * every affiliate query at full width still fits one operation's cost.
+ */
+export const BALANCE_CURRENCIES = 20;
 
 /** The period "paid in period" covers: [startAt, endAt), by default the 30 days up to now. */
 export function balancePeriod(startAt: Date | null | undefined, endAt: Date | null | undefined) {
