@@ -7,46 +7,24 @@
 //   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres npx tsx bench/feedTiming.ts
 //
 // Target: both pages well under 50 ms at the median. A benchmark, not a test.
-import { parseArgs } from 'node:util';
-import { positiveNumber } from './support/cli';
+import { freshSchema, median, quietService, timingOptions } from './support/routeTiming';
 
-const { values: args } = parseArgs({
-  options: {
-    orders: { type: 'string', default: '260000' },
-    depth: { type: 'string', default: '500' },
-    runs: { type: 'string', default: '15' },
-    warmup: { type: 'string', default: '3' },
-  },
-});
-const ORDERS = positiveNumber('orders', args.orders);
-const DEPTH = positiveNumber('depth', args.depth);
-const RUNS = positiveNumber('runs', args.runs);
-const WARMUP = positiveNumber('warmup', args.warmup);
+const options = timingOptions({ orders: '260000', depth: '500' });
+const ORDERS = options.number('orders');
+const DEPTH = options.number('depth');
+const { runs: RUNS, warmup: WARMUP } = options;
 const SCHEMA = 'bench_order_feed';
 const PAGE = 1_000;
 
-process.env.LOG_LEVEL = 'silent';
 process.env.DATABASE_SCHEMA = SCHEMA;
-process.env.RATE_LIMIT_MAX ??= '100000';
-if (!process.env.DATABASE_URL) {
-  console.error('Set DATABASE_URL to a PostgreSQL server (a schema of its own is made there).');
-  process.exit(2);
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+quietService({ scaleData: false });
 
 async function main(): Promise<void> {
-  const pg = (await import('pg')).default;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
-  await admin.end();
-  const { applyMigrations } = await import('../src/platform/migrations');
+  await freshSchema();
   const { prisma, closeDatabase } = await import('../src/platform/db');
   const { generateApiKey, sha256Hex } = await import('../src/auth/keyFormat');
   const { SCOPES_BY_KEY_TYPE } = await import('../src/auth/scopes');
   const { createApp } = await import('../src/app');
-  await applyMigrations();
   try {
     const brand = await prisma.organization.create({
       data: { name: 'Bench brand', slug: 'bench-brand' },

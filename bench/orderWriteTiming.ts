@@ -11,39 +11,20 @@
 //   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres npx tsx bench/orderWriteTiming.ts
 //
 // A benchmark, not a test.
-import { parseArgs } from 'node:util';
-import { positiveNumber } from './support/cli';
+import { freshSchema, median, quietService, timingOptions } from './support/routeTiming';
 
-const { values: args } = parseArgs({
-  options: {
-    orders: { type: 'string', default: '5000' },
-    postbacks: { type: 'string', default: '5' },
-    runs: { type: 'string', default: '7' },
-  },
-});
-const ORDERS = positiveNumber('orders', args.orders);
-const POSTBACKS = positiveNumber('postbacks', args.postbacks);
-const RUNS = positiveNumber('runs', args.runs);
+const options = timingOptions({ orders: '5000', postbacks: '5', runs: '7' });
+const ORDERS = options.number('orders');
+const POSTBACKS = options.number('postbacks');
+const RUNS = options.runs;
 const SCHEMA = 'bench_order_writes';
 
-process.env.LOG_LEVEL = 'silent';
 process.env.DATABASE_SCHEMA = SCHEMA;
-if (!process.env.DATABASE_URL) {
-  console.error('Set DATABASE_URL to a PostgreSQL server (a schema of its own is made there).');
-  process.exit(2);
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+quietService({ scaleData: false });
 
 async function main(): Promise<void> {
-  const pg = (await import('pg')).default;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
-  await admin.end();
-  const { applyMigrations } = await import('../src/platform/migrations');
+  await freshSchema();
   const { prisma, closeDatabase } = await import('../src/platform/db');
-  await applyMigrations();
 
   const user = (name: string) =>
     prisma.user.create({ data: { email: `${name}@bench.test`, name, role: 'AFFILIATE' } });

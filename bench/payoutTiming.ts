@@ -6,30 +6,11 @@
 //     npx tsx bench/payoutTiming.ts
 //
 // Target: each well under 50 ms at the median. A benchmark, not a test.
-import { parseArgs } from 'node:util';
-import { positiveNumber } from './support/cli';
+import { median, quietService, timingOptions } from './support/routeTiming';
 
-const { values: args } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '15' },
-    warmup: { type: 'string', default: '3' },
-  },
-});
-const RUNS = positiveNumber('runs', args.runs);
-const WARMUP = positiveNumber('warmup', args.warmup);
+const { runs: RUNS, warmup: WARMUP } = timingOptions();
 const TARGET_MS = 50;
-
-process.env.LOG_LEVEL = 'silent';
-process.env.RATE_LIMIT_MAX ??= '100000';
-if (!process.env.DATABASE_URL || !process.env.DATABASE_SCHEMA) {
-  console.error('Set DATABASE_URL and DATABASE_SCHEMA to the scale data (npm run seed:scale).');
-  process.exit(2);
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
+quietService({ scaleData: true });
 
 async function main(): Promise<void> {
   const { createApp } = await import('../src/app');

@@ -7,32 +7,13 @@
 //
 // Target: a year by day, a month by link and a month by sub1 under 100 ms at the median. A
 // benchmark, not a test.
-import { parseArgs } from 'node:util';
-import { positiveNumber } from './support/cli';
+import { median, quietService, timingOptions } from './support/routeTiming';
 
-const { values: args } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '15' },
-    warmup: { type: 'string', default: '3' },
-  },
-});
-const RUNS = positiveNumber('runs', args.runs);
-const WARMUP = positiveNumber('warmup', args.warmup);
+const { runs: RUNS, warmup: WARMUP } = timingOptions();
 const TARGET_MS = 100;
 const DAY_MS = 86_400_000;
-
-process.env.LOG_LEVEL = 'silent';
 // Every run of every report in one quota window.
-process.env.RATE_LIMIT_MAX ??= '100000';
-if (!process.env.DATABASE_URL || !process.env.DATABASE_SCHEMA) {
-  console.error('Set DATABASE_URL and DATABASE_SCHEMA to the scale data (npm run seed:scale).');
-  process.exit(2);
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
+quietService({ scaleData: true });
 
 async function main(): Promise<void> {
   const { createApp } = await import('../src/app');
