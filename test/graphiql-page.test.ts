@@ -57,6 +57,7 @@ const hasChromium = existsSync(CHROMIUM) || Boolean(process.env.CI);
       'OrderWebhooks',
       'TrackerPostbacks',
       'SubIds',
+      'Payouts',
     ]);
     await page.close();
   }, 120_000);
