@@ -309,7 +309,7 @@ describe('managing postbacks (dashboard, x-api-token)', () => {
     allowPrivateUrls(false);
     try {
       const cases = [
-        ['http://93.184.215.14/p?x={sub1}', 'urlTemplate must be https'],
+        ['http://192.0.2.10/p?x={sub1}', 'urlTemplate must be https'],
         ['https://127.0.0.1/p?x={sub1}', 'resolves to a loopback address'],
         ['https://10.1.2.3/p?x={sub1}', 'resolves to a private address'],
         ['https://[::1]/p', 'resolves to a loopback address'],

@@ -161,7 +161,7 @@ describe('managing endpoints (dashboard, x-api-token)', () => {
     allowPrivateUrls(false);
     try {
       const cases = [
-        ['http://93.184.215.14/h', 'url must be https'],
+        ['http://192.0.2.10/h', 'url must be https'],
         [
           'http://127.0.0.1:4001/webhooks',
           'url must be https (in development, WEBHOOK_ALLOW_PRIVATE_URLS=1 allows http and local addresses)',
