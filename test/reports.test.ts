@@ -270,6 +270,137 @@ describe('groupBy=brand, campaign, link', () => {
   });
 });
 
+describe('dateType: the order date the period reads', () => {
+  // The March shop's orders were recorded today: their updatedAt is today.
+  const noOrders = { conversionRate: 0, epc: 0 };
+  const today = () => `startAt=${new Date(Date.now() - 86_400_000).toISOString()}`;
+  const books = () => ({
+    organizationId: shop.brands.books.id,
+    organizationName: 'Chapter Books',
+    currency: 'EUR',
+    orders: 2,
+    transactionValue: 80,
+    earnings: 1.5,
+    earningsByStatus: earningsByStatus({ PAID: 1.5, REJECTED: 2.5 }),
+  });
+  const shoes = () => ({
+    organizationId: shop.brands.shoes.id,
+    organizationName: 'Aurora Shoes',
+    orders: 1,
+  });
+
+  test('dateType=updated: the orders changed today, by brand; no clicks were made today', async () => {
+    const { status, body } = await report(`groupBy=brand&dateType=updated&${today()}`);
+    expect(status).toBe(200);
+    expect(body.data).toEqual([
+      reportRow({ ...books() }),
+      reportRow({
+        ...shoes(),
+        currency: 'EUR',
+        transactionValue: 100,
+        earnings: 5,
+        earningsByStatus: earningsByStatus({ APPROVED: 5 }),
+      }),
+      reportRow({
+        ...shoes(),
+        currency: 'USD',
+        transactionValue: 200,
+        earnings: 10,
+        earningsByStatus: earningsByStatus({ PENDING: 10 }),
+      }),
+    ]);
+  });
+
+  test('dateType=locked reads locksAt: the orders that lock next week', async () => {
+    const { affiliateId, apiKey } = await createAffiliate();
+    const brand = await createBrand({ name: 'Tenday Tea', orderLockDays: 10 });
+    const day = 86_400_000;
+    for (const daysAgo of [1, 2]) {
+      await createOrder(affiliateId, brand.id, { orderedAt: new Date(Date.now() - daysAgo * day) });
+    }
+    const nextWeek = `startAt=${new Date(Date.now() + 7 * day).toISOString()}&endAt=${new Date(Date.now() + 10 * day).toISOString()}`;
+    const locking = await report(`groupBy=brand&dateType=locked&${nextWeek}`, { as: apiKey });
+    expect(locking.body.data).toEqual([
+      reportRow({
+        organizationId: brand.id,
+        organizationName: 'Tenday Tea',
+        currency: 'EUR',
+        orders: 2,
+        transactionValue: 200,
+        earnings: 10,
+        earningsByStatus: earningsByStatus({ PENDING: 10 }),
+      }),
+    ]);
+    const ordered = await report(`groupBy=brand&${nextWeek}`, { as: apiKey });
+    expect(ordered.body.data).toEqual([]);
+  });
+
+  test('dateType=ordered (the default) finds none of them today, and by update date March has its clicks only', async () => {
+    const ordered = await report(`groupBy=brand&${today()}`);
+    expect(ordered.body.data).toEqual([]);
+    const march = await report(`groupBy=brand&dateType=updated&${MARCH}`);
+    expect(march.body.data).toEqual([
+      reportRow({ ...noOrders, ...shoes(), orders: 0, clicks: 40, repeatClicks: 5, botClicks: 3 }),
+      reportRow({
+        ...noOrders,
+        organizationId: shop.brands.books.id,
+        organizationName: 'Chapter Books',
+        clicks: 10,
+        repeatClicks: 1,
+      }),
+    ]);
+  });
+
+  test('by sub-ID: the values of the orders changed in the period, values that are no sub-ID together', async () => {
+    const { affiliateId, apiKey } = await createAffiliate();
+    const brand = await createBrand();
+    const orderWith = (sub1: string | null) =>
+      createOrder(affiliateId, brand.id, { sub1, orderedAt: new Date('2026-03-01T10:00:00Z') });
+    for (const sub1 of ['newsletter', 'newsletter', 'has space', null]) await orderWith(sub1);
+    const { body } = await report(`groupBy=sub1&dateType=updated&${today()}`, { as: apiKey });
+    const rows = body.data.map((row: { subId: string | null; orders: number }) => [
+      row.subId,
+      row.orders,
+    ]);
+    expect(rows).toEqual([
+      ['newsletter', 2],
+      [null, 1],
+      ['(other values)', 1],
+    ]);
+  });
+
+  test('the sums equal the orders counted directly by updatedAt', async () => {
+    const { body } = await report(`groupBy=day&dateType=updated&${today()}`);
+    const direct = await prisma.order.groupBy({
+      by: ['currency'],
+      where: {
+        affiliateId: shop.affiliateId,
+        updatedAt: { gte: new Date(Date.now() - 86_400_000) },
+      },
+      _count: true,
+      _sum: { transactionValueMinor: true },
+    });
+    const reported = new Map<string, { orders: number; value: number }>();
+    for (const row of body.data as {
+      currency: string | null;
+      orders: number;
+      transactionValue: number;
+    }[]) {
+      if (row.currency === null) continue;
+      const sum = reported.get(row.currency) ?? { orders: 0, value: 0 };
+      reported.set(row.currency, {
+        orders: sum.orders + row.orders,
+        value: sum.value + Math.round(row.transactionValue * 100),
+      });
+    }
+    expect(Object.fromEntries(reported)).toEqual(
+      Object.fromEntries(
+        direct.map((d) => [d.currency, { orders: d._count, value: d._sum.transactionValueMinor }]),
+      ),
+    );
+  });
+});
+
 describe('time zones', () => {
   test('timezone=Asia/Kolkata (+05:30): an hour counts for the local day holding its middle', async () => {
     const owl = await createAffiliate();

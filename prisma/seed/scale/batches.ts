@@ -18,10 +18,11 @@ export interface Step {
   /** Inserts the ordinals [$1, $2) and answers one row: the rows inserted, per table. */
   sql: Sql;
   /**
-   * Tables whose own triggers are off while a batch writes (back on before it commits): for rows
-   * consistent by construction that the triggers would refuse or count twice.
+   * Triggers off while a batch writes (back on before it commits), by table: all of the table's
+   * own (`'USER'`) or the ones named. For rows consistent by construction that the triggers would
+   * refuse, count twice or write one row at a time.
    */
-  triggersOff?: string[];
+  triggersOff?: Record<string, 'USER' | string[]>;
 }
 
 export interface Batch {
@@ -87,6 +88,14 @@ export async function readProgress(connection: SqlConnection, today: Date): Prom
   return { anchor, done: new Set(rows.map((row) => batchKey(row.step, row.batch))) };
 }
 
+function triggerSwitches(off: NonNullable<Step['triggersOff']>) {
+  return Object.entries(off).flatMap(([table, triggers]) =>
+    triggers === 'USER'
+      ? [{ table, trigger: 'USER' }]
+      : triggers.map((name) => ({ table, trigger: `"${name}"` })),
+  );
+}
+
 /** Inserts one batch and records it, in one transaction; answers the rows per table. */
 export async function writeBatch(
   connection: SqlConnection,
@@ -101,15 +110,15 @@ export async function writeBatch(
     await connection.exec(
       'SET LOCAL statement_timeout = 0; SET LOCAL jit = off; SET LOCAL synchronous_commit = off',
     );
-    const triggersOff = batch.step.triggersOff ?? [];
-    for (const table of triggersOff)
-      await connection.exec(`ALTER TABLE "${table}" DISABLE TRIGGER USER`);
+    const triggersOff = triggerSwitches(batch.step.triggersOff ?? {});
+    for (const { table, trigger } of triggersOff)
+      await connection.exec(`ALTER TABLE "${table}" DISABLE TRIGGER ${trigger}`);
     const [rows = {}] = await connection.query<Record<string, number>>(batch.step.sql, [
       batch.first,
       batch.end,
     ]);
-    for (const table of triggersOff)
-      await connection.exec(`ALTER TABLE "${table}" ENABLE TRIGGER USER`);
+    for (const { table, trigger } of triggersOff)
+      await connection.exec(`ALTER TABLE "${table}" ENABLE TRIGGER ${trigger}`);
     const total = Object.values(rows).reduce((sum, count) => sum + count, 0);
     await connection.query(
       `INSERT INTO ${PROGRESS_TABLE} ("step", "batch", "rows", "anchor") VALUES ($1, $2, $3, $4)`,

@@ -18,6 +18,7 @@ import { brandsStep } from './brands';
 import { campaignsStep, personalCouponCodesStep } from './campaigns';
 import { clickHistoryStep } from './clicks';
 import { restoreIndexes, suspendIndexes } from './indexes';
+import { orderEventsStep } from './orderEvents';
 import { ordersStep } from './orders';
 import { payoutsStep } from './payouts';
 import { KEY_ACCOUNT } from './plan';
@@ -54,6 +55,10 @@ export const SCALE_TABLES = [
   'ShortUrl',
   'Order',
   'OrderItem',
+  'OrderEvent',
+  'OrderEventCounter',
+  'Payout',
+  'PayoutItem',
   'LinkClickHour',
   'AffiliateClickHour',
   'OrderLinkHour',
@@ -83,6 +88,7 @@ export function scaleSteps(anchor: Sql): Step[] {
     shortUrlsStep(anchor),
     ordersStep(anchor),
     payoutsStep(anchor),
+    orderEventsStep(anchor),
     clickHistoryStep(anchor),
   ];
 }

@@ -3,7 +3,12 @@
 // spread over each account's percentage-paying brands (a few brands bring most orders) and over
 // the last two years (more of them recent). Statuses follow age, as in the demo data. Most
 // orders through a link carry the sub-IDs its click was tagged with (sub1 a source, sub2 a
-// placement), as the brands report them back.
+// placement), as the brands report them back. Each order has lived its lifecycle by the anchor
+// day: some amounts were corrected in the first days, the decision came (a rejection within the
+// lock period, an approval after 20 days), orders past the brands' 30-day lock period are locked,
+// and paid ones were paid 30 days after their month. Those times are functions of the order date
+// (lifecycleOf), so the order-events step writes the same history. The lifecycle triggers are off
+// for the batch: the statement writes what they would (original amounts, lock date) as of then.
 import {
   affiliateIdOf,
   channelCountOf,
@@ -40,6 +45,39 @@ import { SUB1_SOURCES, SUB2_PLACEMENTS } from './vocabulary';
 
 const HISTORY_DAYS = 730;
 
+/** The brands' lock period (the default of Organization.orderLockDays; the scale brands keep it). */
+const LOCK_DAYS = 30;
+
+/** Amounts as first recorded of an order whose amounts were corrected down since (by a quarter). */
+export function originalAmountOf(amount: Sql): Sql {
+  return `round((${amount}) * 1.25)::int`;
+}
+
+/**
+ * When an order's lifecycle steps happened, from its order date and status (a LATERAL's
+ * columns): adjusted_at (if its amounts were corrected), decided_at (approval or rejection),
+ * locks_at and locked_at, paid_at (its payout's day, payouts.ts), updated_at (the last of them).
+ */
+export function lifecycleOf(anchor: Sql, orderedAt: Sql, status: Sql, adjusted: Sql): Sql {
+  const ageDays = `least(extract(epoch FROM ${anchor} - ${orderedAt}) / 86400, ${LOCK_DAYS})`;
+  return `SELECT *, greatest(${orderedAt}, adjusted_at, decided_at, locked_at, paid_at) AS updated_at
+    FROM (SELECT
+      CASE WHEN ${adjusted} THEN ${orderedAt} + ${ageDays} * 0.1 * INTERVAL '1 day' END AS adjusted_at,
+      CASE ${status} WHEN 'PENDING' THEN NULL
+        WHEN 'REJECTED' THEN ${orderedAt} + ${ageDays} * 0.6 * INTERVAL '1 day'
+        ELSE ${orderedAt} + INTERVAL '20 days' END AS decided_at,
+      ${orderedAt} + INTERVAL '${LOCK_DAYS} days' AS locks_at,
+      CASE WHEN ${orderedAt} + INTERVAL '${LOCK_DAYS} days' <= ${anchor}
+        THEN ${orderedAt} + INTERVAL '${LOCK_DAYS} days' END AS locked_at,
+      CASE WHEN ${status} = 'PAID' THEN ${paidAtOf(anchor, `date_trunc('month', ${orderedAt})`)} END AS paid_at
+    ) AS times`;
+}
+
+/** The day a month's payout was paid: 30 days after the month (every order in it locked). */
+export function paidAtOf(anchor: Sql, monthStart: Sql): Sql {
+  return `least(${monthStart} + INTERVAL '1 month' + INTERVAL '${LOCK_DAYS} days', ${anchor})`;
+}
+
 function statusOf(o: Sql, age: Sql): Sql {
   return `(CASE WHEN ${chance(o, 'order:rejected', 8)} THEN 'REJECTED' WHEN ${age} < 20 THEN 'PENDING'
     WHEN ${age} < 60 THEN 'APPROVED' ELSE 'PAID' END)::"OrderStatus"`;
@@ -47,7 +85,8 @@ function statusOf(o: Sql, age: Sql): Sql {
 
 /** One row per order of the batch, with what its items need. */
 function ordersOf(anchor: Sql): Sql {
-  return `SELECT o, a, b, rate, item_count, age, status, ordered_at, ${affiliateIdOf('a')} AS affiliate_id
+  return `SELECT o, a, b, rate, item_count, age, status, ordered_at, adjusted, lifecycle.*,
+      ${affiliateIdOf('a')} AS affiliate_id
     FROM ${BATCH_ORDINALS} AS o
     CROSS JOIN LATERAL (SELECT ${orderAccountOf('o', fraction('o', 'order:account'))} AS a) AS account
     CROSS JOIN LATERAL (SELECT floor(${relationCountOf('a')}
@@ -58,7 +97,10 @@ function ordersOf(anchor: Sql): Sql {
       1 + ${pick('o', 'order:items', 3)} AS item_count,
       ${HISTORY_DAYS} * power(${fraction('o', 'order:age')}, 1.25) AS age) AS traits
     CROSS JOIN LATERAL (SELECT ${statusOf('o', 'age')} AS status,
-      ${daysBefore(anchor, 'age')} AS ordered_at) AS state`;
+      ${daysBefore(anchor, 'age')} AS ordered_at) AS state
+    -- 4 % of the orders not rejected had their amounts corrected.
+    CROSS JOIN LATERAL (SELECT status <> 'REJECTED' AND ${chance('o', 'order:adjusted', 4)} AS adjusted) AS correction
+    CROSS JOIN LATERAL (${lifecycleOf(anchor, 'ordered_at', 'status', 'adjusted')}) AS lifecycle`;
 }
 
 /** The items of the batch's orders: products of the order's brand at their effective price. */
@@ -78,6 +120,8 @@ export function ordersStep(anchor: Sql): Step {
     units: SIZES.orders,
     batchSize: 50_000,
     after: ['brands', 'affiliates', 'channels'],
+    // The events are the order-events step's; the rollups' statement triggers stay on.
+    triggersOff: { Order: ['Order_updated_at', 'Order_lifecycle_insert', 'Order_events_created'] },
     sql: `WITH orders AS MATERIALIZED (${ordersOf(anchor)}),
       items AS MATERIALIZED (${ITEMS}),
       new_items AS (
@@ -92,7 +136,8 @@ export function ordersStep(anchor: Sql): Step {
       new_orders AS (
         INSERT INTO "Order" ("id", "orderNumber", "affiliateId", "organizationId", "status",
           "currency", "transactionValueMinor", "commissionRateBps", "earningsMinor", "shortUrlCode",
-          "channelId", "orderedAt", "sub1", "sub2", "statusReason")
+          "channelId", "orderedAt", "sub1", "sub2", "statusReason", "originalTransactionValueMinor",
+          "originalEarningsMinor", "locksAt", "lockedAt", "updatedAt")
         SELECT ${idOf('order', 'o')},
           'ORD-' || extract(year FROM ordered_at)::int || '-' || lpad((o + 1)::text, 8, '0'),
           affiliate_id, ${brandIdOf('b')}, status,
@@ -107,7 +152,11 @@ export function ordersStep(anchor: Sql): Step {
             THEN ${itemOf(SUB2_PLACEMENTS, pick('o', 'order:sub2-value', SUB2_PLACEMENTS.length))} END,
           -- A rejection carries its reason (the database requires one).
           CASE WHEN status = 'REJECTED' THEN (CASE ${pick('o', 'order:reason', 3)}
-            WHEN 0 THEN 'RETURNED' WHEN 1 THEN 'CANCELLED' ELSE 'FRAUD' END)::"OrderStatusReason" END
+            WHEN 0 THEN 'RETURNED' WHEN 1 THEN 'CANCELLED' ELSE 'FRAUD' END)::"OrderStatusReason"
+            WHEN adjusted THEN 'AMOUNT_CORRECTED' END,
+          CASE WHEN adjusted THEN ${originalAmountOf('totals.value')} ELSE totals.value END,
+          CASE WHEN adjusted THEN ${originalAmountOf('totals.earnings')} ELSE totals.earnings END,
+          locks_at, locked_at, updated_at
         FROM orders
         JOIN (SELECT o, sum(total)::int AS value, sum(commission)::int AS earnings
           FROM items GROUP BY o) AS totals USING (o)

@@ -6,6 +6,7 @@
 // counts PAID orders whatever pays them, are untouched.
 import { DEMO } from '../demo';
 import type { Step } from './batches';
+import { paidAtOf } from './orders';
 import { idOf, text, type Sql } from './sql';
 
 /**
@@ -23,7 +24,7 @@ export function payoutsStep(anchor: Sql): Step {
     units: PAYOUT_MONTHS,
     batchSize: 4,
     after: ['orders'],
-    triggersOff: ['Payout', 'PayoutItem'],
+    triggersOff: { Payout: 'USER', PayoutItem: 'USER' },
     sql: `WITH months AS (
         SELECT m, date_trunc('month', ${anchor} - INTERVAL '60 days') - m * ${month} AS period_start
         FROM generate_series($1::int, $2::int - 1) AS m),
@@ -41,10 +42,10 @@ export function payoutsStep(anchor: Sql): Step {
           "periodEnd", "scheduledAt", "paidAt", "method", "reference", "itemsMinor", "itemCount",
           "updatedAt")
         SELECT id, ${affiliate}, "currency", amount, 'PAID', period_start, period_start + ${month},
-          period_start + ${month} + INTERVAL '5 days', period_start + ${month} + INTERVAL '10 days',
+          paid_at - INTERVAL '5 days', paid_at,
           'BANK_TRANSFER', 'PO-' || to_char(period_start, 'YYYY-MM') || '-' || "currency", amount,
-          items, period_start + ${month} + INTERVAL '10 days'
-        FROM payouts
+          items, paid_at
+        FROM payouts CROSS JOIN LATERAL (SELECT ${paidAtOf(anchor, 'period_start')} AS paid_at) AS payday
         ON CONFLICT ("id") DO NOTHING
         RETURNING 1),
       new_items AS (

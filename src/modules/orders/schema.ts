@@ -12,6 +12,7 @@ import { itemQuery, listQuery } from '../../schema/lists';
 import { SUB_ID_NAMES } from '../links/subIds';
 import { fromBasisPoints, fromMinor } from '../../schema/money';
 import { listOf, searchWork } from '../../schema/complexity';
+import { ORDER_DATES, OrderDateType, type OrderDateName } from './dates';
 import { EVENT_ORDER, EVENTS_ON_ORDER, OrderEvent } from './events';
 import { finalThroughOf, isFinal, lockedAtOf } from './lifecycle';
 
@@ -24,19 +25,6 @@ export const MAX_ORDER_ITEMS = 50;
 builder.enumType(OrderStatus, {
   name: 'OrderStatus',
   description: 'Commission status of an order',
-});
-
-/** The date `startAt` and `endAt` read, and the list is ordered by (newest first). */
-const ORDER_DATES = {
-  ordered: 'orderedAt',
-  updated: 'updatedAt',
-  locked: 'locksAt',
-} as const;
-
-const OrderDateType = builder.enumType('OrderDateType', {
-  description:
-    'The date of an order a list asks by: `ordered` (`orderedAt`, the default), `updated` (`updatedAt`) or `locked` (`locksAt`)',
-  values: Object.keys(ORDER_DATES) as (keyof typeof ORDER_DATES)[],
 });
 
 const orderFilterArgs = builder.args((t) => ({
@@ -83,7 +71,7 @@ export function affiliateOrderWhere(
 }
 
 /** Order lists: newest first by the date asked by. */
-const newestFirst = (dateType: keyof typeof ORDER_DATES = 'ordered') =>
+const newestFirst = (dateType: OrderDateName = 'ordered') =>
   [
     { [ORDER_DATES[dateType]]: 'desc' },
     { id: 'desc' },

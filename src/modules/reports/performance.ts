@@ -6,6 +6,7 @@ import { shortUrlOf } from '../links/links';
 import { OTHER_SUB_ID_VALUES, SUB_ID_HISTORY_DAYS } from '../links/subIds';
 import { builder, keyAuth } from '../../schema/builder';
 import { listQuery } from '../../schema/lists';
+import { OrderDateType } from '../orders/dates';
 import { fromMinor } from '../../schema/money';
 import {
   performancePage,
@@ -108,7 +109,8 @@ const PerformanceRow = builder.objectRef<PerformanceRecord>('PerformanceRow').im
       resolve: (row) => row.botClicks,
     }),
     orders: t.int({
-      description: 'Orders in this currency, every status, by `orderedAt`',
+      description:
+        'Orders in this currency, every status, whose `dateType` date lies in the period',
       resolve: (row) => row.orders,
     }),
     transactionValue: t.float({
@@ -151,6 +153,11 @@ const reportArgs = builder.args((t) => ({
     type: 'DateTime',
     description: 'End of the period (excluded). Default: the end of the current hour',
   }),
+  dateType: t.field({
+    type: OrderDateType,
+    description:
+      'The order date the period reads: `ordered` (`orderedAt`, the default), `updated` (`updatedAt`) or `locked` (`locksAt`). Clicks are counted by the time they were made',
+  }),
   organizationId: t.field({ type: 'UUID', description: 'One brand' }),
   campaignId: t.field({
     type: 'UUID',
@@ -182,6 +189,7 @@ listQuery('affiliatePerformanceReport', {
     return {
       affiliateId,
       groupBy: args.groupBy,
+      dateType: args.dateType ?? 'ordered',
       period,
       timezone: reportTimeZone(args.timezone),
       organizationId: args.organizationId,

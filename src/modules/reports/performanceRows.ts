@@ -2,11 +2,14 @@
 // performance_rollups): clicks from LinkClickHour / AffiliateClickHour (written with the links'
 // counters), orders from OrderLinkHour / OrderAffiliateHour (kept by triggers on "Order"); by
 // sub-ID, the tagged ones from their sub-ID rollups (migration sub_ids), the untagged ones as the
-// difference. One statement answers a page of rows and their total; no order or click is read.
+// difference. By another date than the order's (`dateType`), the orders are read from "Order" as
+// rows of the same shape, each order its own row. One statement answers a page of rows and their
+// total; no click is read.
 import { prisma } from '../../platform/db';
 import { BadRequestError } from '../../platform/errors';
 import { Prisma } from '../../generated/prisma/client';
 import { SUB_ID_NAMES, type SubIdName } from '../links/subIds';
+import { ORDER_DATES, type OrderDateName } from '../orders/dates';
 import type { Page } from '../../schema/pagination';
 import { periodDays, type ReportPeriod } from './range';
 
@@ -22,6 +25,8 @@ export function subIdSlotOf(group: ReportGroup): number | null {
 export interface ReportQuery {
   affiliateId: string;
   groupBy: ReportGroup;
+  /** The order date the period reads: the rollups' for `ordered`, the orders' own otherwise. */
+  dateType: OrderDateName;
   period: ReportPeriod;
   timezone: string;
   organizationId?: string | null;
@@ -119,21 +124,29 @@ export const readsAffiliateHours = (
  * ~95 ms (3 ms a day). A year by link (9,150) fits one operation at its largest page and full
  * width; three do not fit one operation.
  */
-export const REPORT_DAY_COST = { affiliateHours: 1, affiliateSubIdHours: 5, linkHours: 25 };
+export const REPORT_DAY_COST = {
+  affiliateHours: 1,
+  affiliateSubIdHours: 5,
+  linkHours: 25,
+  orders: 25,
+};
 
 /** What a report costs beyond its rows: the days of its period times what each day reads. */
 export function reportWork(
   query: Pick<ReportQuery, 'groupBy' | 'organizationId' | 'campaignId'> & {
+    dateType?: OrderDateName | null;
     startAt?: Date | null;
     endAt?: Date | null;
   },
   now = new Date(),
 ): number {
-  const perDay = !readsAffiliateHours(query)
-    ? REPORT_DAY_COST.linkHours
-    : subIdSlotOf(query.groupBy) === null
-      ? REPORT_DAY_COST.affiliateHours
-      : REPORT_DAY_COST.affiliateSubIdHours;
+  const perDay = !readsOrderRollups(query.dateType)
+    ? REPORT_DAY_COST.orders
+    : !readsAffiliateHours(query)
+      ? REPORT_DAY_COST.linkHours
+      : subIdSlotOf(query.groupBy) === null
+        ? REPORT_DAY_COST.affiliateHours
+        : REPORT_DAY_COST.affiliateSubIdHours;
   return periodDays(query.startAt, query.endAt, now) * perDay;
 }
 
@@ -186,6 +199,44 @@ const ORDER_ROLLUPS: ReportRollups = {
   keys: ['currency', 'status'],
   sums: ['orders', 'transactionValueMinor', 'earningsMinor'],
 };
+
+const readsOrderRollups = (dateType: OrderDateName | null | undefined) =>
+  (dateType ?? 'ordered') === 'ordered';
+
+/**
+ * The affiliate's orders whose `dateType` date lies in the period, one row each in the shape of
+ * the order rollups (hour, link, currency, status, sums); with `bySubId`, one row per sub-ID value
+ * (`slot`, `value`), values that are no sub-ID under "(other values)" as in the rollups.
+ */
+function ordersAsRollup(query: ReportQuery, bySubId: boolean): Prisma.Sql {
+  const date = Prisma.raw(`o."${ORDER_DATES[query.dateType]}"`);
+  const orders = Prisma.sql`SELECT o."affiliateId", o."organizationId",
+      coalesce(o."shortUrlCode", '') AS "linkCode", date_trunc('hour', ${date}) AS "hour",
+      o."currency", o."status", 1 AS "orders", o."transactionValueMinor", o."earningsMinor"
+      ${bySubId ? Prisma.sql`, o."sub1", o."sub2", o."sub3", o."sub4", o."sub5"` : Prisma.empty}
+    FROM "Order" o
+    WHERE o."affiliateId" = ${query.affiliateId}::uuid
+      AND ${date} >= ${utc(query.period.from)} AND ${date} < ${utc(query.period.to)}`;
+  if (!bySubId) return Prisma.sql`(${orders})`;
+  return Prisma.sql`(SELECT o.*, tag."slot",
+      CASE WHEN "is_sub_id"(tag."value") THEN tag."value" ELSE "sub_id_other_values"() END AS "value"
+    FROM (${orders}) AS o
+    CROSS JOIN LATERAL (VALUES (1::smallint, o."sub1"), (2::smallint, o."sub2"),
+      (3::smallint, o."sub3"), (4::smallint, o."sub4"), (5::smallint, o."sub5")) AS tag("slot", "value")
+    WHERE tag."value" IS NOT NULL)`;
+}
+
+/** The report's orders: their hourly rollups by order date, or the orders by another date. */
+function orderRollupsOf(query: ReportQuery): ReportRollups {
+  if (readsOrderRollups(query.dateType)) return ORDER_ROLLUPS;
+  const all = ordersAsRollup(query, false);
+  const tagged = ordersAsRollup(query, true);
+  return {
+    ...ORDER_ROLLUPS,
+    all: { link: all, affiliate: all },
+    tagged: { link: tagged, affiliate: tagged },
+  };
+}
 
 const CLICK_ROLLUPS: ReportRollups = {
   all: { link: Prisma.sql`"LinkClickHour"`, affiliate: Prisma.sql`"AffiliateClickHour"` },
@@ -240,7 +291,7 @@ function sourceOf(query: ReportQuery, rollups: ReportRollups): Prisma.Sql {
 }
 
 function orderRows(query: ReportQuery): Prisma.Sql {
-  const source = sourceOf(query, ORDER_ROLLUPS);
+  const source = sourceOf(query, orderRollupsOf(query));
   const key = keyOf(query, {
     hour: Prisma.sql`o."hour"`,
     brand: Prisma.sql`o."organizationId"`,
