@@ -562,3 +562,30 @@ describe('tenant isolation', () => {
     expect(body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 });
+
+test('the demo data has orders adjusted, rejected and locked, each with its events', async () => {
+  const { DEMO, seedDemoData } = await import('../prisma/seed/demo');
+  await seedDemoData(prisma);
+  const events = await prisma.orderEvent.findMany({
+    where: { affiliateId: DEMO.users.affiliate },
+    select: { type: true, reason: true, previousEarningsMinor: true, earningsMinor: true },
+  });
+  const adjusted = events.filter((event) => event.type === 'ADJUSTED');
+  expect(adjusted.length).toBeGreaterThan(0);
+  for (const event of adjusted) {
+    expect(event.reason).toBe('AMOUNT_CORRECTED');
+    expect(event.earningsMinor).toBeLessThan(event.previousEarningsMinor!);
+  }
+  const types = new Set(events.map((event) => event.type));
+  expect([...types].sort()).toEqual(['ADJUSTED', 'CREATED', 'LOCKED', 'PAID', 'STATUS_CHANGED']);
+  const orders = await prisma.order.findMany({ where: { affiliateId: DEMO.users.affiliate } });
+  expect(orders.some((order) => order.status === 'REJECTED' && order.statusReason)).toBe(true);
+  expect(orders.some((order) => order.lockedAt !== null)).toBe(true);
+  const corrected = orders.filter((order) => order.earningsMinor !== order.originalEarningsMinor);
+  expect(corrected).toHaveLength(adjusted.length);
+  // A second run changes nothing.
+  await seedDemoData(prisma);
+  expect(await prisma.orderEvent.count({ where: { affiliateId: DEMO.users.affiliate } })).toBe(
+    events.length,
+  );
+});

@@ -10,6 +10,7 @@ import {
   createOrder,
   createPayout,
   lockOrders,
+  payableOrder,
   createUser,
   setPayoutStatus,
 } from './support/factories';
@@ -25,16 +26,6 @@ async function affiliate() {
   return (await createUser('AFFILIATE')).id;
 }
 
-/** An approved order, locked: payable. */
-async function approvedOrder(
-  affiliateId: string,
-  data: { currency?: string; earningsMinor?: number } = {},
-) {
-  const order = await createOrder(affiliateId, brandId, { status: 'APPROVED', ...data });
-  await lockOrders([order.id]);
-  return order;
-}
-
 const setOrderStatus = (id: string, status: OrderStatus) =>
   prisma.$executeRaw`UPDATE "Order" SET "status" = ${status}::"OrderStatus" WHERE "id" = ${id}::uuid`;
 
@@ -44,7 +35,7 @@ const statusOf = async (id: string) =>
 describe('an order is in at most one payout that is not cancelled or failed', () => {
   test('a second payout of the order is refused', async () => {
     const affiliateId = await affiliate();
-    const order = await approvedOrder(affiliateId);
+    const order = await payableOrder(affiliateId, brandId);
     const first = await createPayout(affiliateId, [order.id]);
     await expect(createPayout(affiliateId, [order.id])).rejects.toThrow(
       `order ${order.id} is already in payout ${first}: an order is in at most one payout that is not cancelled or failed`,
@@ -55,7 +46,7 @@ describe('an order is in at most one payout that is not cancelled or failed', ()
     'a %s payout frees its orders for another',
     async (status) => {
       const affiliateId = await affiliate();
-      const order = await approvedOrder(affiliateId);
+      const order = await payableOrder(affiliateId, brandId);
       const first = await createPayout(affiliateId, [order.id]);
       await setPayoutStatus(first, status);
       const second = await createPayout(affiliateId, [order.id]);
@@ -66,7 +57,7 @@ describe('an order is in at most one payout that is not cancelled or failed', ()
 
   test('a paid payout keeps its orders', async () => {
     const affiliateId = await affiliate();
-    const order = await approvedOrder(affiliateId);
+    const order = await payableOrder(affiliateId, brandId);
     await setPayoutStatus(await createPayout(affiliateId, [order.id]), 'PAID');
     await expect(setOrderStatus(order.id, 'APPROVED')).rejects.toThrow(
       'only payable orders are paid, and the orders of a payout change status only when it is paid',
@@ -85,7 +76,7 @@ describe('only payable orders are paid', () => {
 
   test('an order in a scheduled payout does not change status', async () => {
     const affiliateId = await affiliate();
-    const order = await approvedOrder(affiliateId);
+    const order = await payableOrder(affiliateId, brandId);
     await createPayout(affiliateId, [order.id]);
     await expect(setOrderStatus(order.id, 'REJECTED')).rejects.toThrow(
       'only payable orders are paid',
@@ -94,7 +85,7 @@ describe('only payable orders are paid', () => {
   });
 
   test("another affiliate's order is refused", async () => {
-    const order = await approvedOrder(await affiliate());
+    const order = await payableOrder(await affiliate(), brandId);
     await expect(createPayout(await affiliate(), [order.id])).rejects.toThrow(
       "a payout pays its own affiliate's orders",
     );
@@ -104,7 +95,7 @@ describe('only payable orders are paid', () => {
 describe("a payout's amount is the sum of its items, in its currency", () => {
   test('an amount other than the sum is refused when the transaction checks it', async () => {
     const affiliateId = await affiliate();
-    const order = await approvedOrder(affiliateId, { earningsMinor: 700 });
+    const order = await payableOrder(affiliateId, brandId, { earningsMinor: 700 });
     await expect(
       prisma.$transaction(async (tx) => {
         const [payout] = await tx.$queryRaw<{ id: string }[]>`
@@ -126,7 +117,7 @@ describe("a payout's amount is the sum of its items, in its currency", () => {
     'an amount other than the sum is refused at commit',
     async () => {
       const affiliateId = await affiliate();
-      const order = await approvedOrder(affiliateId, { earningsMinor: 700 });
+      const order = await payableOrder(affiliateId, brandId, { earningsMinor: 700 });
       await expect(createPayout(affiliateId, [order.id], { amountMinor: 701 })).rejects.toThrow(
         "amounts to 701 but its items sum to 700 (minor units of EUR): a payout's amount is the sum of its items, in its currency",
       );
@@ -136,7 +127,7 @@ describe("a payout's amount is the sum of its items, in its currency", () => {
 
   test('an order in another currency is refused', async () => {
     const affiliateId = await affiliate();
-    const order = await approvedOrder(affiliateId, { currency: 'USD' });
+    const order = await payableOrder(affiliateId, brandId, { currency: 'USD' });
     await expect(createPayout(affiliateId, [order.id], { currency: 'EUR' })).rejects.toThrow(
       'is in USD, payout',
     );
@@ -147,7 +138,7 @@ describe("a payout's amount is the sum of its items, in its currency", () => {
 
   test("an item paying other than the order's earnings is refused", async () => {
     const affiliateId = await affiliate();
-    const order = await approvedOrder(affiliateId, { earningsMinor: 500 });
+    const order = await payableOrder(affiliateId, brandId, { earningsMinor: 500 });
     const payout = await createPayout(affiliateId, []);
     await expect(
       prisma.$executeRaw`INSERT INTO "PayoutItem" ("payoutId", "orderId", "amountMinor") VALUES (${payout}::uuid, ${order.id}::uuid, 400)`,
@@ -156,7 +147,10 @@ describe("a payout's amount is the sum of its items, in its currency", () => {
 
   test("an item's removal without the amount's is refused; with it, it is taken", async () => {
     const affiliateId = await affiliate();
-    const [a, b] = [await approvedOrder(affiliateId), await approvedOrder(affiliateId)];
+    const [a, b] = [
+      await payableOrder(affiliateId, brandId),
+      await payableOrder(affiliateId, brandId),
+    ];
     const payout = await createPayout(affiliateId, [a.id, b.id]);
     await expect(
       prisma.$executeRaw`DELETE FROM "PayoutItem" WHERE "orderId" = ${a.id}::uuid`,
@@ -174,7 +168,7 @@ describe("a payout's amount is the sum of its items, in its currency", () => {
 
   test('an order in a payout keeps its earnings', async () => {
     const affiliateId = await affiliate();
-    const order = await approvedOrder(affiliateId);
+    const order = await payableOrder(affiliateId, brandId);
     await createPayout(affiliateId, [order.id]);
     await expect(
       prisma.$executeRaw`UPDATE "Order" SET "earningsMinor" = 1 WHERE "id" = ${order.id}::uuid`,
@@ -183,7 +177,7 @@ describe("a payout's amount is the sum of its items, in its currency", () => {
 
   test("the database's item sum is its own", async () => {
     const affiliateId = await affiliate();
-    const payout = await createPayout(affiliateId, [(await approvedOrder(affiliateId)).id]);
+    const payout = await createPayout(affiliateId, [(await payableOrder(affiliateId, brandId)).id]);
     await expect(
       prisma.$executeRaw`UPDATE "Payout" SET "itemsMinor" = 1 WHERE "id" = ${payout}::uuid`,
     ).rejects.toThrow('itemsMinor and itemCount are kept by the database');
@@ -193,7 +187,10 @@ describe("a payout's amount is the sum of its items, in its currency", () => {
 describe('a payout that becomes PAID makes its orders PAID in the same transaction', () => {
   test('each order PAID with an order.status_changed event, and the payout.paid event', async () => {
     const affiliateId = await affiliate();
-    const orders = [await approvedOrder(affiliateId), await approvedOrder(affiliateId)];
+    const orders = [
+      await payableOrder(affiliateId, brandId),
+      await payableOrder(affiliateId, brandId),
+    ];
     const payout = await createPayout(
       affiliateId,
       orders.map((order) => order.id),
@@ -220,7 +217,7 @@ describe('a payout that becomes PAID makes its orders PAID in the same transacti
 
   test('a payout rolled back pays nothing', async () => {
     const affiliateId = await affiliate();
-    const order = await approvedOrder(affiliateId);
+    const order = await payableOrder(affiliateId, brandId);
     const payout = await createPayout(affiliateId, [order.id]);
     await expect(
       prisma.$transaction(async (tx) => {
@@ -237,7 +234,7 @@ describe('a payout that becomes PAID makes its orders PAID in the same transacti
     ['CANCELLED', 'PROCESSING'],
   ] as const)('a %s payout keeps its status (not %s)', async (final, next) => {
     const affiliateId = await affiliate();
-    const payout = await createPayout(affiliateId, [(await approvedOrder(affiliateId)).id]);
+    const payout = await createPayout(affiliateId, [(await payableOrder(affiliateId, brandId)).id]);
     await setPayoutStatus(payout, final);
     await expect(setPayoutStatus(payout, next)).rejects.toThrow(
       `payout ${payout} is ${final}: a paid, failed or cancelled payout keeps its status`,
@@ -254,9 +251,9 @@ describe('a payout that becomes PAID makes its orders PAID in the same transacti
 
   test('items of a paid payout do not change', async () => {
     const affiliateId = await affiliate();
-    const payout = await createPayout(affiliateId, [(await approvedOrder(affiliateId)).id]);
+    const payout = await createPayout(affiliateId, [(await payableOrder(affiliateId, brandId)).id]);
     await setPayoutStatus(payout, 'PAID');
-    const other = await approvedOrder(affiliateId);
+    const other = await payableOrder(affiliateId, brandId);
     await expect(
       prisma.$executeRaw`INSERT INTO "PayoutItem" ("payoutId", "orderId", "amountMinor") VALUES (${payout}::uuid, ${other.id}::uuid, ${other.earningsMinor})`,
     ).rejects.toThrow('a paid, failed or cancelled payout keeps its items');
@@ -409,7 +406,7 @@ test('concurrent writers: one payout gets a contested order, and the balance sti
   const affiliateId = await affiliate();
   const orders = [];
   for (let i = 0; i < 5; i++)
-    orders.push(await approvedOrder(affiliateId, { earningsMinor: 100 + i }));
+    orders.push(await payableOrder(affiliateId, brandId, { earningsMinor: 100 + i }));
   const [first, second] = await Promise.allSettled([
     createPayout(affiliateId, [orders[0]!.id, orders[1]!.id]),
     createPayout(affiliateId, [orders[1]!.id, orders[2]!.id]),

@@ -15,6 +15,7 @@ import {
   createOrder,
   createPayout,
   lockOrders,
+  payableOrder,
   createUser,
   setPayoutStatus,
 } from './support/factories';
@@ -33,13 +34,6 @@ let brandId: string;
 beforeAll(async () => {
   brandId = (await createBrand({ name: 'Lumen' })).id;
 });
-
-/** An approved order, locked: payable. */
-async function approved(affiliateId: string, data: Parameters<typeof createOrder>[2] = {}) {
-  const order = await createOrder(affiliateId, brandId, { status: 'APPROVED', ...data });
-  await lockOrders([order.id]);
-  return order;
-}
 
 /** The balance summed directly over the affiliate's orders, in major units, by currency. */
 async function summedBalance(affiliateId: string) {
@@ -91,14 +85,14 @@ describe('GET /affiliate/balance', () => {
       return body;
     };
     const eur = [
-      await approved(affiliateId, { earningsMinor: 1001 }),
-      await approved(affiliateId, { earningsMinor: 2002 }),
+      await payableOrder(affiliateId, brandId, { earningsMinor: 1001 }),
+      await payableOrder(affiliateId, brandId, { earningsMinor: 2002 }),
       // Approved, not locked yet: not payable, so it can still be rejected.
       await createOrder(affiliateId, brandId, { status: 'APPROVED', earningsMinor: 3003 }),
     ];
     const usd = [
-      await approved(affiliateId, { currency: 'USD', earningsMinor: 4004 }),
-      await approved(affiliateId, { currency: 'USD', earningsMinor: 5005 }),
+      await payableOrder(affiliateId, brandId, { currency: 'USD', earningsMinor: 4004 }),
+      await payableOrder(affiliateId, brandId, { currency: 'USD', earningsMinor: 5005 }),
     ];
     await createOrder(affiliateId, brandId, { status: 'PENDING', earningsMinor: 606 });
     await createOrder(affiliateId, brandId, { status: 'REJECTED', earningsMinor: 707 });
@@ -136,7 +130,7 @@ describe('GET /affiliate/balance', () => {
 
   test('paidInPeriod counts payouts by paidAt within [startAt, endAt)', async () => {
     const { affiliateId, apiKey } = await createAffiliate();
-    const order = await approved(affiliateId, { earningsMinor: 1234 });
+    const order = await payableOrder(affiliateId, brandId, { earningsMinor: 1234 });
     const payout = await createPayout(affiliateId, [order.id]);
     await setPayoutStatus(payout, 'PAID');
     const { paidAt } = await prisma.payout.findUniqueOrThrow({ where: { id: payout } });
@@ -228,7 +222,7 @@ describe('GET /affiliate/payouts', () => {
     key = apiKey;
     const day = (n: number) => new Date(Date.UTC(2026, 0, n));
     const make = async (name: string, currency: string, n: number) => {
-      const order = await approved(affiliateId, { currency });
+      const order = await payableOrder(affiliateId, brandId, { currency });
       return [
         name,
         await createPayout(affiliateId, [order.id], {
@@ -301,7 +295,7 @@ describe('GET /affiliate/payouts/{payoutId} and its items', () => {
     const orders = [];
     for (let day = 1; day <= 3; day++) {
       orders.push(
-        await approved(affiliateId, {
+        await payableOrder(affiliateId, brandId, {
           orderNumber: `PAY-${day}-${affiliateId.slice(0, 8)}`,
           earningsMinor: 100 * day,
           transactionValueMinor: 2000 * day,
@@ -357,7 +351,9 @@ describe('GET /affiliate/payouts/{payoutId} and its items', () => {
   test("another affiliate's payout, a malformed id and none are 404 on REST and GraphQL", async () => {
     const { apiKey } = await createAffiliate();
     const other = await createAffiliate();
-    const theirs = await createPayout(other.affiliateId, [(await approved(other.affiliateId)).id]);
+    const theirs = await createPayout(other.affiliateId, [
+      (await payableOrder(other.affiliateId, brandId)).id,
+    ]);
     for (const id of [theirs, 'not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
       for (const path of [`/affiliate/payouts/${id}`, `/affiliate/payouts/${id}/items`]) {
         expectError(await call(path, { key: apiKey }), 'NOT_FOUND', `Payout ${id} not found`);
@@ -379,7 +375,7 @@ describe('GET /affiliate/payouts/{payoutId} and its items', () => {
 
   test('the same on GraphQL', async () => {
     const { affiliateId, apiKey } = await createAffiliate();
-    const order = await approved(affiliateId);
+    const order = await payableOrder(affiliateId, brandId);
     const payout = await createPayout(affiliateId, [order.id]);
     const { body } = await graphql(
       `
@@ -523,10 +519,10 @@ describe('payout events', () => {
       }
       return 204;
     };
-    const order = await approved(user.id, { earningsMinor: 4321 });
+    const order = await payableOrder(user.id, brandId, { earningsMinor: 4321 });
     const paid = await createPayout(user.id, [order.id]);
     await setPayoutStatus(paid, 'PAID');
-    const failed = await createPayout(user.id, [(await approved(user.id)).id]);
+    const failed = await createPayout(user.id, [(await payableOrder(user.id, brandId)).id]);
     await setPayoutStatus(failed, 'FAILED');
 
     const ofPayout = (id: string) =>

@@ -1672,7 +1672,7 @@ export interface components {
       botClicks: number;
       /**
        * Format: int32
-       * @description Orders in this currency, every status, by `orderedAt`
+       * @description Orders in this currency, every status, whose `dateType` date lies in the period
        */
       orders: number;
       /**
@@ -6166,6 +6166,8 @@ export interface operations {
         startAt?: string;
         /** @description End of the period (excluded). Default: the end of the current hour. */
         endAt?: string;
+        /** @description The order date the period reads: `ordered` (`orderedAt`, the default), `updated` (`updatedAt`) or `locked` (`locksAt`). Clicks are counted by the time they were made. */
+        dateType?: 'ordered' | 'updated' | 'locked';
         /** @description One brand. */
         organizationId?: string;
         /** @description One campaign (orders and clicks of its links). */
@@ -6239,6 +6241,8 @@ export interface operations {
         startAt?: string;
         /** @description End of the period (excluded). Default: the end of the current hour. */
         endAt?: string;
+        /** @description The order date the period reads: `ordered` (`orderedAt`, the default), `updated` (`updatedAt`) or `locked` (`locksAt`). Clicks are counted by the time they were made. */
+        dateType?: 'ordered' | 'updated' | 'locked';
         /** @description One brand. */
         organizationId?: string;
         /** @description One campaign (orders and clicks of its links). */

@@ -931,6 +931,8 @@ function orderRows(now: Date) {
   const items: Prisma.OrderItemCreateManyInput[] = [];
   /** Each order's status once the demo's payouts are paid. */
   const plannedStatus = new Map<string, OrderStatus>();
+  /** Orders whose amounts the back office corrects after recording them. */
+  const corrections = new Map<string, OrderAmounts>();
   let sequence = 100;
   for (const plan of ORDER_PLANS) {
     // Orders record a percentage rate, so they go to visible brands paying this affiliate a share.
@@ -960,6 +962,12 @@ function orderRows(now: Date) {
       const orderItems = orderItemRows(id, rateBps, rng, products);
       const link = SHORT_URLS.find((s) => s.affiliateId === plan.affiliateId && s.owner === owner);
       const throughLink = link !== undefined && n % 2 === 1;
+      const amounts = {
+        transactionValueMinor: orderItems.reduce((sum, item) => sum + item.totalMinor, 0),
+        earningsMinor: orderItems.reduce((sum, item) => sum + item.commissionValueMinor, 0),
+      };
+      // Some sales are partly returned within the lock period: a fifth of the amounts goes.
+      if (n % 8 === 3 && status !== 'REJECTED') corrections.set(id, partlyReturned(amounts));
       orders.push({
         id,
         orderNumber: `ORD-${orderedAt.getUTCFullYear()}-${String(sequence).padStart(6, '0')}`,
@@ -971,9 +979,9 @@ function orderRows(now: Date) {
         // A rejection carries its reason (the database requires one).
         statusReason: status === 'REJECTED' ? (n % 2 ? 'RETURNED' : 'CANCELLED') : null,
         currency: n % 6 === 5 ? 'USD' : 'EUR',
-        transactionValueMinor: orderItems.reduce((sum, item) => sum + item.totalMinor, 0),
+        transactionValueMinor: amounts.transactionValueMinor,
         commissionRateBps: rateBps,
-        earningsMinor: orderItems.reduce((sum, item) => sum + item.commissionValueMinor, 0),
+        earningsMinor: amounts.earningsMinor,
         shortUrlCode: throughLink ? link.urlCode : null,
         channelId: n % 3 === 0 ? channelId(nth(channels, n / 3).key) : null,
         // Most orders through a link carry the tags of its click, as the brand reported them.
@@ -984,7 +992,47 @@ function orderRows(now: Date) {
       items.push(...orderItems);
     }
   }
-  return { orders, items, plannedStatus };
+  return { orders, items, plannedStatus, corrections };
+}
+
+interface OrderAmounts {
+  transactionValueMinor: number;
+  earningsMinor: number;
+}
+
+const partlyReturned = (amounts: OrderAmounts): OrderAmounts => ({
+  transactionValueMinor: Math.round(amounts.transactionValueMinor * 0.8),
+  earningsMinor: Math.round(amounts.earningsMinor * 0.8),
+});
+
+/**
+ * The back office's corrections, as it writes them: the database keeps the amounts first recorded
+ * and writes an ADJUSTED event. In the transaction that records the orders (an order recorded past
+ * its lock period locks when that transaction ends), and only of orders still at those amounts: a
+ * second run changes nothing.
+ */
+function demoCorrections(
+  prisma: PrismaClient,
+  orders: Prisma.OrderCreateManyInput[],
+  corrections: Map<string, OrderAmounts>,
+) {
+  return orders.flatMap((order) => {
+    const corrected = corrections.get(order.id!);
+    if (!corrected) return [];
+    return prisma.order.updateMany({
+      where: {
+        id: order.id!,
+        lockedAt: null,
+        transactionValueMinor: order.transactionValueMinor,
+        earningsMinor: order.earningsMinor,
+      },
+      data: {
+        ...corrected,
+        statusReason: 'AMOUNT_CORRECTED',
+        statusNote: 'A fifth of the order was returned',
+      },
+    });
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1014,8 +1062,11 @@ const monthStart = (date: Date, months = 0) =>
 function demoPayouts(
   orders: Prisma.OrderCreateManyInput[],
   plannedStatus: Map<string, OrderStatus>,
+  corrections: Map<string, OrderAmounts>,
   now: Date,
 ): DemoPayout[] {
+  const earningsOf = (order: Prisma.OrderCreateManyInput) =>
+    corrections.get(order.id!)?.earningsMinor ?? order.earningsMinor;
   const hers = orders.filter((order) => order.affiliateId === AFFILIATE_ID);
   const payouts: DemoPayout[] = [];
   const paidGroups = new Map<string, Prisma.OrderCreateManyInput[]>();
@@ -1038,7 +1089,7 @@ function demoPayouts(
       scheduledAt: new Date(periodEnd.getTime() + 5 * 86_400_000),
       paidAt: new Date(periodEnd.getTime() + 10 * 86_400_000),
       reference: `PO-${month}-${currency}`,
-      items: group.map((order) => ({ orderId: order.id!, amountMinor: order.earningsMinor })),
+      items: group.map((order) => ({ orderId: order.id!, amountMinor: earningsOf(order) })),
     });
   }
   const approved = hers
@@ -1059,7 +1110,7 @@ function demoPayouts(
       scheduledAt: daysBefore(now, 1 + i),
       paidAt: null,
       reference: `PO-OPEN-${i + 1}`,
-      items: [{ orderId: order.id!, amountMinor: order.earningsMinor }],
+      items: [{ orderId: order.id!, amountMinor: earningsOf(order) }],
     });
   });
   return payouts;
@@ -1106,7 +1157,7 @@ function assertUnique(label: string, values: string[]): void {
 }
 
 function buildDemoRows(now: Date) {
-  const { orders, items, plannedStatus } = orderRows(now);
+  const { orders, items, plannedStatus, corrections } = orderRows(now);
   const rows = {
     users: USERS.map((user) => ({ ...user, createdAt: daysBefore(now, 420) })),
     apiKeys: API_KEYS.map((key) => apiKeyRow(key, now)),
@@ -1132,7 +1183,8 @@ function buildDemoRows(now: Date) {
     shortUrls: SHORT_URLS.map((link, i) => shortUrlRow(link, i, now)),
     orders,
     orderItems: items,
-    payouts: demoPayouts(orders, plannedStatus, now),
+    corrections,
+    payouts: demoPayouts(orders, plannedStatus, corrections, now),
   };
   const uniqueKeys = {
     'organization slug': rows.organizations.map((o) => o.slug),
@@ -1181,6 +1233,7 @@ export async function seedDemoData(prisma: PrismaClient, now = new Date()): Prom
     prisma.shortUrl.createMany({ data: rows.shortUrls, skipDuplicates: true }),
     prisma.order.createMany({ data: rows.orders, skipDuplicates: true }),
     prisma.orderItem.createMany({ data: rows.orderItems, skipDuplicates: true }),
+    ...demoCorrections(prisma, rows.orders, rows.corrections),
   ]);
   await seedDemoPayouts(prisma, rows.payouts);
 }

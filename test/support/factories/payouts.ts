@@ -2,6 +2,7 @@
 // transaction (docs/operating.md).
 import { Prisma, type PayoutStatus } from '../../../src/generated/prisma/client';
 import { prisma } from '../../../src/platform/db';
+import { createOrder } from './commerce';
 
 export interface PayoutInput {
   currency?: string;
@@ -60,4 +61,15 @@ export async function setPayoutStatus(payoutId: string, status: PayoutStatus): P
 export async function lockOrders(orderIds: readonly string[]): Promise<void> {
   await prisma.$executeRaw`
     UPDATE "Order" SET "lockedAt" = now() AT TIME ZONE 'UTC' WHERE "id" IN (${uuids(orderIds)})`;
+}
+
+/** An approved order, locked: payable. */
+export async function payableOrder(
+  affiliateId: string,
+  organizationId: string,
+  data: Parameters<typeof createOrder>[2] = {},
+) {
+  const order = await createOrder(affiliateId, organizationId, { status: 'APPROVED', ...data });
+  await lockOrders([order.id]);
+  return order;
 }
