@@ -6,6 +6,7 @@ import { isEmbeddedDatabase, prisma } from '../src/platform/db';
 import { lockDueOrders } from '../src/modules/orders/lifecycle';
 import { call, expectError, graphql, useTestDatabase } from './support/app';
 import { createApiKey, createBrand, createOrder, createUser } from './support/factories';
+import { withDatabaseSpy } from './support/keySecurity';
 import { holdLock } from './support/locks';
 import { until } from './support/webhookReceiver';
 
@@ -337,6 +338,17 @@ describe('GET /affiliate/order-events', () => {
     expect(next).toBe(stored.at(-1)!.number.toString());
     const { body } = await get(`/affiliate/order-events?after=${next}`);
     expect(body).toEqual({ data: [], next, hasMore: false, finalThrough: expect.any(String) });
+  });
+
+  test('a page reads its events in one statement, however many it holds', async () => {
+    for (const n of [1, 2, 3, 4]) await insertOrderInSql(`ONE-STATEMENT-${n}`);
+    const calls = await withDatabaseSpy(async (database) => {
+      const { status, body } = await get('/affiliate/order-events?limit=1000');
+      expect(status).toBe(200);
+      expect(body.data.length).toBeGreaterThan(3);
+      return database.calls();
+    });
+    expect(calls.filter((call) => call.startsWith('orderEvent.'))).toEqual(['orderEvent.findMany']);
   });
 
   test('types= keeps those types', async () => {

@@ -43,6 +43,9 @@ const amount = (minor: number | null) => (minor === null ? null : fromMinor(mino
 const delta = (after: number, before: number | null) =>
   before === null ? null : fromMinor(after - before);
 
+// Every field reads the row's own columns, which each way of loading events selects in full: a
+// field `select` would make the Prisma plugin fetch each event again when its list was not loaded
+// through a Prisma field (the feed's page).
 export const OrderEvent = builder.prismaObject('OrderEvent', {
   description:
     "A change of an order, recorded by the database in the writer's transaction; money in major units of `currency`",
@@ -50,7 +53,6 @@ export const OrderEvent = builder.prismaObject('OrderEvent', {
     cursor: t.string({
       description:
         "The event's identity and where the feed resumes after it (`GET /affiliate/order-events?after=`); opaque",
-      select: { number: true },
       resolve: (event) => event.number.toString(),
     }),
     orderId: t.exposeID('orderId'),
@@ -70,36 +72,30 @@ export const OrderEvent = builder.prismaObject('OrderEvent', {
     currency: t.exposeString('currency', { description: 'ISO 4217 code' }),
     saleAmount: t.float({
       description: "The order's transaction value after it",
-      select: { transactionValueMinor: true },
       resolve: (event) => fromMinor(event.transactionValueMinor),
     }),
     earnings: t.float({
       description: "The order's earnings after it",
-      select: { earningsMinor: true },
       resolve: (event) => fromMinor(event.earningsMinor),
     }),
     previousSaleAmount: t.float({
       nullable: true,
       description: 'The transaction value before it: ADJUSTED only',
-      select: { previousTransactionValueMinor: true },
       resolve: (event) => amount(event.previousTransactionValueMinor),
     }),
     previousEarnings: t.float({
       nullable: true,
       description: 'The earnings before it: ADJUSTED only',
-      select: { previousEarningsMinor: true },
       resolve: (event) => amount(event.previousEarningsMinor),
     }),
     saleAmountDelta: t.float({
       nullable: true,
       description: '`saleAmount` less `previousSaleAmount`: ADJUSTED only',
-      select: { transactionValueMinor: true, previousTransactionValueMinor: true },
       resolve: (event) => delta(event.transactionValueMinor, event.previousTransactionValueMinor),
     }),
     earningsDelta: t.float({
       nullable: true,
       description: '`earnings` less `previousEarnings`: ADJUSTED only',
-      select: { earningsMinor: true, previousEarningsMinor: true },
       resolve: (event) => delta(event.earningsMinor, event.previousEarningsMinor),
     }),
     occurredAt: t.expose('occurredAt', {
@@ -139,7 +135,6 @@ builder.queryField('affiliateOrderHistory', (t) =>
         isUuid(id) &&
         (await prisma.order.findFirst({
           where: { id: id.toLowerCase(), affiliateId },
-          select: { id: true },
         }));
       if (!order) throw notFound('Order', id);
       const data = await prisma.orderEvent.findMany({
@@ -174,7 +169,7 @@ const OrderEventFeed = builder.objectRef<FeedPage>('AffiliateOrderEventFeed').im
     finalThrough: t.expose('finalThrough', {
       type: 'DateTime',
       description:
-        "No order of the affiliate whose `locksAt` is before this time will change again (docs/order-lifecycle.md), read after the page's events",
+        'No order of the affiliate whose `locksAt` is before this time will change again (docs/order-lifecycle.md)',
     }),
   }),
 });
@@ -214,16 +209,19 @@ builder.queryField('affiliateOrderEvents', (t) =>
       const asked = args.limit ?? FEED_DEFAULT_LIMIT;
       if (asked < 1) throw new BadRequestError('limit must be an integer >= 1');
       const limit = Math.min(asked, FEED_MAX_LIMIT);
-      const finalThrough = await finalThroughOf(affiliateId);
-      const rows = await prisma.orderEvent.findMany({
-        where: {
-          affiliateId,
-          number: { gt: after },
-          ...(args.types?.length && { type: { in: args.types } }),
-        },
-        orderBy: [...EVENT_ORDER],
-        take: limit + 1,
-      });
+      // Side by side: an order final when the watermark is read stays final, whenever the page is.
+      const [finalThrough, rows] = await Promise.all([
+        finalThroughOf(affiliateId),
+        prisma.orderEvent.findMany({
+          where: {
+            affiliateId,
+            number: { gt: after },
+            ...(args.types?.length && { type: { in: args.types } }),
+          },
+          orderBy: [...EVENT_ORDER],
+          take: limit + 1,
+        }),
+      ]);
       const data = rows.slice(0, limit);
       return {
         data,

@@ -36,15 +36,18 @@ export function isFinal(order: LockDates & { status: OrderStatus }, now: Date): 
  * The affiliate's watermark: no order whose lock date (`locksAt`) is before it will change again,
  * and every order recorded from now on locks after it. It is the earliest lock date among the
  * orders that may still change (not marked locked, or approved and unpaid), or the clock less the
- * margin when there are none. Two index lookups.
+ * margin when there are none. Two index lookups: each ordered as its index is, since the unlocked
+ * orders are the newest and a scan of the lock dates from the oldest would pass every locked one.
  */
 export async function finalThroughOf(affiliateId: string): Promise<Date> {
   const [row] = await prisma.$queryRaw<{ finalThrough: Date }[]>`
     SELECT least(
-      (SELECT min("locksAt") FROM "Order"
-       WHERE "affiliateId" = ${affiliateId}::uuid AND "lockedAt" IS NULL),
-      (SELECT min("locksAt") FROM "Order"
-       WHERE "affiliateId" = ${affiliateId}::uuid AND "status" = 'APPROVED'),
+      (SELECT "locksAt" FROM "Order"
+       WHERE "affiliateId" = ${affiliateId}::uuid AND "lockedAt" IS NULL
+       ORDER BY "lockedAt", "locksAt" LIMIT 1),
+      (SELECT "locksAt" FROM "Order"
+       WHERE "affiliateId" = ${affiliateId}::uuid AND "status" = 'APPROVED'
+       ORDER BY "status", "locksAt" LIMIT 1),
       (now() AT TIME ZONE 'UTC') - make_interval(secs => ${FINAL_THROUGH_MARGIN_MS / 1000})
     ) AS "finalThrough"`;
   return row!.finalThrough;
