@@ -287,11 +287,12 @@ async function measureFixedBody(server: FixedBodyServer, options: Options): Prom
 }
 
 function roundProgress(target: string, route: string, name: ContenderName, round: Round): void {
-  const { load, cpuMsPerAnswer, postgresCpuMsPerAnswer, probe } = round;
+  const { load, cpuMsPerAnswer, postgresCpuMsPerAnswer, rssMiB, probe } = round;
   console.log(
     `[${target}] GET ${route} ${name.padEnd(7)} ${Math.round(load.requestsPerSecond).toString().padStart(6)} req/s` +
       `  p50 ${load.p50Ms.toFixed(2)}  p99 ${load.p99Ms.toFixed(2)} ms` +
       `  CPU ${cpuMsPerAnswer.toFixed(2)} ms/answer, PostgreSQL ${postgresCpuMsPerAnswer.toFixed(2)}` +
+      `  RSS ${Math.round(rssMiB)} MiB` +
       `  at ${TARGETS.references.probeRatePerS}/s: p50 ${probe.p50Ms.toFixed(2)}  p99 ${probe.p99Ms.toFixed(2)} ms` +
       `  errors ${load.errors + probe.errors}`,
   );

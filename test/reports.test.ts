@@ -4,7 +4,7 @@
 // route and the links' counters, also after orders change.
 import { prisma } from '../src/platform/db';
 import { shortUrlOf } from '../src/modules/links/links';
-import { app, call, graphql, refusesParameters, useTestDatabase } from './support/app';
+import { app, call, expectError, graphql, refusesParameters, useTestDatabase } from './support/app';
 import {
   clickCountOf,
   createAffiliate,
@@ -367,6 +367,13 @@ describe('dateType: the order date the period reads', () => {
       [null, 1],
       ['(other values)', 1],
     ]);
+  });
+
+  test('a year by another order date exceeds one operation: 400, asked by quarters it answers', async () => {
+    const year = 'startAt=2025-03-01T00:00:00Z&endAt=2026-03-01T00:00:00Z';
+    expectError(await report(`groupBy=day&dateType=locked&${year}`), 'BAD_REQUEST', /cost limit/);
+    const quarter = 'startAt=2025-12-01T00:00:00Z&endAt=2026-03-01T00:00:00Z';
+    expect((await report(`groupBy=day&dateType=locked&${quarter}`)).status).toBe(200);
   });
 
   test('the sums equal the orders counted directly by updatedAt', async () => {

@@ -228,10 +228,18 @@ export interface OrderRow {
   sub5: string | null;
   orderedAt: Date;
   updatedAt: Date;
+  statusReason: string | null;
+  statusNote: string | null;
+  originalTransactionValueMinor: number;
+  originalEarningsMinor: number;
+  locksAt: Date;
+  lockedAt: Date | null;
 }
 
 /** One item of GET /affiliate/orders: money in major units, rates in percent. */
 export function orderJson(order: OrderRow) {
+  const now = new Date();
+  const lockedAt = order.lockedAt ?? (order.locksAt <= now ? order.locksAt : null);
   return {
     id: order.id,
     orderNumber: order.orderNumber,
@@ -261,7 +269,34 @@ export function orderJson(order: OrderRow) {
     sub5: order.sub5,
     orderedAt: order.orderedAt.toISOString(),
     updatedAt: order.updatedAt.toISOString(),
+    statusReason: order.statusReason,
+    statusNote: order.statusNote,
+    originalSaleAmount: order.originalTransactionValueMinor / 100,
+    originalEarnings: order.originalEarningsMinor / 100,
+    adjusted:
+      order.transactionValueMinor !== order.originalTransactionValueMinor ||
+      order.earningsMinor !== order.originalEarningsMinor,
+    locksAt: order.locksAt.toISOString(),
+    lockedAt: lockedAt?.toISOString() ?? null,
+    isFinal: lockedAt !== null && order.status !== 'APPROVED',
   };
+}
+
+/**
+ * The affiliate's `finalThrough` beside the orders page ($1 the affiliate): the earliest lock date
+ * of an order that may still change, or the clock less 15 minutes.
+ */
+export const FINAL_THROUGH_SQL = `
+  SELECT least(
+    (SELECT "locksAt" FROM "Order" WHERE "affiliateId" = $1::uuid AND "lockedAt" IS NULL
+     ORDER BY "lockedAt", "locksAt" LIMIT 1),
+    (SELECT "locksAt" FROM "Order" WHERE "affiliateId" = $1::uuid AND "status" = 'APPROVED'
+     ORDER BY "status", "locksAt" LIMIT 1),
+    (now() AT TIME ZONE 'UTC') - interval '15 minutes') AS "finalThrough"`;
+
+/** The orders page: the `meta` envelope and `finalThrough` beside it. */
+export function ordersPage<Item>(data: Item[], total: number, page: Page, finalThrough: Date) {
+  return { ...metaPage(data, total, page), finalThrough: finalThrough.toISOString() };
 }
 
 /** The `meta` envelope of both lists. */

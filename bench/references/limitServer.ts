@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import {
   affiliateOf,
+  FINAL_THROUGH_SQL,
   campaignJson,
   campaignShortUrl,
   CAMPAIGNS_PATH,
@@ -16,6 +17,7 @@ import {
   metaPage,
   ORDERS_PATH,
   orderJson,
+  ordersPage,
   pageOf,
   type CampaignRow,
   type Link,
@@ -84,7 +86,8 @@ const ORDER_PAGE_SQL = `
                      'commissionValueMinor', i."commissionValueMinor") ORDER BY i.position, i.id)
                      FROM "OrderItem" i WHERE i."orderId" = r.id), '[]') AS items,
          r."shortUrlCode", r."channelId", r.sub1, r.sub2, r.sub3, r.sub4, r.sub5,
-         r."orderedAt", r."updatedAt"
+         r."orderedAt", r."updatedAt", r."statusReason", r."statusNote",
+         r."originalTransactionValueMinor", r."originalEarningsMinor", r."locksAt", r."lockedAt"
     FROM "Order" r JOIN "Organization" o ON o.id = r."organizationId"
    WHERE r."affiliateId" = $1
    ORDER BY r."orderedAt" DESC, r.id DESC
@@ -138,11 +141,13 @@ async function campaigns(affiliateId: string, page: Page) {
 }
 
 async function orders(affiliateId: string, page: Page) {
-  const [count, rows] = await Promise.all([
+  const [count, rows, final] = await Promise.all([
     pool.query<{ total: number }>(ORDER_COUNT_SQL, [affiliateId]),
     pool.query<OrderRow>(ORDER_PAGE_SQL, [affiliateId, page.limit, page.skip]),
+    pool.query<{ finalThrough: Date }>(FINAL_THROUGH_SQL, [affiliateId]),
   ]);
-  return metaPage(rows.rows.map(orderJson), count.rows[0]!.total, page);
+  const total = count.rows[0]!.total;
+  return ordersPage(rows.rows.map(orderJson), total, page, final.rows[0]!.finalThrough);
 }
 
 const LISTS: Record<ReferencePath, (affiliateId: string, page: Page) => Promise<object>> = {

@@ -14,6 +14,7 @@ import pino from 'pino';
 import { PrismaClient } from '../../src/generated/prisma/client';
 import {
   affiliateOf,
+  FINAL_THROUGH_SQL,
   campaignDedupeKey,
   campaignJson,
   campaignShortUrl,
@@ -22,6 +23,7 @@ import {
   metaPage,
   ORDERS_PATH,
   orderJson,
+  ordersPage,
   pageOf,
   type NewLink,
   type Page,
@@ -163,7 +165,7 @@ async function orders(request: FastifyRequest<{ Querystring: Query }>, reply: Fa
   if (!admitted) return reply;
   const { affiliateId, page } = admitted;
   const where = { affiliateId };
-  const [total, rows] = await Promise.all([
+  const [total, rows, [final]] = await Promise.all([
     prisma.order.count({ where }),
     prisma.order.findMany({
       where,
@@ -175,8 +177,9 @@ async function orders(request: FastifyRequest<{ Querystring: Query }>, reply: Fa
         items: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
       },
     }),
+    prisma.$queryRawUnsafe<{ finalThrough: Date }[]>(FINAL_THROUGH_SQL, affiliateId),
   ]);
-  return metaPage(rows.map(orderJson), total, page);
+  return ordersPage(rows.map(orderJson), total, page, final!.finalThrough);
 }
 
 async function main(): Promise<void> {

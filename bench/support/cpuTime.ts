@@ -55,6 +55,14 @@ export function cpuMsOf(pid: number): number {
   return toMs(stat.ownTicks);
 }
 
+/** The process's resident memory now (VmRSS, proc(5)), in MiB. */
+export function residentMiBOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
+  if (kib === undefined) throw new Error(`process ${pid} shows no resident memory`);
+  return Number(kib) / 1024;
+}
+
 /** The process's parent. */
 export function parentPidOf(pid: number): number {
   const stat = statOf(pid);

@@ -152,7 +152,7 @@ function referencesSection(run: TargetRun, settings: RunReport['settings']): str
       const label = [`\`GET ${route}\``, outcome.name];
       if (!summary) {
         const why = outcome.refusal ?? 'no rounds';
-        return [...label, `not measured: ${why.replace(/\|/g, '\\|')}`, ...Array(8).fill('')];
+        return [...label, `not measured: ${why.replace(/\|/g, '\\|')}`, ...Array(9).fill('')];
       }
       const [low, high] = summary.requestsPerSecondRange;
       return [
@@ -163,6 +163,7 @@ function referencesSection(run: TargetRun, settings: RunReport['settings']): str
         ms(summary.p99Ms),
         ms(summary.cpuMsPerAnswer),
         ms(summary.postgresCpuMsPerAnswer),
+        Math.round(summary.rssMiB).toString(),
         ms(summary.probeP50Ms),
         ms(summary.probeP99Ms),
         String(summary.errors),
@@ -206,6 +207,7 @@ function referencesSection(run: TargetRun, settings: RunReport['settings']): str
         'p99 ms',
         'CPU ms / answer',
         'PostgreSQL CPU ms / answer',
+        'RSS MiB at the end',
         `p50 ms at ${t.probeRatePerS}/s`,
         `p99 ms at ${t.probeRatePerS}/s`,
         'errors',
@@ -523,7 +525,8 @@ function referenceTargetLines(): string[] {
     `  - the service's CPU per answer at most ${times(t.maxCpuRatio)} the peer's;`,
     `  - req/s at least ${times(t.minRateRatio)} the peer's;`,
     `  - p99 at a fixed ${t.probeRatePerS} req/s (open loop) no worse than the peer's;`,
-    "  - PostgreSQL's CPU per answer no more than the peer's.",
+    "  - PostgreSQL's CPU per answer no more than the peer's;",
+    `  - the service's resident memory at the end of the load at most ${times(t.maxRssRatio)} the peer's.`,
     `- a response-cache hit (the same key and URL): at most ${TARGETS.cacheHit.maxCpuMsPerAnswer} ms of the service's CPU per answer`,
     `- the cached mix: at least ${TARGETS.cachedMix.minLimitRatio.toFixed(1)}x the limit's req/s`,
   ];

@@ -30,6 +30,8 @@ export const TARGETS = {
     maxProbeP99Ratio: 1.0,
     /** PostgreSQL's CPU per answer, at most. */
     maxPostgresCpuRatio: 1.0,
+    /** The server's resident memory at the end of the load, at most. */
+    maxRssRatio: 1.5,
   },
   /**
    * A response-cache hit: the service alone, the cache on, one key asking one URL of each reference
@@ -103,7 +105,16 @@ function check(
   return { route, target, measured: shown(value), met: passes(value) };
 }
 
-type Measure = 'requestsPerSecond' | 'cpuMsPerAnswer' | 'probeP99Ms' | 'postgresCpuMsPerAnswer';
+type Measure =
+  'requestsPerSecond' | 'cpuMsPerAnswer' | 'probeP99Ms' | 'postgresCpuMsPerAnswer' | 'rssMiB';
+
+const UNITS: Record<Measure, string> = {
+  requestsPerSecond: 'req/s',
+  cpuMsPerAnswer: 'ms',
+  probeP99Ms: 'ms',
+  postgresCpuMsPerAnswer: 'ms',
+  rssMiB: 'MiB',
+};
 
 /**
  * The service's figure over the peer's, checked against a bound on that ratio. Not measured when
@@ -121,8 +132,10 @@ function ratioCheck(
   const theirs = peer?.[measure];
   const measured = ours !== undefined && theirs ? ours / theirs : null;
   const shown = (value: number) =>
-    measure === 'requestsPerSecond' ? Math.round(value).toLocaleString('en-US') : value.toFixed(2);
-  const unit = measure === 'requestsPerSecond' ? 'req/s' : 'ms';
+    measure === 'requestsPerSecond' || measure === 'rssMiB'
+      ? Math.round(value).toLocaleString('en-US')
+      : value.toFixed(2);
+  const unit = UNITS[measure];
   return check(
     route,
     target,
@@ -172,6 +185,14 @@ export function referenceChecks(
       service,
       peer,
       (ratio) => ratio <= t.maxPostgresCpuRatio,
+    ),
+    ratioCheck(
+      route,
+      `RSS under load ≤ ${times(t.maxRssRatio)} the peer's`,
+      'rssMiB',
+      service,
+      peer,
+      (ratio) => ratio <= t.maxRssRatio,
     ),
   ];
 }

@@ -3,8 +3,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { esbuildFlags } from '../../bench/support/build';
-import { parseProcStat, postgresTicks, type ProcStat } from '../../bench/support/cpuTime';
-import type { ContenderSummary } from '../../bench/support/sideBySide';
+import {
+  parseProcStat,
+  postgresTicks,
+  residentMiBOf,
+  type ProcStat,
+} from '../../bench/support/cpuTime';
+import { sameAnswer, type ContenderSummary } from '../../bench/support/sideBySide';
 import { cacheHitCheck, referenceChecks } from '../../bench/support/targets';
 
 describe('parseProcStat', () => {
@@ -69,6 +74,7 @@ function summary(figures: Partial<ContenderSummary>): ContenderSummary {
     p99Ms: 2,
     cpuMsPerAnswer: 1,
     postgresCpuMsPerAnswer: 0.5,
+    rssMiB: 200,
     probeP50Ms: 1,
     probeP99Ms: 10,
     errors: 0,
@@ -88,15 +94,23 @@ describe('referenceChecks: the service beside the peer', () => {
         requestsPerSecond: 1000,
         probeP99Ms: 10,
         postgresCpuMsPerAnswer: 0.5,
+        rssMiB: 300,
       }),
-    ).toEqual([true, true, true, true]);
+    ).toEqual([true, true, true, true, true]);
   });
 
   test('past each bound, that target alone is missed', () => {
-    expect(verdicts({ cpuMsPerAnswer: 1.16 })).toEqual([false, true, true, true]);
-    expect(verdicts({ requestsPerSecond: 999 })).toEqual([true, false, true, true]);
-    expect(verdicts({ probeP99Ms: 10.1 })).toEqual([true, true, false, true]);
-    expect(verdicts({ postgresCpuMsPerAnswer: 0.51 })).toEqual([true, true, true, false]);
+    expect(verdicts({ cpuMsPerAnswer: 1.16 })).toEqual([false, true, true, true, true]);
+    expect(verdicts({ requestsPerSecond: 999 })).toEqual([true, false, true, true, true]);
+    expect(verdicts({ probeP99Ms: 10.1 })).toEqual([true, true, false, true, true]);
+    expect(verdicts({ postgresCpuMsPerAnswer: 0.51 })).toEqual([true, true, true, false, true]);
+    expect(verdicts({ rssMiB: 301 })).toEqual([true, true, true, true, false]);
+  });
+
+  test('reads the resident memory of this process', () => {
+    const rss = residentMiBOf(process.pid);
+    expect(rss).toBeGreaterThan(10);
+    expect(rss * 1024 * 1024).toBeLessThanOrEqual(process.memoryUsage.rss() * 1.1);
   });
 
   test('says the ratio and both figures', () => {
@@ -123,6 +137,7 @@ describe('referenceChecks: the service beside the peer', () => {
       expect(rate).toMatchObject({ measured: 'not measured', met: null });
     }
     expect(referenceChecks(route, summary({}), null).map((check) => check.met)).toEqual([
+      null,
       null,
       null,
       null,
@@ -160,5 +175,29 @@ describe('esbuildFlags: the reference servers are bundled as the service is buil
     expect(() => esbuildFlags('esbuild src/server.ts --define:X="a b"')).toThrow(
       'not a plain esbuild command',
     );
+  });
+});
+
+describe('sameAnswer: a reference answers as the service does', () => {
+  const page = (finalThrough: string, total = 30) =>
+    Buffer.from(`{"data":[],"meta":{"total":${total}},"finalThrough":"${finalThrough}"}`);
+
+  test('byte for byte, or but for a watermark within a second of the other', () => {
+    expect(sameAnswer(page('2026-11-27T07:01:15.000Z'), page('2026-11-27T07:01:15.000Z'))).toBe(
+      true,
+    );
+    expect(sameAnswer(page('2026-11-27T07:01:14.997Z'), page('2026-11-27T07:01:15.040Z'))).toBe(
+      true,
+    );
+  });
+
+  test('a watermark a second apart, or any other difference, is a different answer', () => {
+    expect(sameAnswer(page('2026-11-27T07:01:14.000Z'), page('2026-11-27T07:01:15.000Z'))).toBe(
+      false,
+    );
+    expect(
+      sameAnswer(page('2026-11-27T07:01:15.000Z', 30), page('2026-11-27T07:01:15.000Z', 31)),
+    ).toBe(false);
+    expect(sameAnswer(Buffer.from('{"a":1}'), Buffer.from('{"a":2}'))).toBe(false);
   });
 });

@@ -135,6 +135,18 @@ describe('reportWork', () => {
     expect(reportWork({ ...query, ...year }, now)).toBe(365 * REPORT_DAY_COST.linkHours);
   });
 
+  test.each(['updated', 'locked'] as const)(
+    'dateType=%s reads the orders themselves: the dearest rate, whatever the grouping',
+    (dateType) => {
+      expect(reportWork({ groupBy: 'day', dateType, ...year }, now)).toBe(
+        365 * REPORT_DAY_COST.orders,
+      );
+      expect(reportWork({ groupBy: 'day', dateType: 'ordered', ...year }, now)).toBe(
+        365 * REPORT_DAY_COST.affiliateHours,
+      );
+    },
+  );
+
   test('the work grows with the period', () => {
     const month = { startAt: at('2025-12-01T00:00:00Z'), endAt: at('2026-01-01T00:00:00Z') };
     expect(reportWork({ groupBy: 'link', ...year }, now)).toBeGreaterThan(
