@@ -2,9 +2,9 @@
 // performance_rollups): clicks from LinkClickHour / AffiliateClickHour (written with the links'
 // counters), orders from OrderLinkHour / OrderAffiliateHour (kept by triggers on "Order"); by
 // sub-ID, the tagged ones from their sub-ID rollups (migration sub_ids), the untagged ones as the
-// difference. By another date than the order's (`dateType`), the orders are read from "Order" as
-// rows of the same shape, each order its own row. One statement answers a page of rows and their
-// total; no click is read.
+// difference. By another order date than `orderedAt` (`dateType`), the orders are read from
+// "Order" as rows of the same shape, each order its own row. One statement answers a page of rows
+// and their total; no click is read, nor, by `orderedAt`, any order.
 import { prisma } from '../../platform/db';
 import { BadRequestError } from '../../platform/errors';
 import { Prisma } from '../../generated/prisma/client';
