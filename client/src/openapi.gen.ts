@@ -1377,7 +1377,7 @@ export interface components {
       hasMore: boolean;
       /**
        * Format: date-time
-       * @description No order of the affiliate whose `locksAt` is before this time will change again (docs/order-lifecycle.md), read after the page's events
+       * @description No order of the affiliate whose `locksAt` is before this time will change again (docs/order-lifecycle.md)
        */
       finalThrough: string;
     };
