@@ -7,25 +7,13 @@
 //     npx tsx bench/feedTiming.ts
 //
 // Target: both pages well under 50 ms at the median. A benchmark, not a test.
-import { median, quietService, timingOptions } from './support/routeTiming';
+import { medianTime, quietService, timingOptions } from './support/routeTiming';
 
 const options = timingOptions({ depth: '500' });
 const DEPTH = options.number('depth');
-const { runs: RUNS, warmup: WARMUP } = options;
 const PAGE = 1_000;
 
 quietService({ scaleData: true });
-
-/** Medians of `work` over the runs, after the warm-up. */
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let run = 0; run < WARMUP + RUNS; run += 1) {
-    const started = performance.now();
-    await work();
-    if (run >= WARMUP) times.push(performance.now() - started);
-  }
-  return median(times);
-}
 
 async function main(): Promise<void> {
   const { prisma, closeDatabase } = await import('../src/platform/db');
@@ -55,19 +43,21 @@ async function main(): Promise<void> {
     for (const { name, after } of cases) {
       const url = `http://bench.test/affiliate/order-events?limit=${PAGE}&after=${after}`;
       let body: { data: unknown[]; next: string; finalThrough: string } | undefined;
-      const route = await timed(async () => {
+      const route = await medianTime(async () => {
         const response = await app.fetch(url, { headers: { 'x-api-key': DEMO.keys.affiliate } });
         body = (await response.json()) as typeof body;
         if (response.status !== 200) throw new Error(`${name}: ${JSON.stringify(body)}`);
-      });
-      const page = await timed(() =>
-        prisma.orderEvent.findMany({
-          where: { affiliateId, number: { gt: BigInt(after || 0) } },
-          orderBy: { number: 'asc' },
-          take: PAGE + 1,
-        }),
+      }, options);
+      const page = await medianTime(
+        () =>
+          prisma.orderEvent.findMany({
+            where: { affiliateId, number: { gt: BigInt(after || 0) } },
+            orderBy: { number: 'asc' },
+            take: PAGE + 1,
+          }),
+        options,
       );
-      const watermark = await timed(() => finalThroughOf(affiliateId));
+      const watermark = await medianTime(() => finalThroughOf(affiliateId), options);
       console.log(
         `${name} (after=${after || 'none'}): route median ${route.toFixed(1)} ms ` +
           `(the events' statement ${page.toFixed(1)} ms, finalThrough ${watermark.toFixed(1)} ms); ` +

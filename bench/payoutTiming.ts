@@ -6,9 +6,9 @@
 //     npx tsx bench/payoutTiming.ts
 //
 // Target: each well under 50 ms at the median. A benchmark, not a test.
-import { median, quietService, timingOptions } from './support/routeTiming';
+import { medianTime, quietService, timingOptions } from './support/routeTiming';
 
-const { runs: RUNS, warmup: WARMUP } = timingOptions();
+const options = timingOptions();
 const TARGET_MS = 50;
 quietService({ scaleData: true });
 
@@ -38,17 +38,13 @@ async function main(): Promise<void> {
       },
     ];
     for (const { name, path, accept } of cases) {
-      const times: number[] = [];
-      for (let run = 0; run < WARMUP + RUNS; run += 1) {
-        const started = performance.now();
+      const ms = await medianTime(async () => {
         const response = await app.fetch(`http://bench.test${path}`, {
           headers: { 'x-api-key': DEMO.keys.affiliate, ...(accept && { accept }) },
         });
         const text = await response.text();
         if (response.status !== 200) throw new Error(`${name}: ${response.status} ${text}`);
-        if (run >= WARMUP) times.push(performance.now() - started);
-      }
-      const ms = median(times);
+      }, options);
       console.log(
         `${name}: ${ms.toFixed(1)} ms median${ms < TARGET_MS ? '' : ` (above ${TARGET_MS} ms)`}`,
       );

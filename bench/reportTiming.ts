@@ -9,9 +9,9 @@
 // zone, by each order date) and a year by day under 50 ms at the median. A benchmark, not a test.
 import type { OrderDateName } from '../src/modules/orders/dates';
 import type { ReportGroup } from '../src/modules/reports/performanceRows';
-import { median, quietService, timingOptions } from './support/routeTiming';
+import { medianTime, quietService, timingOptions } from './support/routeTiming';
 
-const { runs: RUNS, warmup: WARMUP } = timingOptions();
+const options = timingOptions();
 const TARGET_MS = 50;
 const DAY_MS = 86_400_000;
 // Every run of every report in one quota window.
@@ -64,16 +64,13 @@ async function main(): Promise<void> {
         `groupBy=${groupBy}&startAt=${startAt.toISOString()}&endAt=${now.toISOString()}` +
         `&limit=${limit}&timezone=${timezone}&dateType=${dateType}`;
       const url = `http://bench.test/affiliate/reports/performance?${query}`;
-      const route: number[] = [];
       let body: { data: unknown[]; meta: { total: number } } | undefined;
-      for (let run = 0; run < WARMUP + RUNS; run += 1) {
-        const started = performance.now();
+      const route = await medianTime(async () => {
         const response = await app.fetch(url, { headers: { 'x-api-key': DEMO.keys.affiliate } });
         body = (await response.json()) as typeof body;
         if (response.status !== 200)
           throw new Error(`${name}: ${response.status} ${JSON.stringify(body)}`);
-        if (run >= WARMUP) route.push(performance.now() - started);
-      }
+      }, options);
       const statement = reportStatement(
         {
           affiliateId: SCALE.users.bigAffiliate,
@@ -84,19 +81,18 @@ async function main(): Promise<void> {
         },
         { page: 1, limit, skip: 0 },
       );
-      const sql: number[] = [];
-      for (let run = 0; run < WARMUP + RUNS; run += 1) {
-        const started = performance.now();
-        await prisma.$transaction([
-          prisma.$queryRaw`SELECT ${REPORT_SETTINGS}`,
-          prisma.$queryRaw(statement),
-        ]);
-        if (run >= WARMUP) sql.push(performance.now() - started);
-      }
-      const verdict = median(route) < TARGET_MS ? 'under' : 'OVER';
+      const sql = await medianTime(
+        () =>
+          prisma.$transaction([
+            prisma.$queryRaw`SELECT ${REPORT_SETTINGS}`,
+            prisma.$queryRaw(statement),
+          ]),
+        options,
+      );
+      const verdict = route < TARGET_MS ? 'under' : 'OVER';
       console.log(
-        `${name}: route median ${median(route).toFixed(1)} ms (${verdict} ${TARGET_MS} ms), ` +
-          `statement median ${median(sql).toFixed(1)} ms; ${body!.meta.total} rows, ${body!.data.length} on the page`,
+        `${name}: route median ${route.toFixed(1)} ms (${verdict} ${TARGET_MS} ms), ` +
+          `statement median ${sql.toFixed(1)} ms; ${body!.meta.total} rows, ${body!.data.length} on the page`,
       );
       if (verdict === 'under') continue;
       const [, plan] = await prisma.$transaction([

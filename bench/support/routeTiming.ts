@@ -39,6 +39,20 @@ export function quietService({ scaleData }: { scaleData: boolean }): void {
 export const median = (values: readonly number[]) =>
   [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
+/** The median time of `work` in ms, over `runs` runs after `warmup` unmeasured ones. */
+export async function medianTime(
+  work: () => Promise<unknown>,
+  { runs, warmup }: { runs: number; warmup: number },
+): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run < warmup + runs; run += 1) {
+    const started = performance.now();
+    await work();
+    if (run >= warmup) times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
 /** Drops the bench's own schema (DATABASE_SCHEMA) and migrates it anew: every run starts empty. */
 export async function freshSchema(): Promise<void> {
   const pg = (await import('pg')).default;
