@@ -39,7 +39,9 @@ echo "the build: $(du -sm "$work/runtime/dist" | cut -f1) MB in dist"
 
 secret="production-path-dashboard-secret-0123456789"
 cd "$work/runtime"
-NODE_ENV=production PORT=$port DATABASE_URL="$database_url" DATABASE_SCHEMA="$schema" \
+# GraphiQL on, as an operator may turn it: its code is loaded from the production install on the
+# page's first request, not from the bundle.
+GRAPHIQL=true NODE_ENV=production PORT=$port DATABASE_URL="$database_url" DATABASE_SCHEMA="$schema" \
   REDIS_URL="$redis_url" DASHBOARD_JWT_SECRET="$secret" PUBLIC_BASE_URL=https://api.example.com \
   node dist/server.js >"$work/server.log" 2>&1 &
 server_pid=$!
@@ -67,6 +69,9 @@ key="$(curl -sf "$base/graphql" -H "x-api-token: $token" -H 'content-type: appli
 status="$(curl -s -o /dev/null -w '%{http_code}' -H "x-api-key: $key" "$base/api/partner/organizations")"
 [ "$status" = 200 ] || { echo "partner catalog answered $status"; cat "$work/server.log"; exit 1; }
 echo "GET /api/partner/organizations with the new key: 200"
+curl -sf -H 'accept: text/html' "$base/graphql" | grep -q renderYogaGraphiQL ||
+  { echo "GET /graphql served no GraphiQL page"; cat "$work/server.log"; exit 1; }
+echo "GET /graphql from a browser: the GraphiQL page"
 
 kill -TERM "$server_pid"
 code=0

@@ -10,7 +10,6 @@ import { config } from './platform/config';
 import { graphqlArmor, type GraphqlSettings } from './graphql/armor';
 import { logYogaError, maskErrors, useFaultLog } from './graphql/errorMasking';
 import { graphiqlOptions } from './graphql/graphiql';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useJsonAnswers } from './graphql/jsonAnswers';
 import { useManagementLimit } from './graphql/managementLimit';
 import { createEdge, type EdgeSettings } from './http/edge';
@@ -166,8 +165,11 @@ function createYogaServer(
     cors: false,
     maskedErrors: { maskError: maskErrors },
     graphiql: graphqlSettings.graphiql ? graphiqlOptions(GRAPHIQL_TABS) : false,
-    // GraphiQL's code inlined from the package: the page loads nothing from a CDN.
-    renderGraphiQL,
+    // GraphiQL's code inlined from the package: the page loads nothing from a CDN. Its 11 MB of
+    // strings are loaded on the page's first request, so a replica that serves no GraphiQL
+    // (production's default) holds none of it; the build leaves the package out of the bundle.
+    renderGraphiQL: async (options) =>
+      (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     // One operation per request (yoga's default, stated): a batch would multiply every limit below
     // and the quota, which counts HTTP requests.
     batching: false,
