@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # The service's image: built with every dependency, run with node alone on the compiled bundle and
-# the production dependencies (PGlite, Swagger UI), as a non-root user.
+# the production dependencies (PGlite, Swagger UI, GraphiQL's page), as a non-root user.
 # scripts/check-production-path.sh runs the same steps outside a container in CI.
 
 FROM node:24-bookworm-slim AS build
