@@ -32,7 +32,6 @@ const ShortUrl = builder.prismaObject('ShortUrl', {
     }),
     shortUrl: t.string({
       description: 'The public short URL',
-      select: { urlCode: true },
       resolve: (link) => shortUrlOf(link.urlCode),
     }),
     urlCode: t.exposeString('urlCode', { description: '8 characters base62; the path identifier' }),

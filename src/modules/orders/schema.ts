@@ -91,17 +91,14 @@ const OrderItem = builder.prismaObject('OrderItem', {
     name: t.exposeString('name'),
     quantity: t.exposeInt('quantity'),
     unitPrice: t.float({
-      select: { unitPriceMinor: true },
       resolve: (item) => fromMinor(item.unitPriceMinor),
     }),
-    total: t.float({ select: { totalMinor: true }, resolve: (item) => fromMinor(item.totalMinor) }),
+    total: t.float({ resolve: (item) => fromMinor(item.totalMinor) }),
     commissionRate: t.float({
       description: 'Percent (5.5 = 5.5 %)',
-      select: { commissionRateBps: true },
       resolve: (item) => fromBasisPoints(item.commissionRateBps),
     }),
     commissionValue: t.float({
-      select: { commissionValueMinor: true },
       resolve: (item) => fromMinor(item.commissionValueMinor),
     }),
   }),
@@ -121,17 +118,14 @@ const Order = builder.prismaObject('Order', {
     status: t.expose('status', { type: OrderStatus }),
     currency: t.exposeString('currency', { description: 'ISO 4217 code' }),
     transactionValue: t.float({
-      select: { transactionValueMinor: true },
       resolve: (order) => fromMinor(order.transactionValueMinor),
     }),
     commissionRate: t.float({
       description: 'Percent (5.5 = 5.5 %)',
-      select: { commissionRateBps: true },
       resolve: (order) => fromBasisPoints(order.commissionRateBps),
     }),
     earnings: t.float({
       description: "The affiliate's commission on this order",
-      select: { earningsMinor: true },
       resolve: (order) => fromMinor(order.earningsMinor),
     }),
     items: t.relation('items', {
@@ -164,22 +158,14 @@ const Order = builder.prismaObject('Order', {
     }),
     originalSaleAmount: t.float({
       description: '`transactionValue` as first recorded',
-      select: { originalTransactionValueMinor: true },
       resolve: (order) => fromMinor(order.originalTransactionValueMinor),
     }),
     originalEarnings: t.float({
       description: '`earnings` as first recorded',
-      select: { originalEarningsMinor: true },
       resolve: (order) => fromMinor(order.originalEarningsMinor),
     }),
     adjusted: t.boolean({
       description: 'Whether the amounts differ from those first recorded',
-      select: {
-        transactionValueMinor: true,
-        earningsMinor: true,
-        originalTransactionValueMinor: true,
-        originalEarningsMinor: true,
-      },
       resolve: (order) =>
         order.transactionValueMinor !== order.originalTransactionValueMinor ||
         order.earningsMinor !== order.originalEarningsMinor,
@@ -193,12 +179,10 @@ const Order = builder.prismaObject('Order', {
       type: 'DateTime',
       nullable: true,
       description: 'When the order locked (its `locksAt`), once that has passed',
-      select: { locksAt: true, lockedAt: true },
       resolve: (order) => lockedAtOf(order, new Date()),
     }),
     isFinal: t.boolean({
       description: 'Whether the order will never change again: locked, and not awaiting payment',
-      select: { locksAt: true, lockedAt: true, status: true },
       resolve: (order) => isFinal(order, new Date()),
     }),
     events: t.relation('events', {

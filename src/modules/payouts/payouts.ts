@@ -31,7 +31,6 @@ export const Payout = builder.prismaObject('Payout', {
     currency: t.exposeString('currency', { description: 'ISO 4217 code' }),
     amount: t.float({
       description: 'The sum of its items: the earnings of the orders it pays',
-      select: { amountMinor: true },
       resolve: (payout) => fromMinor(Number(payout.amountMinor)),
     }),
     orders: t.exposeInt('itemCount', { description: 'The orders it pays (its items)' }),

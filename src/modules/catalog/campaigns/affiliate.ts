@@ -28,8 +28,6 @@ export const AffiliateCampaign = builder.prismaObject('Campaign', {
       description:
         "GenericCoupon: the public code; PersonalCoupon: this affiliate's own code (null if none); Offer: null",
       select: (_args, context) => ({
-        type: true,
-        code: true,
         personalCoupons: {
           where: { affiliateId: affiliateOf(context) },
           select: { code: true },
@@ -43,7 +41,6 @@ export const AffiliateCampaign = builder.prismaObject('Campaign', {
     }),
     commission: t.field({
       type: Commission,
-      select: { commissionType: true, commissionValue: true },
       resolve: (campaign) => ({ type: campaign.commissionType, stored: campaign.commissionValue }),
     }),
   }),

@@ -110,12 +110,10 @@ export const CampaignFields = builder.prismaInterface('Campaign', {
     categories: t.exposeStringList('categories'),
     period: t.field({
       type: CampaignPeriod,
-      select: { startAt: true, endAt: true },
       resolve: ({ startAt, endAt }) => ({ startAt, endAt }),
     }),
     status: t.field({
       type: CampaignStatusEnum,
-      select: { startAt: true, endAt: true },
       resolve: (campaign) => campaignStatus(campaign, new Date()),
     }),
     isHighlight: t.exposeBoolean('isHighlight'),

@@ -19,7 +19,6 @@ const PartnerCampaign = builder.prismaObject('Campaign', {
   fields: (t) => ({
     code: t.string({
       nullable: true,
-      select: { type: true, code: true },
       resolve: (campaign) => (campaign.type === 'PersonalCoupon' ? null : campaign.code),
     }),
   }),
