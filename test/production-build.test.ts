@@ -11,6 +11,7 @@ import type { Metafile } from 'esbuild';
 import { esbuildFlags } from '../bench/support/build';
 import { config } from '../src/platform/config';
 import { useTestDatabase } from './support/app';
+import { startCollector } from './support/collector';
 import { createApiKey } from './support/factories';
 import { startReplica } from './support/replica';
 import { until } from './support/webhookReceiver';
@@ -106,7 +107,8 @@ test('the build needs no TypeScript tooling at run time', () => {
   expect(bundle).not.toMatch(/require\("(tsx|typescript|esbuild)["/]/);
 });
 
-test('node runs dist/server.js: ready, keys checked, SIGTERM exits 0', async () => {
+test('node runs dist/server.js: ready, keys checked, spans exported, SIGTERM exits 0', async () => {
+  const collector = await startCollector();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'production-build-'));
   const database = config.databaseUrl
     ? { DATABASE_URL: config.databaseUrl, DATABASE_SCHEMA: config.databaseSchema }
@@ -117,6 +119,8 @@ test('node runs dist/server.js: ready, keys checked, SIGTERM exits 0', async () 
       DASHBOARD_JWT_SECRET: 'p'.repeat(32),
       PUBLIC_BASE_URL: 'https://api.example.com',
       REDIS_URL: config.redisUrl,
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+      OTEL_BSP_SCHEDULE_DELAY: '50',
       ...database,
     },
     'dist/server.js',
@@ -137,10 +141,16 @@ test('node runs dist/server.js: ready, keys checked, SIGTERM exits 0', async () 
       headers: { 'x-api-key': apiKey },
     });
     expect(answer.status).toBe(config.databaseUrl ? 200 : 401);
+    // Bundled, the route's server span and Prisma's spans of its key lookup reach the collector.
+    expect(await collector.requestWith('GET /api/partner/organizations')).toMatch(
+      /^POST \/v1\/traces /,
+    );
+    expect(await collector.requestWith('prisma:client:operation')).toMatch(/^POST \/v1\/traces /);
     server.process.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   } finally {
     server.process.kill('SIGKILL');
+    collector.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }, 180_000);

@@ -1,12 +1,11 @@
 // Traces, as an OTLP collector would receive them (here an in-memory exporter): one server span per
 // request named by its route template, GraphQL execution and Prisma's database work as its
 // descendants in the same trace; tracing stays off unless OTEL_* asks for it.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { startTracing, stopTracing, tracingWanted } from '../src/platform/tracing';
 import { callApp, createIsolatedApp, useTestDatabase } from './support/app';
+import { startCollector } from './support/collector';
 import { createApiKey } from './support/factories';
 import { startReplica } from './support/replica';
 
@@ -70,30 +69,15 @@ test('an id in the path is not in the span name', async () => {
 });
 
 test('a service started with OTEL_EXPORTER_OTLP_ENDPOINT sends its spans there', async () => {
-  const received: string[] = [];
-  const collector = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      received.push(`${request.method} ${request.url} ${body}`);
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
-  const { port } = collector.address() as AddressInfo;
+  const collector = await startCollector();
   const replica = await startReplica({
-    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
     OTEL_BSP_SCHEDULE_DELAY: '50',
     PGLITE_DATA_DIR: 'memory://',
   });
   try {
     await fetch(`${replica.base}/api/partner/brands`, { headers: { 'x-api-key': 'none' } });
-    while (!received.some((request) => request.includes('GET /api/partner/brands'))) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(received.find((request) => request.includes('GET /api/partner/brands'))).toMatch(
-      /^POST \/v1\/traces /,
-    );
+    expect(await collector.requestWith('GET /api/partner/brands')).toMatch(/^POST \/v1\/traces /);
   } finally {
     replica.process.kill('SIGKILL');
     collector.close();
