@@ -4,7 +4,7 @@
 // it (`node dist/server.js`, on the production Node of this checkout: scripts/production-node.sh);
 // all services run at once, each route is asked N times in sequence of one build, then of the next
 // (the order rotating each round), and each server's CPU time, and PostgreSQL's, is read before
-// and after its batch. All answers must be identical.
+// and after its batch. All answers must be identical (`sameAnswer`: a watermark within a second).
 //
 //   npx tsx bench/cpuSideBySide.ts <other checkout>[,<another>...] [--requests 300] [--rounds 6]
 //
@@ -16,6 +16,7 @@ import { DEMO } from '../prisma/seed/demo';
 import { positiveNumber } from './support/cli';
 import { cpuMsOf, postgresCpuMs } from './support/cpuTime';
 import { postmasterPid } from './support/database';
+import { sameAnswer } from './support/sideBySide';
 import { REPO_ROOT, runScript, serviceEnv, startService, type Service } from './support/processes';
 
 const { values, positionals } = parseArgs({
@@ -92,7 +93,7 @@ async function main(): Promise<void> {
   for (const route of ROUTES) {
     const [first, ...others] = await Promise.all(builds.map((build) => get(build, route)));
     for (const [i, other] of others.entries()) {
-      if (other !== first) {
+      if (!sameAnswer(Buffer.from(first!), Buffer.from(other))) {
         throw new Error(`${builds[i + 1]!.name} answers ${route} differently:\n${first}\n${other}`);
       }
     }

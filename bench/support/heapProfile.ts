@@ -1,7 +1,14 @@
 // What a sampling heap profile says is still alive: V8 samples allocations (one per ~32 KiB) with
 // their stacks and drops those collected; read after a full GC, the rest is what the process kept.
 // Summed per package and per allocation stack (the nearest frames outside node core).
-import { frameName, ownerOf, type CallFrame } from './profile';
+import {
+  frameName,
+  ownerOf,
+  sourceFrame,
+  sourceMapsBesideFiles,
+  type CallFrame,
+  type SourceMaps,
+} from './profile';
 
 interface HeapNode {
   callFrame: CallFrame;
@@ -38,12 +45,17 @@ function top(totals: Map<string, number>, bytes: number, count: number): LiveSha
     .map(([name, size]) => ({ name, bytes: size, share: size / bytes }));
 }
 
-export function summarizeHeapProfile(profile: SamplingHeapProfile, count = 15): LiveHeapSummary {
+/** What is still alive, by package and by stack; frames of a bundle named by their sources. */
+export function summarizeHeapProfile(
+  profile: SamplingHeapProfile,
+  count = 15,
+  sourceMaps: SourceMaps = sourceMapsBesideFiles(),
+): LiveHeapSummary {
   const byPackage = new Map<string, number>();
   const byStack = new Map<string, number>();
   let bytes = 0;
   const visit = (node: HeapNode, path: CallFrame[]) => {
-    const stack = [...path, node.callFrame];
+    const stack = [...path, sourceFrame(node.callFrame, sourceMaps)];
     if (node.selfSize > 0) {
       bytes += node.selfSize;
       const frames = stack.filter(isOwnCode).slice(-STACK_DEPTH).reverse();

@@ -62,9 +62,9 @@ export function frameName({ functionName, url, lineNumber }: CallFrame): string 
 }
 
 /** The source map beside a compiled file (`<file>.map`), read once; null when it has none. */
-type SourceMaps = (file: string) => SourceMap | null;
+export type SourceMaps = (file: string) => SourceMap | null;
 
-function sourceMapsBesideFiles(): SourceMaps {
+export function sourceMapsBesideFiles(): SourceMaps {
   const maps = new Map<string, SourceMap | null>();
   return (file) => {
     if (!maps.has(file)) {
