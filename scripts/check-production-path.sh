@@ -2,7 +2,8 @@
 # The container's production path, outside a container (no engine runs on CI's machines): build in
 # one clean clone, install production dependencies only in another (under 150 MB, without tsx, the
 # Prisma CLI or TypeScript), copy the build there, start it with node alone on PostgreSQL + Redis,
-# probe /readyz and an authenticated route, stop it with SIGTERM and see it exit 0.
+# probe /readyz, an authenticated route and the GraphiQL page, stop it with SIGTERM and see it
+# exit 0.
 # Usage: scripts/check-production-path.sh <postgresql-url> <redis-url>
 set -euo pipefail
 install_limit_mb=150
