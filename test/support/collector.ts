@@ -1,6 +1,7 @@
 // An OTLP/HTTP collector on a loopback port: what a service sends it, as `METHOD path body` lines.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { until } from './webhookReceiver';
 
 export interface Collector {
   endpoint: string;
@@ -26,11 +27,9 @@ export async function startCollector(): Promise<Collector> {
     endpoint: `http://127.0.0.1:${port}`,
     received,
     async requestWith(text) {
-      for (;;) {
-        const line = received.find((request) => request.includes(text));
-        if (line) return line;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      const withText = () => received.find((request) => request.includes(text));
+      await until(() => withText() !== undefined, `a request with "${text}"`);
+      return withText()!;
     },
     close: () => server.close(),
   };
