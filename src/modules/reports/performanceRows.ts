@@ -77,9 +77,17 @@ const localDay = (hour: Prisma.Sql, timezone: string) =>
   Prisma.sql`((${hour} + interval '30 minutes') AT TIME ZONE 'UTC' AT TIME ZONE ${timezone})::date`;
 
 /**
+ * Grouping by the key itself, named by its place in the select list (a copy of the day's
+ * expression would hold the zone as a second parameter, which PostgreSQL does not match).
+ */
+const BY_KEY = Prisma.raw('1');
+
+/**
  * A row's key: its local day (a date), or the brand, campaign ('' for none), link code or sub-ID
  * value ('' for none) as text in the "C" collation, which compares bytes (the keys are ids, codes
- * and tags, not words to sort).
+ * and tags, not words to sort); and what the rows are grouped by. Brands and campaigns are grouped
+ * by their uuid and each group's key made once: casting every hour row's uuid to text cost a fifth
+ * of a month by brand.
  */
 function keyOf(
   query: ReportQuery,
@@ -90,18 +98,21 @@ function keyOf(
     link: Prisma.Sql;
     subId: Prisma.Sql;
   },
-): Prisma.Sql {
+): { key: Prisma.Sql; group: Prisma.Sql } {
   switch (query.groupBy) {
     case 'day':
-      return localDay(columns.hour, query.timezone);
+      return { key: localDay(columns.hour, query.timezone), group: BY_KEY };
     case 'brand':
-      return Prisma.sql`${columns.brand}::text COLLATE "C"`;
+      return { key: Prisma.sql`${columns.brand}::text COLLATE "C"`, group: columns.brand };
     case 'campaign':
-      return Prisma.sql`coalesce(${columns.campaign}::text, '') COLLATE "C"`;
+      return {
+        key: Prisma.sql`coalesce(${columns.campaign}::text, '') COLLATE "C"`,
+        group: columns.campaign,
+      };
     case 'link':
-      return Prisma.sql`${columns.link} COLLATE "C"`;
+      return { key: Prisma.sql`${columns.link} COLLATE "C"`, group: BY_KEY };
     default:
-      return Prisma.sql`${columns.subId} COLLATE "C"`;
+      return { key: Prisma.sql`${columns.subId} COLLATE "C"`, group: BY_KEY };
   }
 }
 
@@ -303,12 +314,12 @@ function orderRows(query: ReportQuery): Prisma.Sql {
   const earnings = (status: string) =>
     Prisma.sql`coalesce(sum(o."earningsMinor"::float8) FILTER (WHERE o."status" = ${status}::"OrderStatus"), 0)`;
   return Prisma.sql`
-    SELECT ${key} AS key, o."currency"::text AS currency, sum(o."orders")::int AS orders,
+    SELECT ${key.key} AS key, o."currency"::text AS currency, sum(o."orders")::int AS orders,
       sum(o."transactionValueMinor"::float8) AS "transactionValueMinor",
       ${earnings('PENDING')} AS "pendingMinor", ${earnings('APPROVED')} AS "approvedMinor",
       ${earnings('PAID')} AS "paidMinor", ${earnings('REJECTED')} AS "rejectedMinor"
     FROM (${source}) AS o
-    GROUP BY 1, 2
+    GROUP BY ${key.group}, 2
     -- Rows whose orders were all deleted or moved away add up to nothing.
     HAVING sum(o."orders") <> 0 OR sum(o."transactionValueMinor"::float8) <> 0
       OR sum(o."earningsMinor"::float8) <> 0`;
@@ -325,10 +336,10 @@ function clickRows(query: ReportQuery): Prisma.Sql {
     subId: Prisma.sql`c."subId"`,
   });
   return Prisma.sql`
-    SELECT ${key} AS key, sum(c."clicks")::int AS clicks, sum(c."repeats")::int AS repeats,
+    SELECT ${key.key} AS key, sum(c."clicks")::int AS clicks, sum(c."repeats")::int AS repeats,
       sum(c."bots")::int AS bots
     FROM (${source}) AS c
-    GROUP BY 1
+    GROUP BY ${key.group}
     ${
       // No row for "no sub-ID" when every click had one.
       slot === null
@@ -436,9 +447,15 @@ function recordOf(row: ReportRecord, group: ReportGroup): PerformanceRecord {
  * Settings of the report's transaction. JIT off: the planner's estimates of the joined rollups are
  * far too high (millions of rows for thousands), so PostgreSQL compiled the statement, which cost
  * more than running it. 32 MB of work memory: a month by link holds ~45,000 rows of the big
- * account, which spilled to disk at the default 4 MB (bench/results/changes.md).
+ * account, which spilled to disk at the default 4 MB. A plan for each run: the statement is
+ * prepared (src/platform/db.ts), and from its sixth run PostgreSQL would reuse a plan made without
+ * the affiliate and the period, twice as slow by brand and by link. No parallel workers: they
+ * share the cores with the replica's other requests, and the reports that chose them (by another
+ * order date, reading orders) ran slower with them (bench/results/changes.md).
  */
-export const REPORT_SETTINGS = Prisma.sql`set_config('jit', 'off', true), set_config('work_mem', '32MB', true)`;
+export const REPORT_SETTINGS = Prisma.sql`set_config('jit', 'off', true),
+  set_config('work_mem', '32MB', true), set_config('plan_cache_mode', 'force_custom_plan', true),
+  set_config('max_parallel_workers_per_gather', '0', true)`;
 
 /** PostgreSQL's refusal of a zone name the name check let through. */
 const UNKNOWN_ZONE = /time zone "[^"]*" not recognized/;
