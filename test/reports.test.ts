@@ -797,6 +797,33 @@ describe('sums', () => {
     const bots = [...perLink.values()].reduce((sum, r) => sum + r.botClicks, 0);
     expect({ repeats, bots }).toEqual({ repeats: 6, bots: 5 });
   });
+
+  test("a deleted campaign's links count for no campaign, their past hours too", async () => {
+    const { affiliateId, apiKey } = await createAffiliate();
+    const brand = await createBrand({ name: 'Harbor Lights' });
+    const campaign = await createCampaign(brand.id, { name: 'Winter Glow' });
+    const link = await createLink(affiliateId, brand.id, { campaignId: campaign.id });
+    const hourNow = Math.floor(Date.now() / HOUR) * HOUR;
+    await recordClicks(link, new Date(hourNow - 48 * HOUR), { clicks: 3 });
+    await click(link.urlCode, `${BROWSER} person/1`);
+    await click(link.urlCode, `${BROWSER} person/2`);
+    await createOrderVia(link, { at: new Date(hourNow - 24 * HOUR), currency: 'EUR' });
+    const period = `startAt=${new Date(hourNow - 72 * HOUR).toISOString()}&endAt=${new Date(hourNow + HOUR).toISOString()}`;
+    const byCampaign = async () => {
+      const answer = await report(`groupBy=campaign&${period}`, { as: apiKey });
+      return answer.body.data.map(
+        (row: { campaignId: string | null; clicks: number; orders: number }) => ({
+          campaignId: row.campaignId,
+          clicks: row.clicks,
+          orders: row.orders,
+        }),
+      );
+    };
+    expect(await byCampaign()).toEqual([{ campaignId: campaign.id, clicks: 5, orders: 1 }]);
+
+    await prisma.campaign.delete({ where: { id: campaign.id } });
+    expect(await byCampaign()).toEqual([{ campaignId: null, clicks: 5, orders: 1 }]);
+  });
 });
 
 describe('keys made before the report (migration performance_rollups)', () => {

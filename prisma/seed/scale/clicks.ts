@@ -37,6 +37,7 @@ export function clickHistoryStep(anchor: Sql): Step {
         FROM generate_series($1::int, $2::int - 1) AS u
       ), unit_clicks AS MATERIALIZED (
         SELECT link."id" AS "linkId", link."affiliateId", link."organizationId", link."urlCode",
+          link."campaignId",
           ${anchor} - (units.day_age + 1) * INTERVAL '1 day'
             + ${pick('u', 'click:hour', 24)} * INTERVAL '1 hour' AS "hour",
           (1 + floor(power(${fraction('u', 'click:count')}, 3) * 60))::int AS "clicks",
@@ -50,10 +51,10 @@ export function clickHistoryStep(anchor: Sql): Step {
         -- No clicks before the link was made.
         WHERE link."createdAt" <= ${anchor} - (units.day_age + 1) * INTERVAL '1 day'
       ), hours AS MATERIALIZED (
-        SELECT "linkId", "affiliateId", "organizationId", "urlCode", "hour",
+        SELECT "linkId", "affiliateId", "organizationId", "urlCode", "campaignId", "hour",
           sum("clicks")::int AS "clicks", sum("repeats")::int AS "repeats", sum("bots")::int AS "bots"
         FROM unit_clicks
-        GROUP BY 1, 2, 3, 4, 5
+        GROUP BY 1, 2, 3, 4, 5, 6
       ), tags AS MATERIALIZED (
         SELECT unit."linkId", unit."affiliateId", unit."organizationId", unit."hour", tag."slot",
           tag."value", sum(tag."clicks")::int AS "clicks", sum(tag."repeats")::int AS "repeats",
@@ -66,8 +67,9 @@ export function clickHistoryStep(anchor: Sql): Step {
         HAVING sum(tag."clicks") > 0 OR sum(tag."repeats") > 0 OR sum(tag."bots") > 0
       ), link_hours AS (
         INSERT INTO "LinkClickHour" AS history ("linkId", "hour", "affiliateId", "organizationId",
-          "urlCode", "clicks", "repeats", "bots")
-        SELECT "linkId", "hour", "affiliateId", "organizationId", "urlCode", "clicks", "repeats", "bots"
+          "urlCode", "campaignId", "clicks", "repeats", "bots")
+        SELECT "linkId", "hour", "affiliateId", "organizationId", "urlCode", "campaignId", "clicks",
+          "repeats", "bots"
         FROM hours
         ON CONFLICT ("linkId", "hour") DO UPDATE SET "clicks" = history."clicks" + excluded."clicks",
           "repeats" = history."repeats" + excluded."repeats", "bots" = history."bots" + excluded."bots"

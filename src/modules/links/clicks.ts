@@ -194,7 +194,8 @@ export function clickStatement(clicksByCode: ReadonlyMap<string, readonly Click[
     <= excluded."windowStart" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})`;
   return Prisma.sql`
     WITH links AS MATERIALIZED (
-      SELECT link."id", link."urlCode", link."originalUrl", link."affiliateId", link."organizationId"
+      SELECT link."id", link."urlCode", link."originalUrl", link."affiliateId", link."organizationId",
+        link."campaignId"
       FROM "ShortUrl" link
       WHERE link."urlCode" = ANY(${links}::text[]) AND link."active"
       ORDER BY link."id" FOR UPDATE OF link
@@ -236,7 +237,7 @@ export function clickStatement(clicksByCode: ReadonlyMap<string, readonly Click[
       WHERE link."id" = fresh_clicks."linkId" AND fresh_clicks."clicks" > 0
     ), link_hours AS (
       SELECT links."id" AS "linkId", links."affiliateId", links."organizationId", links."urlCode",
-        date_trunc('hour', now() AT TIME ZONE 'UTC') AS "hour",
+        links."campaignId", date_trunc('hour', now() AT TIME ZONE 'UTC') AS "hour",
         coalesce(fresh_clicks."clicks", 0) AS "clicks",
         batch."people" - coalesce(fresh_clicks."clicks", 0) AS "repeats", batch."bots"
       FROM unnest(${links}::text[], ${people}::int[], ${bots}::int[])
@@ -245,8 +246,9 @@ export function clickStatement(clicksByCode: ReadonlyMap<string, readonly Click[
       LEFT JOIN fresh_clicks ON fresh_clicks."linkId" = links."id"
     ), link_history AS (
       INSERT INTO "LinkClickHour" AS history ("linkId", "hour", "affiliateId", "organizationId",
-        "urlCode", "clicks", "repeats", "bots")
-      SELECT "linkId", "hour", "affiliateId", "organizationId", "urlCode", "clicks", "repeats", "bots"
+        "urlCode", "campaignId", "clicks", "repeats", "bots")
+      SELECT "linkId", "hour", "affiliateId", "organizationId", "urlCode", "campaignId", "clicks",
+        "repeats", "bots"
       FROM link_hours
       ORDER BY "linkId"
       ON CONFLICT ("linkId", "hour") DO UPDATE SET "clicks" = history."clicks" + excluded."clicks",

@@ -199,6 +199,8 @@ interface ReportRollups {
   keys: readonly string[];
   /** Columns summed. */
   sums: readonly string[];
+  /** Whether the link rollup keeps its link's campaign ("campaignId"), or it is looked up. */
+  keepsCampaign: boolean;
 }
 
 const ORDER_ROLLUPS: ReportRollups = {
@@ -210,6 +212,7 @@ const ORDER_ROLLUPS: ReportRollups = {
   link: ORDER_LINK,
   keys: ['currency', 'status'],
   sums: ['orders', 'transactionValueMinor', 'earningsMinor'],
+  keepsCampaign: false,
 };
 
 const readsOrderRollups = (dateType: OrderDateName | null | undefined) =>
@@ -259,6 +262,7 @@ const CLICK_ROLLUPS: ReportRollups = {
   link: CLICK_LINK,
   keys: [],
   sums: ['clicks', 'repeats', 'bots'],
+  keepsCampaign: true,
 };
 
 // Column lists of a rollup, from its known column names (never input).
@@ -292,14 +296,15 @@ function sourceOf(query: ReportQuery, rollups: ReportRollups): Prisma.Sql {
   const slot = subIdSlotOf(query.groupBy);
   if (slot !== null) return splitBySubId(query, slot, rollups);
   const hours = rollupRows(query, rollups.all[sideOf(query)], rollups.link);
-  if (query.groupBy !== 'campaign') return hours;
-  // Each link's sums first, then its campaign: one lookup per link, not per hour.
+  if (query.groupBy !== 'campaign' || rollups.keepsCampaign) return hours;
+  // Each link's sums first, then its campaign: one lookup by the link's unique key per link with
+  // orders in the period (thousands), where a join would read every link of the account.
   const keys = keysOf(rollups);
-  return Prisma.sql`SELECT link."campaignId", r.* FROM (
-      SELECT ${rollups.link.rollup} ${keys} ${sumsOf(rollups, summed)}
-      FROM (${hours}) AS hours GROUP BY ${rollups.link.rollup} ${keys}) AS r
-    LEFT JOIN "ShortUrl" link ON link.${rollups.link.shortUrl} = r.${rollups.link.rollup}
-      AND link."affiliateId" = ${query.affiliateId}::uuid`;
+  return Prisma.sql`SELECT (SELECT link."campaignId" FROM "ShortUrl" link
+        WHERE link.${rollups.link.shortUrl} = r.${rollups.link.rollup}
+          AND link."affiliateId" = ${query.affiliateId}::uuid) AS "campaignId", r.*
+    FROM (SELECT ${rollups.link.rollup} ${keys} ${sumsOf(rollups, summed)}
+      FROM (${hours}) AS hours GROUP BY ${rollups.link.rollup} ${keys}) AS r`;
 }
 
 function orderRows(query: ReportQuery): Prisma.Sql {

@@ -57,7 +57,13 @@ export function clickCountOf(urlCode: string): Promise<number> {
  * hour and its affiliate's hour); the redirect itself only writes the current hour.
  */
 export async function recordClicks(
-  link: { id: string; affiliateId: string; organizationId: string; urlCode: string },
+  link: {
+    id: string;
+    affiliateId: string;
+    organizationId: string;
+    urlCode: string;
+    campaignId: string | null;
+  },
   hour: Date,
   { clicks = 0, repeats = 0, bots = 0 }: { clicks?: number; repeats?: number; bots?: number },
 ) {
@@ -67,6 +73,7 @@ export async function recordClicks(
       affiliateId: link.affiliateId,
       organizationId: link.organizationId,
       urlCode: link.urlCode,
+      campaignId: link.campaignId,
       hour,
       clicks,
       repeats,
