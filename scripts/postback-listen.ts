@@ -54,12 +54,14 @@ const server = createServer(async (request, response) => {
   const at = new Date().toISOString();
   const body = await readBody(request);
   const url = new URL(request.url ?? '/', 'http://listener');
-  console.log(`${at} --> ${request.method} ${url.pathname}`);
-  const lines = [
-    ...parameterLines(url.searchParams),
-    ...bodyLines(body, String(request.headers['content-type'] ?? '')),
-  ];
-  if (lines.length) console.log(lines.join('\n'));
+  // One write per request, so another process printing to the same terminal never splits it.
+  console.log(
+    [
+      `${at} --> ${request.method} ${url.pathname}`,
+      ...parameterLines(url.searchParams),
+      ...bodyLines(body, String(request.headers['content-type'] ?? '')),
+    ].join('\n'),
+  );
   response.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
 });
 

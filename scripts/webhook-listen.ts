@@ -82,8 +82,8 @@ const server = createServer(async (request, response) => {
   const id = headers['webhook-id'];
   const retry = seen.has(id) ? ' (a retry of an event shown above)' : '';
   seen.add(id);
-  console.log(`${at} --> ${String(event.type)} [${id}]${retry}`);
-  console.log(JSON.stringify(event, null, 2));
+  // One write per event, so another process printing to the same terminal never splits it.
+  console.log(`${at} --> ${String(event.type)} [${id}]${retry}\n${JSON.stringify(event, null, 2)}`);
   response.writeHead(204).end();
 });
 
