@@ -10,7 +10,7 @@ import {
   MAX_CLICKS_PER_ADDRESS,
 } from '../src/modules/links/clicks';
 import { OTHER_SUB_ID_VALUES } from '../src/modules/links/subIds';
-import { countedClient } from '../src/modules/links/redirect';
+import { countedClient, rememberingBotVerdicts } from '../src/modules/links/redirect';
 import { app, call, createIsolatedApp, expectError, useTestDatabase } from './support/app';
 import { clickCountOf, createAffiliate, createBrand, createLink } from './support/factories';
 
@@ -244,12 +244,25 @@ test.each([
   'Mozilla/5.0 (Windows NT 6.1; WOW64) SkypeUriPreview Preview/0.5',
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1)',
   'Mozilla/5.0 (compatible; redditbot/1.0; +http://www.reddit.com/feedback)',
-])('a bot, crawler or link-preview fetcher is redirected, not counted: %s', async (userAgent) => {
-  const link = await createLink(affiliateId, organizationId);
-  const response = await hit(`/s/${link.urlCode}`, { userAgent });
-  expect(response.status).toBe(302);
-  expect(response.headers.get('location')).toBe(link.originalUrl);
-  expect(await clickCountOf(link.urlCode)).toBe(0);
+])(
+  'a bot, crawler or link-preview fetcher is redirected, not counted, again: %s',
+  async (userAgent) => {
+    const link = await createLink(affiliateId, organizationId);
+    for (let follow = 0; follow < 2; follow += 1) {
+      const response = await hit(`/s/${link.urlCode}`, { userAgent });
+      expect(response.status).toBe(302);
+      expect(response.headers.get('location')).toBe(link.originalUrl);
+    }
+    expect(await clickCountOf(link.urlCode)).toBe(0);
+  },
+);
+
+test("rememberingBotVerdicts: each agent's verdict is isbot's, remembered or not, past the oldest forgotten", () => {
+  const isBot = rememberingBotVerdicts(2);
+  const agents = ['curl/8.5.0', BROWSER, 'Twitterbot/1.0', browser(2), 'curl/8.5.0', BROWSER];
+  expect(agents.map(isBot)).toEqual([true, false, true, false, true, false]);
+  const long = `${BROWSER} ${'x'.repeat(600)}`;
+  expect([isBot(long), isBot(`Googlebot/2.1 ${'x'.repeat(600)}`)]).toEqual([false, true]);
 });
 
 test('a GET without a user agent is redirected, not counted', async () => {

@@ -3,7 +3,7 @@
 // link within CLICK_REPEAT_WINDOW_S, at most MAX_CLICKS_PER_ADDRESS clients of one address on a
 // link per window, bots never; a click not counted is redirected all the same. Each click is also
 // counted per sub-ID value it was tagged with (./subIds.ts).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { prisma } from '../../platform/db';
 import { Prisma } from '../../generated/prisma/client';
 import { addressBucket } from '../../limits/addressBucket';
@@ -30,7 +30,7 @@ export interface ClickVisitor {
   address: string;
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const sha256 = (text: string) => hash('sha256', text, 'hex');
 
 export function clickVisitorOf(clientIp: string, userAgent: string): ClickVisitor {
   return { client: sha256(`${clientIp}\n${userAgent}`), address: sha256(addressBucket(clientIp)) };
