@@ -2,7 +2,7 @@
 // earnings by day, brand, campaign and link, per currency; every day of the period; local days;
 // filters; parameter rules; only the key's affiliate; CSV; GraphQL; and sums equal to the orders
 // route and the links' counters, also after orders change.
-import { prisma } from '../src/platform/db';
+import { isEmbeddedDatabase, prisma } from '../src/platform/db';
 import { shortUrlOf } from '../src/modules/links/links';
 import { app, call, graphql, refusesParameters, useTestDatabase } from './support/app';
 import {
@@ -15,11 +15,13 @@ import {
   createOrder,
   recordClicks,
 } from './support/factories';
+import { holdLock, untilWaitingForLocks } from './support/locks';
 import { booksEur, earningsByStatus, reportRow } from './support/reportRows';
 
 useTestDatabase();
 
 const REPORT = '/affiliate/reports/performance';
+const onPostgres = isEmbeddedDatabase ? test.skip : test;
 /** 1 to 3 March 2026, UTC. */
 const MARCH = 'startAt=2026-03-01T00:00:00Z&endAt=2026-03-04T00:00:00Z';
 
@@ -824,6 +826,31 @@ describe('sums', () => {
     await prisma.campaign.delete({ where: { id: campaign.id } });
     expect(await byCampaign()).toEqual([{ campaignId: null, clicks: 5, orders: 1 }]);
   });
+
+  onPostgres(
+    'an order added while its campaign is being deleted waits, then counts for no campaign',
+    async () => {
+      const { affiliateId, apiKey } = await createAffiliate();
+      const brand = await createBrand();
+      const campaign = await createCampaign(brand.id);
+      const link = await createLink(affiliateId, brand.id, { campaignId: campaign.id });
+      const hourNow = Math.floor(Date.now() / HOUR) * HOUR;
+      const deletion = await holdLock(`DELETE FROM "Campaign" WHERE "id" = $1::uuid`, [
+        campaign.id,
+      ]);
+      // Started now: a Prisma query runs when it is awaited.
+      const order = createOrderVia(link, { at: new Date(hourNow - HOUR) }).then(() => undefined);
+      try {
+        await untilWaitingForLocks(1);
+      } finally {
+        await deletion.release();
+      }
+      await order;
+      const period = `startAt=${new Date(hourNow - 2 * HOUR).toISOString()}&endAt=${new Date(hourNow + HOUR).toISOString()}`;
+      const answer = await report(`groupBy=campaign&${period}`, { as: apiKey });
+      expect(answer.body.data).toMatchObject([{ campaignId: null, orders: 1 }]);
+    },
+  );
 });
 
 describe('keys made before the report (migration performance_rollups)', () => {

@@ -212,7 +212,7 @@ const ORDER_ROLLUPS: ReportRollups = {
   link: ORDER_LINK,
   keys: ['currency', 'status'],
   sums: ['orders', 'transactionValueMinor', 'earningsMinor'],
-  keepsCampaign: false,
+  keepsCampaign: true,
 };
 
 const readsOrderRollups = (dateType: OrderDateName | null | undefined) =>
@@ -250,6 +250,7 @@ function orderRollupsOf(query: ReportQuery): ReportRollups {
     ...ORDER_ROLLUPS,
     all: { link: all, affiliate: all },
     tagged: { link: tagged, affiliate: tagged },
+    keepsCampaign: false,
   };
 }
 
@@ -297,8 +298,9 @@ function sourceOf(query: ReportQuery, rollups: ReportRollups): Prisma.Sql {
   if (slot !== null) return splitBySubId(query, slot, rollups);
   const hours = rollupRows(query, rollups.all[sideOf(query)], rollups.link);
   if (query.groupBy !== 'campaign' || rollups.keepsCampaign) return hours;
-  // Each link's sums first, then its campaign: one lookup by the link's unique key per link with
-  // orders in the period (thousands), where a join would read every link of the account.
+  // Orders read from "Order" (another order date): each link's sums first, then its campaign, one
+  // lookup by the link's unique key per link with orders in the period (thousands), where a join
+  // would read every link of the account.
   const keys = keysOf(rollups);
   return Prisma.sql`SELECT (SELECT link."campaignId" FROM "ShortUrl" link
         WHERE link.${rollups.link.shortUrl} = r.${rollups.link.rollup}
