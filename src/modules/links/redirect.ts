@@ -17,12 +17,12 @@ import type { RequestRecord } from '../../requestRecord';
 export const REDIRECT_PREFIX = '/s/';
 
 /** How many user agents' bot verdicts are remembered, and the longest agent remembered. */
-export const BOT_VERDICTS_KEPT = 1_024;
+const BOT_VERDICTS_KEPT = 1_024;
 const AGENT_LENGTH_KEPT = 512;
 
 /**
- * isbot, remembering its verdicts: its patterns cost microseconds a call, a tenth of a redirect's
- * own work, while a link's followers share a few thousand browsers' agents. Oldest first out.
+ * isbot, remembering its verdicts: its patterns cost microseconds a call, about a twentieth of a
+ * redirect's CPU, while a link's followers share a few thousand browsers' agents. Oldest first out.
  */
 export function rememberingBotVerdicts(kept = BOT_VERDICTS_KEPT): (userAgent: string) => boolean {
   const verdicts = new Map<string, boolean>();
