@@ -193,7 +193,11 @@ const sideOf = (query: ReportQuery) => (readsAffiliateHours(query) ? 'affiliate'
 /** A rollup per link and affiliate-wide, and its rollup by sub-ID value likewise. */
 interface ReportRollups {
   all: Record<'link' | 'affiliate', Prisma.Sql>;
-  tagged: Record<'link' | 'affiliate', Prisma.Sql>;
+  /**
+   * The rollup by sub-ID value; for rows that carry their sub-IDs (the orders themselves), the
+   * rows with one sub-ID's value as "subId" instead.
+   */
+  tagged: Record<'link' | 'affiliate', Prisma.Sql> | ((slot: number) => Prisma.Sql);
   link: typeof ORDER_LINK;
   /** Columns kept apart (besides the value). */
   keys: readonly string[];
@@ -220,36 +224,37 @@ const readsOrderRollups = (dateType: OrderDateName | null | undefined) =>
 
 /**
  * The affiliate's orders whose `dateType` date lies in the period, one row each in the shape of
- * the order rollups (hour, link, currency, status, sums); with `bySubId`, one row per sub-ID value
- * (`slot`, `value`), values that are no sub-ID under "(other values)" as in the rollups.
+ * the order rollups (hour, link, currency, status, sums); with `slot`, that sub-ID's value as
+ * "subId": '' for none, a value that is no sub-ID as "(other values)", as in the rollups.
  */
-function ordersAsRollup(query: ReportQuery, bySubId: boolean): Prisma.Sql {
+function ordersAsRollup(query: ReportQuery, slot: number | null = null): Prisma.Sql {
   const date = Prisma.raw(`o."${ORDER_DATES[query.dateType]}"`);
-  const orders = Prisma.sql`SELECT o."affiliateId", o."organizationId",
+  const value = Prisma.raw(`o."sub${slot}"`);
+  return Prisma.sql`(SELECT o."affiliateId", o."organizationId",
       coalesce(o."shortUrlCode", '') AS "linkCode", date_trunc('hour', ${date}) AS "hour",
       o."currency", o."status", 1 AS "orders", o."transactionValueMinor", o."earningsMinor"
-      ${bySubId ? Prisma.sql`, o."sub1", o."sub2", o."sub3", o."sub4", o."sub5"` : Prisma.empty}
+      ${
+        slot === null
+          ? Prisma.empty
+          : Prisma.sql`, CASE WHEN ${value} IS NULL THEN '' WHEN "is_sub_id"(${value}) THEN ${value}
+              ELSE "sub_id_other_values"() END AS "subId"`
+      }
     FROM "Order" o
     WHERE o."affiliateId" = ${query.affiliateId}::uuid
-      AND ${date} >= ${utc(query.period.from)} AND ${date} < ${utc(query.period.to)}`;
-  if (!bySubId) return Prisma.sql`(${orders})`;
-  return Prisma.sql`(SELECT o.*, tag."slot",
-      CASE WHEN "is_sub_id"(tag."value") THEN tag."value" ELSE "sub_id_other_values"() END AS "value"
-    FROM (${orders}) AS o
-    CROSS JOIN LATERAL (VALUES (1::smallint, o."sub1"), (2::smallint, o."sub2"),
-      (3::smallint, o."sub3"), (4::smallint, o."sub4"), (5::smallint, o."sub5")) AS tag("slot", "value")
-    WHERE tag."value" IS NOT NULL)`;
+      AND ${date} >= ${utc(query.period.from)} AND ${date} < ${utc(query.period.to)})`;
 }
 
-/** The report's orders: their hourly rollups by order date, or the orders by another date. */
+/**
+ * The report's orders: their hourly rollups by order date, or the orders by another date, which
+ * are split by a sub-ID's value in one pass.
+ */
 function orderRollupsOf(query: ReportQuery): ReportRollups {
   if (readsOrderRollups(query.dateType)) return ORDER_ROLLUPS;
-  const all = ordersAsRollup(query, false);
-  const tagged = ordersAsRollup(query, true);
+  const all = ordersAsRollup(query);
   return {
     ...ORDER_ROLLUPS,
     all: { link: all, affiliate: all },
-    tagged: { link: tagged, affiliate: tagged },
+    tagged: (slot) => ordersAsRollup(query, slot),
     keepsCampaign: false,
   };
 }
@@ -277,9 +282,14 @@ const summed = (column: string) => `sum("${column}"::float8) AS "${column}"`;
  * One sub-ID's rows by value (`subId`): the tagged ones from the sub-ID rollup, and those without
  * a value ('') as all rows less the tagged ones.
  */
-function splitBySubId(query: ReportQuery, slot: number, rollups: ReportRollups): Prisma.Sql {
+function splitBySubId(
+  query: ReportQuery,
+  slot: number,
+  rollups: ReportRollups,
+  byValue: Record<'link' | 'affiliate', Prisma.Sql>,
+): Prisma.Sql {
   const all = rollupRows(query, rollups.all[sideOf(query)], rollups.link);
-  const tagged = rollupRows(query, rollups.tagged[sideOf(query)], rollups.link, slot);
+  const tagged = rollupRows(query, byValue[sideOf(query)], rollups.link, slot);
   const keys = keysOf(rollups);
   return Prisma.sql`WITH tagged AS (
       SELECT "value" ${keys} ${sumsOf(rollups, summed)}
@@ -295,7 +305,12 @@ function splitBySubId(query: ReportQuery, slot: number, rollups: ReportRollups):
 /** The rows a report groups: one sub-ID's split, each link's sums with its campaign, or the hours. */
 function sourceOf(query: ReportQuery, rollups: ReportRollups): Prisma.Sql {
   const slot = subIdSlotOf(query.groupBy);
-  if (slot !== null) return splitBySubId(query, slot, rollups);
+  if (slot !== null) {
+    const { tagged } = rollups;
+    return typeof tagged === 'function'
+      ? rollupRows(query, tagged(slot), rollups.link)
+      : splitBySubId(query, slot, rollups, tagged);
+  }
   const hours = rollupRows(query, rollups.all[sideOf(query)], rollups.link);
   if (query.groupBy !== 'campaign' || rollups.keepsCampaign) return hours;
   // Orders read from "Order" (another order date): each link's sums first, then its campaign, one
