@@ -223,22 +223,26 @@ const readsOrderRollups = (dateType: OrderDateName | null | undefined) =>
   (dateType ?? 'ordered') === 'ordered';
 
 /**
+ * An order's value of one sub-ID as the rollups count it: '' for none, a value that is no sub-ID
+ * as "(other values)".
+ */
+function subIdColumn(slot: number): Prisma.Sql {
+  const value = Prisma.raw(`o."sub${slot}"`);
+  return Prisma.sql`CASE WHEN ${value} IS NULL THEN '' WHEN "is_sub_id"(${value}) THEN ${value}
+    ELSE "sub_id_other_values"() END`;
+}
+
+/**
  * The affiliate's orders whose `dateType` date lies in the period, one row each in the shape of
  * the order rollups (hour, link, currency, status, sums); with `slot`, that sub-ID's value as
- * "subId": '' for none, a value that is no sub-ID as "(other values)", as in the rollups.
+ * "subId".
  */
 function ordersAsRollup(query: ReportQuery, slot: number | null = null): Prisma.Sql {
   const date = Prisma.raw(`o."${ORDER_DATES[query.dateType]}"`);
-  const value = Prisma.raw(`o."sub${slot}"`);
   return Prisma.sql`(SELECT o."affiliateId", o."organizationId",
       coalesce(o."shortUrlCode", '') AS "linkCode", date_trunc('hour', ${date}) AS "hour",
       o."currency", o."status", 1 AS "orders", o."transactionValueMinor", o."earningsMinor"
-      ${
-        slot === null
-          ? Prisma.empty
-          : Prisma.sql`, CASE WHEN ${value} IS NULL THEN '' WHEN "is_sub_id"(${value}) THEN ${value}
-              ELSE "sub_id_other_values"() END AS "subId"`
-      }
+      ${slot === null ? Prisma.empty : Prisma.sql`, ${subIdColumn(slot)} AS "subId"`}
     FROM "Order" o
     WHERE o."affiliateId" = ${query.affiliateId}::uuid
       AND ${date} >= ${utc(query.period.from)} AND ${date} < ${utc(query.period.to)})`;
