@@ -46,9 +46,15 @@ const RUNS = {
 const DOCUMENTED = new Set([200, 201, 302, 400, 401, 403, 404, 405, 409, 410, 413, 429]);
 // Created rows may only come from a successful creation; these two tables are checked against
 // the answers instead of being required to stay the same. A redirect the fuzzing sends with a real
-// code counts a click: its client's window row and the link's and affiliate's click hours.
+// code counts a click: its client's and its address's window rows and the link's and affiliate's
+// click hours.
 const CREATED_BY_SUCCESS = ['ShortUrl', 'IdempotencyRecord'];
-const WRITTEN_BY_CLICKS = ['RecentClick', 'LinkClickHour', 'AffiliateClickHour'];
+const WRITTEN_BY_CLICKS = [
+  'RecentClick',
+  'RecentClickAddress',
+  'LinkClickHour',
+  'AffiliateClickHour',
+];
 
 // Production's GraphQL settings: no GraphiQL page (HTML) and no introspection or suggestions.
 const app = createIsolatedApp({ graphql: { introspection: false, graphiql: false } });
