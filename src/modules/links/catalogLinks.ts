@@ -27,9 +27,14 @@ interface CampaignLinkRow {
 /**
  * The affiliate's link to a campaign: the existing one, or for a `Url` offer one made now
  * (`Spreadsheet` offers and coupons get theirs through the shortener only). A deactivated link
- * does not redirect, so it is not handed out, and it is not replaced either: null.
+ * does not redirect, so it is not handed out, and it is not replaced either: null. Answered
+ * synchronously unless a link is made: a promise would make the executor complete every row of the
+ * page asynchronously.
  */
-async function campaignShortUrl(campaign: CampaignLinkRow, affiliateId: string) {
+function campaignShortUrl(
+  campaign: CampaignLinkRow,
+  affiliateId: string,
+): string | null | Promise<string | null> {
   const existing = campaign.shortUrls.find(
     (link) => link.dedupeKey === campaignDedupeKey(campaign.id),
   );
@@ -43,8 +48,9 @@ async function campaignShortUrl(campaign: CampaignLinkRow, affiliateId: string) 
     logger.warn({ err: error, campaignId: campaign.id }, 'campaign url cannot be linked');
     return null;
   }
-  const { shortUrl } = await getOrCreateShortUrl(request);
-  return shortUrl.active ? shortUrlOf(shortUrl.urlCode) : null;
+  return getOrCreateShortUrl(request).then(({ shortUrl }) =>
+    shortUrl.active ? shortUrlOf(shortUrl.urlCode) : null,
+  );
 }
 
 builder.prismaObjectField(AffiliateCampaign, 'shortUrl', (t) =>
