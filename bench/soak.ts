@@ -16,7 +16,7 @@ import { DEMO_SCHEMA, resetDemoSchema, SCALE_SCHEMA, schemaRows } from './suppor
 import { resolveFixtures } from './support/fixtures';
 import {
   summarizeHeapProfile,
-  type LiveHeapSummary,
+  type HeapSummary,
   type SamplingHeapProfile,
 } from './support/heapProfile';
 import { positiveNumber } from './support/cli';
@@ -155,7 +155,7 @@ interface HeapReply {
 interface RetainedHeap {
   startMiB: number;
   endMiB: number;
-  live: LiveHeapSummary;
+  live: HeapSummary;
 }
 
 /** Heap used after a full GC at the warm-up's end and at the end, and what the growth holds. */

@@ -1,6 +1,7 @@
-// What a sampling heap profile says is still alive: V8 samples allocations (one per ~32 KiB) with
-// their stacks and drops those collected; read after a full GC, the rest is what the process kept.
-// Summed per package and per allocation stack (the nearest frames outside node core).
+// What a sampling heap profile holds: V8 samples allocations (one per ~32 KiB) with their stacks.
+// By default it drops those collected, so read after a full GC the rest is what the process kept;
+// told to keep them (the probe's `collected`), it is everything allocated meanwhile. Summed per
+// package and per allocation stack (the nearest frames outside node core).
 import {
   frameName,
   ownerOf,
@@ -8,7 +9,7 @@ import {
   sourceMapsBesideFiles,
   type CallFrame,
   type SourceMaps,
-} from './profile';
+} from './frames';
 
 interface HeapNode {
   callFrame: CallFrame;
@@ -20,16 +21,16 @@ export interface SamplingHeapProfile {
   head: HeapNode;
 }
 
-export interface LiveShare {
+export interface HeapShare {
   name: string;
   bytes: number;
   share: number;
 }
 
-export interface LiveHeapSummary {
+export interface HeapSummary {
   bytes: number;
-  packages: LiveShare[];
-  stacks: LiveShare[];
+  packages: HeapShare[];
+  stacks: HeapShare[];
 }
 
 const STACK_DEPTH = 4;
@@ -38,19 +39,19 @@ function isOwnCode(frame: CallFrame): boolean {
   return Boolean(frame.url) && !frame.url.startsWith('node:');
 }
 
-function top(totals: Map<string, number>, bytes: number, count: number): LiveShare[] {
+function top(totals: Map<string, number>, bytes: number, count: number): HeapShare[] {
   return [...totals.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, count)
     .map(([name, size]) => ({ name, bytes: size, share: size / bytes }));
 }
 
-/** What is still alive, by package and by stack; frames of a bundle named by their sources. */
+/** The sampled bytes by package and by stack; frames of a bundle named by their sources. */
 export function summarizeHeapProfile(
   profile: SamplingHeapProfile,
   count = 15,
   sourceMaps: SourceMaps = sourceMapsBesideFiles(),
-): LiveHeapSummary {
+): HeapSummary {
   const byPackage = new Map<string, number>();
   const byStack = new Map<string, number>();
   let bytes = 0;

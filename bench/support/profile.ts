@@ -1,24 +1,23 @@
 // A CPU profile of the service under the load of one scenario, summed by self time per function and
-// per package. The probe in the server (serverProbe.cjs) starts V8's profiler after the warm-up
-// and stops it after the measured load, so start-up (module loading, migrations) stays out. The
-// service runs compiled (dist/server.js): its frames are named by their source files again through
-// the build's source map.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { SourceMap } from 'node:module';
+// per package, and what its answers allocate. The probe in the server (serverProbe.cjs) starts V8's
+// profilers after the warm-up and stops them after the measured load, so start-up (module loading,
+// migrations) stays out. The service runs compiled (dist/server.js): its frames are named by their
+// source files again through the build's source map.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import {
+  frameName,
+  ownerOf,
+  sourceFrame,
+  sourceMapsBesideFiles,
+  type CallFrame,
+  type SourceMaps,
+} from './frames';
+import { summarizeHeapProfile, type HeapSummary, type SamplingHeapProfile } from './heapProfile';
 import { runLoad, type LoadResult, type LoadSettings } from './load';
-import { askProbe, REPO_ROOT, startService } from './processes';
+import { askProbe, startService } from './processes';
 import type { Scenario } from './scenarios';
-
-export interface CallFrame {
-  functionName: string;
-  url: string;
-  /** Zero-based, as V8 counts. */
-  lineNumber: number;
-  columnNumber: number;
-}
 
 interface CpuProfile {
   nodes: { id: number; callFrame: CallFrame }[];
@@ -35,63 +34,13 @@ export interface SelfTime {
 export interface ProfileSummary {
   scenario: string;
   load: LoadResult;
+  /** What an answer allocates: a second load, under V8's sampling heap profiler. */
+  allocation: { load: LoadResult; heap: HeapSummary };
   /** Sampled time the process was busy (not idle); shares are of this. */
   busyMs: number;
   idleMs: number;
   functions: SelfTime[];
   packages: SelfTime[];
-}
-
-/** Where a function lives: a package of node_modules, the service's own code, or node itself. */
-export function ownerOf(url: string): string {
-  if (!url) return '(native / V8)';
-  // The only WebAssembly the service runs on PostgreSQL (PGlite is never started there).
-  if (url.startsWith('wasm://')) return 'Prisma query compiler (wasm)';
-  if (url.startsWith('node:')) return 'node core';
-  const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (inModules) return inModules[1]!;
-  const local = url.replace(/^file:\/\//, '');
-  return local.startsWith(REPO_ROOT) ? path.relative(REPO_ROOT, local).split('/')[0]! : local;
-}
-
-export function frameName({ functionName, url, lineNumber }: CallFrame): string {
-  const where = url
-    ? `${url.replace(/^file:\/\//, '').replace(`${REPO_ROOT}/`, '')}:${lineNumber + 1}`
-    : '';
-  return `${functionName || '(anonymous)'}${where ? ` ${where}` : ''}`;
-}
-
-/** The source map beside a compiled file (`<file>.map`), read once; null when it has none. */
-export type SourceMaps = (file: string) => SourceMap | null;
-
-export function sourceMapsBesideFiles(): SourceMaps {
-  const maps = new Map<string, SourceMap | null>();
-  return (file) => {
-    if (!maps.has(file)) {
-      const mapFile = `${file}.map`;
-      maps.set(
-        file,
-        existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))) : null,
-      );
-    }
-    return maps.get(file)!;
-  };
-}
-
-/** The frame at its place in the source, when it ran from a bundle with a source map. */
-export function sourceFrame(frame: CallFrame, sourceMaps: SourceMaps): CallFrame {
-  if (!frame.url || frame.url.includes('node_modules') || !/^(file:\/\/)?\//.test(frame.url)) {
-    return frame;
-  }
-  const file = frame.url.startsWith('file:') ? fileURLToPath(frame.url) : frame.url;
-  const entry = sourceMaps(file)?.findEntry(frame.lineNumber, frame.columnNumber);
-  if (!entry || !('originalSource' in entry)) return frame;
-  return {
-    ...frame,
-    url: path.resolve(path.dirname(file), entry.originalSource),
-    lineNumber: entry.originalLine,
-    columnNumber: entry.originalColumn,
-  };
 }
 
 function top(totals: Map<string, number>, totalMs: number, count: number): SelfTime[] {
@@ -139,7 +88,11 @@ export function summarizeProfile(
   };
 }
 
-/** Profiles the service while `scenario` loads it for the given settings. */
+/**
+ * Profiles the service while `scenario` loads it for the given settings: its CPU, then in a second
+ * load what it allocates, collected objects included (the sampler slows the service, so the two
+ * loads are apart).
+ */
 export async function profileScenario(
   schema: string,
   scenario: Scenario,
@@ -147,19 +100,28 @@ export async function profileScenario(
 ): Promise<ProfileSummary> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-cpu-'));
   const file = path.join(dir, 'service.cpuprofile');
+  const heapFile = path.join(dir, 'service.heapprofile');
   try {
     const service = await startService({ schema, withProbe: true });
     let load: LoadResult;
+    let allocationLoad: LoadResult;
     try {
       await runLoad(service.baseUrl, scenario.spec, { ...settings, durationS: 2 });
       await askProbe(service, 'bench:profile-start');
       load = await runLoad(service.baseUrl, scenario.spec, settings);
       await askProbe(service, 'bench:profile-stop', { file });
+      await askProbe(service, 'bench:heap-start', { collected: true });
+      allocationLoad = await runLoad(service.baseUrl, scenario.spec, settings);
+      await askProbe(service, 'bench:heap-stop', { file: heapFile });
     } finally {
       await service.stop();
     }
     const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-    return { scenario: scenario.name, load, ...summarizeProfile(profile) };
+    const heap = summarizeHeapProfile(
+      JSON.parse(readFileSync(heapFile, 'utf8')) as SamplingHeapProfile,
+    );
+    const allocation = { load: allocationLoad, heap };
+    return { scenario: scenario.name, load, allocation, ...summarizeProfile(profile) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -500,6 +500,32 @@ function profileSection(run: TargetRun): string[] {
         .map((entry) => [`\`${entry.name}\``, entry.ms.toFixed(0), pct(entry.share)]),
     ),
     '',
+    ...allocationLines(profile),
+  ];
+}
+
+/** What an answer allocates, from V8's sampling heap profiler (collected objects included). */
+function allocationLines({ allocation: { heap, load } }: ProfileSummary): string[] {
+  const perAnswer = (bytes: number) => (bytes / 1024 / load.responses).toFixed(1);
+  return [
+    `What an answer allocates, from a second load of the same settings under V8's sampling heap`,
+    `profiler (${rps(load.requestsPerSecond)} req/s; a sample per ~32 KiB, collected ones kept):`,
+    `${perAnswer(heap.bytes)} KiB per answer. By the nearest frame outside node core:`,
+    '',
+    ...table(
+      ['package / area', 'KiB / answer', 'share'],
+      heap.packages
+        .slice(0, 8)
+        .map((entry) => [entry.name, perAnswer(entry.bytes), pct(entry.share)]),
+    ),
+    '',
+    ...table(
+      ['allocation stack (allocation first)', 'KiB / answer', 'share'],
+      heap.stacks
+        .slice(0, 10)
+        .map((entry) => [`\`${entry.name}\``, perAnswer(entry.bytes), pct(entry.share)]),
+    ),
+    '',
   ];
 }
 

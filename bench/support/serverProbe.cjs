@@ -4,8 +4,10 @@
 //                           `collect`, after a full GC (what is retained, for the soak's verdict)
 //   bench:profile-start  -> starts the V8 CPU profiler (inspector), so start-up stays out of it
 //   bench:profile-stop   -> stops it and writes the profile (.cpuprofile JSON) to `file`
-//   bench:heap-start     -> full GC, then V8's sampling heap profiler (allocations and their stacks)
-//   bench:heap-stop      -> full GC, then writes what sampled allocations are still alive to `file`
+//   bench:heap-start     -> full GC, then V8's sampling heap profiler (allocations, their stacks);
+//                           with `collected`, it keeps the samples of objects collected since too
+//   bench:heap-stop      -> full GC, then writes the sampled allocations to `file`: those still
+//                           alive (what the process kept), or with `collected` all of them
 // The two full GCs make heapUsed comparable: what stays after them is retained, not garbage.
 // Plain CommonJS, no dependencies: it runs before the compiled service (dist/server.js) loads.
 'use strict';
@@ -59,12 +61,16 @@ if (typeof process.send === 'function') {
       writeFileSync(file, JSON.stringify(profile));
       return { file };
     },
-    'bench:heap-start': async () => {
+    'bench:heap-start': async ({ collected }) => {
       connect();
       await post('HeapProfiler.enable');
       await post('HeapProfiler.collectGarbage');
       const memory = process.memoryUsage();
-      await post('HeapProfiler.startSampling', { samplingInterval: 32768 });
+      await post('HeapProfiler.startSampling', {
+        samplingInterval: 32768,
+        includeObjectsCollectedByMajorGC: Boolean(collected),
+        includeObjectsCollectedByMinorGC: Boolean(collected),
+      });
       return { memory };
     },
     'bench:heap-stop': async ({ file }) => {
