@@ -250,7 +250,7 @@ export async function runScript(script: string, env: NodeJS.ProcessEnv): Promise
 
 /** Asks the service's probe (see serverProbe.cjs) and waits for its reply. */
 export function askProbe<Reply>(
-  service: NodeChild,
+  service: Pick<NodeChild, 'child'>,
   type: string,
   payload: Record<string, unknown> = {},
   timeoutMs = 30_000,

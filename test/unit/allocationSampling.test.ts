@@ -22,14 +22,15 @@ const ALLOCATOR = `
   });`;
 
 let dir: string;
-let allocator: NodeChild;
+let allocator: Pick<NodeChild, 'child'>;
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'allocation-'));
   const script = path.join(dir, 'allocator.cjs');
   writeFileSync(script, ALLOCATOR);
-  const child = fork(script, [], { execArgv: ['--require', PROBE_PATH], stdio: 'ignore' });
-  allocator = { child } as NodeChild;
+  allocator = {
+    child: fork(script, [], { execArgv: ['--require', PROBE_PATH], stdio: 'ignore' }),
+  };
 });
 
 afterAll(() => {
