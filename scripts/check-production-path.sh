@@ -70,7 +70,10 @@ key="$(curl -sf "$base/graphql" -H "x-api-token: $token" -H 'content-type: appli
 status="$(curl -s -o /dev/null -w '%{http_code}' -H "x-api-key: $key" "$base/api/partner/organizations")"
 [ "$status" = 200 ] || { echo "partner catalog answered $status"; cat "$work/server.log"; exit 1; }
 echo "GET /api/partner/organizations with the new key: 200"
-curl -sf -H 'accept: text/html' "$base/graphql" | grep -q renderYogaGraphiQL ||
+# Saved first: `grep -q` stops reading at the match, and under pipefail curl's failed write to the
+# closed pipe would fail the check.
+curl -sf -H 'accept: text/html' -o "$work/graphiql.html" "$base/graphql" &&
+  grep -q renderYogaGraphiQL "$work/graphiql.html" ||
   { echo "GET /graphql served no GraphiQL page"; cat "$work/server.log"; exit 1; }
 echo "GET /graphql from a browser: the GraphiQL page"
 
