@@ -11,6 +11,7 @@ import { isEmbeddedDatabase, prisma } from '../src/platform/db';
 import type { EdgeSettings } from '../src/http/edge';
 import { createRedisClient, type RedisClient } from '../src/platform/redis';
 import { logger } from '../src/platform/logger';
+import { FAILED_AUTH_LIMIT } from '../src/limits/requestQuota';
 import { proxyRange, TrustedProxies } from '../src/platform/trustProxy';
 import { expectError, listen, useTestDatabase } from './support/app';
 import { holdLock } from './support/locks';
@@ -568,6 +569,38 @@ withRedis('two deployments on one Redis, each with its own REDIS_KEY_PREFIX', ()
     if (plain.status !== 'ready') await once(plain, 'ready');
     for (const prefix of [`a${run}:`, `b${run}:`]) {
       expect(await plain.keys(`${prefix}*`)).not.toHaveLength(0);
+    }
+  });
+});
+
+withRedis('test files on one Redis', () => {
+  /** The REDIS_KEY_PREFIX another test file runs with (test/support/env.ts, run again). */
+  function anotherTestFilesPrefix(): string {
+    const saved = { ...process.env };
+    jest.isolateModules(() => require('./support/env'));
+    const prefix = process.env.REDIS_KEY_PREFIX ?? '';
+    process.env = saved;
+    return prefix;
+  }
+
+  test("another file's failed authentications from the same address never limit this file's requests", async () => {
+    const clients = [
+      createRedisClient(config.redisUrl!),
+      createRedisClient(config.redisUrl!, anotherTestFilesPrefix()),
+    ];
+    try {
+      await Promise.all(clients.map((client) => once(client, 'ready')));
+      const [thisFile, otherFile] = clients.map((client) => createApp({ redis: client }));
+      // Every request of app.fetch comes from one address: the other file uses up its failures.
+      const guesses = [];
+      for (let n = 0; n <= FAILED_AUTH_LIMIT.max; n += 1) {
+        guesses.push((await hit(otherFile!, ORGANIZATIONS, { key: `malformed-${n}` })).status);
+      }
+      expect(guesses.at(-1)).toBe(429);
+      const { apiKey } = await createApiKey('partner');
+      expect((await hit(thisFile!, ORGANIZATIONS, { key: apiKey })).status).toBe(200);
+    } finally {
+      await Promise.all(clients.map((client) => client.quit()));
     }
   });
 });
