@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { createApp } from '../src/app';
 import { DEMO_KEYS } from '../src/auth/demoIdentities';
+import { config } from '../src/platform/config';
 import { breakerOf, createRedisClient, type RedisClient } from '../src/platform/redis';
 import { useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
@@ -260,7 +261,9 @@ withRedisServer('a Redis that accepts connections and never answers', () => {
     expect(
       asked.filter(
         ([name, key]) =>
-          !(name === 'set' && key === 'health:probe') && name !== 'client' && name !== 'info',
+          !(name === 'set' && key === `${config.redisKeyPrefix}health:probe`) &&
+          name !== 'client' &&
+          name !== 'info',
       ),
     ).toEqual([]);
 
