@@ -62,13 +62,25 @@ export function isSuccess(statusCode: number | null): boolean {
   return statusCode !== null && statusCode >= 200 && statusCode < 300;
 }
 
-/** A lookup that answers the checked address, whatever name is asked. */
+/**
+ * A lookup that answers the checked address, whatever name is asked. Asynchronously, as DNS does:
+ * a connect that fails at once (no route to an IPv6 address, EACCES) then fails as the request's
+ * 'error', after its listener is attached, instead of throwing inside `request()` and leaving the
+ * TLS socket's error with no listener, which ends the process.
+ */
 function pinnedLookup({ address, family }: ResolvedAddress): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  };
+  return (_hostname, options, callback) =>
+    process.nextTick(() => {
+      if (options.all) callback(null, [{ address, family }]);
+      else callback(null, address, family);
+    });
 }
+
+const failedRequest = (error: NodeJS.ErrnoException) => ({
+  statusCode: null,
+  error: `request failed: ${error.code ?? error.message}`,
+  responseBody: null,
+});
 
 export function sendRequest(
   { method, url, headers, body }: OutgoingRequest,
@@ -86,16 +98,22 @@ export function sendRequest(
       clearTimeout(deadline);
       resolve({ ...outcome, durationMs: elapsed() });
     };
-    const request = transport.request(url, {
-      method,
-      lookup: pinnedLookup(address),
-      agent: false,
-      headers: {
-        ...headers,
-        // A POST always says its length (0 without a body): no chunked encoding for receivers.
-        ...(method === 'POST' && { 'content-length': String(Buffer.byteLength(body ?? '')) }),
-      },
-    });
+    let request: http.ClientRequest;
+    try {
+      request = transport.request(url, {
+        method,
+        lookup: pinnedLookup(address),
+        agent: false,
+        headers: {
+          ...headers,
+          // A POST always says its length (0 without a body): no chunked encoding for receivers.
+          ...(method === 'POST' && { 'content-length': String(Buffer.byteLength(body ?? '')) }),
+        },
+      });
+    } catch (error) {
+      // Whatever a request cannot even start with is this attempt's error, never the process's.
+      return resolve({ ...failedRequest(error as NodeJS.ErrnoException), durationMs: elapsed() });
+    }
     const deadline = setTimeout(() => {
       request.destroy();
       settle({
@@ -104,13 +122,7 @@ export function sendRequest(
         responseBody: null,
       });
     }, timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) =>
-      settle({
-        statusCode: null,
-        error: `request failed: ${error.code ?? error.message}`,
-        responseBody: null,
-      }),
-    );
+    request.on('error', (error: NodeJS.ErrnoException) => settle(failedRequest(error)));
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       let kept = 0;
