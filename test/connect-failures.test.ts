@@ -27,10 +27,12 @@ const FAILS_AT_CONNECT: ResolvedAddress = { address: '127.0.0.1', family: 6 };
 
 // Every lookup of the name, the save-time check's and the test sends' included.
 const realLookup = dns.lookup;
-jest.spyOn(dns, 'lookup').mockImplementation(((hostname: string, options: object) =>
-  hostname === UNCONNECTABLE
-    ? Promise.resolve([FAILS_AT_CONNECT])
-    : realLookup(hostname, options as never)) as typeof dns.lookup);
+jest
+  .spyOn(dns, 'lookup')
+  .mockImplementation(((hostname: string, options: object) =>
+    hostname === UNCONNECTABLE
+      ? Promise.resolve([FAILS_AT_CONNECT])
+      : realLookup(hostname, options as never)) as typeof dns.lookup);
 
 const settings = {
   pollIntervalMs: 100,
