@@ -9,6 +9,10 @@ import { resolveHost } from '../src/modules/webhooks/urls';
 import { postbackLane } from '../src/modules/postbacks/lane';
 import { MAX_REPLAYED_ORDERS } from '../src/modules/postbacks/replay';
 import { SAMPLE_CONVERSION } from '../src/modules/postbacks/macros';
+import { RENDERED_BODY_MAX, RENDERED_URL_MAX } from '../src/modules/postbacks/request';
+import { MAX_LISTED_POSTBACK_DELIVERIES } from '../src/modules/postbacks/schema/queries';
+import { MAX_LISTED_POSTBACK_ATTEMPTS } from '../src/modules/postbacks/schema/types';
+import { RESPONSE_BODY_MAX_BYTES } from '../src/modules/webhooks/send';
 import { call, graphql, useTestDatabase } from './support/app';
 import {
   createApiKey,
@@ -1244,5 +1248,76 @@ describe('the address guard at delivery, where private addresses are not allowed
     } finally {
       await strict.stop();
     }
+  });
+});
+
+describe('what a list of deliveries may ask for', () => {
+  /** A postback with `deliveries` failed deliveries of 5 attempts each, every stored text at its largest. */
+  async function postbackWithFullHistory(deliveries: number) {
+    const { user, token } = await affiliateDashboard();
+    const postback = await prisma.postback.create({
+      data: {
+        ownerId: user.id,
+        name: 'full',
+        events: ORDER_EVENTS,
+        method: 'POST',
+        urlTemplate: `${tracker.url}/full`,
+        statusMap: {},
+      },
+    });
+    for (let d = 0; d < deliveries; d++) {
+      const event = await prisma.webhookEvent.create({ data: { type: 'order.created' } });
+      const delivery = await prisma.webhookDelivery.create({
+        data: { eventId: event.id, postbackId: postback.id, seq: event.seq, state: 'FAILED' },
+      });
+      await prisma.webhookAttempt.createMany({
+        data: Array.from({ length: MAX_LISTED_POSTBACK_ATTEMPTS }, (_, n) => ({
+          deliveryId: delivery.id,
+          attemptedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, d, n)),
+          statusCode: 500,
+          durationMs: n,
+          error: 'answered HTTP 500',
+          requestMethod: 'POST',
+          requestUrl: `${tracker.url}/full?v=${'u'.repeat(RENDERED_URL_MAX - 40)}`,
+          requestBody: 'b'.repeat(RENDERED_BODY_MAX),
+          responseBody: 'r'.repeat(RESPONSE_BODY_MAX_BYTES),
+        })),
+      });
+    }
+    return { token, postbackId: postback.id };
+  }
+
+  test('every stored request and answer of 100 deliveries is refused by its cost before any resolver; their URLs alone, or the default 20 deliveries, are answered', async () => {
+    const { token, postbackId } = await postbackWithFullHistory(MAX_LISTED_POSTBACK_DELIVERIES);
+    const list = (attempt: string) =>
+      `{ postbackDeliveries(postbackId: "${postbackId}", limit: ${MAX_LISTED_POSTBACK_DELIVERIES}) {
+        id attempts { ${attempt} } } }`;
+    const deliveries = jest.spyOn(prisma.webhookDelivery, 'findMany');
+    try {
+      const everything = await call('/graphql', {
+        token,
+        body: { query: list('request { method url body } responseBody') },
+      });
+      expect(everything.status).toBe(400);
+      expect(everything.body.errors[0]).toEqual({
+        message: expect.stringMatching(/^Operation cost limit of 20000 exceeded, found \d+\.$/),
+        extensions: { code: 'BAD_REQUEST' },
+      });
+      expect(deliveries).not.toHaveBeenCalled();
+    } finally {
+      deliveries.mockRestore();
+    }
+    const urls = await call('/graphql', { token, body: { query: list('request { url }') } });
+    expect(urls.status).toBe(200);
+    expect(urls.body.data.postbackDeliveries).toHaveLength(MAX_LISTED_POSTBACK_DELIVERIES);
+    const firstPage = await call('/graphql', {
+      token,
+      body: {
+        query: `{ postbackDeliveries(postbackId: "${postbackId}") {
+          attempts { request { method url body } responseBody } } }`,
+      },
+    });
+    expect(firstPage.status).toBe(200);
+    expect(firstPage.body.data.postbackDeliveries).toHaveLength(20);
   });
 });

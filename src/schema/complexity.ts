@@ -4,7 +4,7 @@
 // page size (src/schema/lists.ts), any other list the cap its resolver applies (an order's items,
 // a delivery's attempts, the newest events of a key). An envelope's `data` list is priced by its
 // root field, so it multiplies by 1. A field whose statement does work beyond its rows (a report's
-// period, a substring search) adds that work to its own cost.
+// period, a substring search) adds that work to its own cost; a stored text, its size.
 import {
   getNamedType,
   getNullableType,
@@ -38,6 +38,18 @@ export function fieldComplexity<Context>(
 /** The cost of a list that holds at most `rows` rows (its resolver answers no more). */
 export function listOf(rows: number) {
   return { field: 1, multiplier: rows };
+}
+
+/** How many bytes of an answer a point of cost stands for, in the fields priced by their size. */
+const BYTES_PER_POINT = 256;
+
+/**
+ * The cost of a stored text as large as `maxBytes` once written out as JSON (a kept answer, a
+ * rendered request): a point per 256 bytes, so the cost limit bounds the bytes an operation can
+ * ask for before any resolver runs, not only the answer's size after it was built.
+ */
+export function storedTextOf(maxBytes: number): number {
+  return Math.ceil(maxBytes / BYTES_PER_POINT);
 }
 
 /** An envelope's `data`: its root field has counted its rows already. */

@@ -10,11 +10,6 @@ import { checkedAddress, type Resolve, type ResolvedAddress } from './urls';
 /** What is kept of a receiver's answer: at most this many bytes, as JSON writes it out. */
 export const RESPONSE_BODY_MAX_BYTES = 4 * 1024;
 
-/**
- * What a kept answer adds to an operation's cost (src/schema/complexity.ts): its size, a point per
- * 256 bytes, so the cost limit bounds the answers one operation can ask for to about 5 MB.
- */
-export const RESPONSE_BODY_COST = RESPONSE_BODY_MAX_BYTES / 256;
 
 /** What a character takes in JSON: an escape for a control character, a quote or a backslash. */
 function jsonBytesOf(character: string): number {

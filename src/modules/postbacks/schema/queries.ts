@@ -3,6 +3,7 @@
 import { prisma } from '../../../platform/db';
 import { builder } from '../../../schema/builder';
 import { listOf } from '../../../schema/complexity';
+import { pageSize, resolvePage, type PaginatedRule } from '../../../schema/pagination';
 import { MAX_URL_LENGTH } from '../../../schema/inputLimits';
 import { applyPreset } from '../presets';
 import { postbackOwnedBy, postbackOwner } from './access';
@@ -11,6 +12,15 @@ import { PostbackDelivery, PostbackDeliveryState, PostbackPreset, PostbackTracke
 
 /** The newest deliveries of a postback that postbackDeliveries answers. */
 export const MAX_LISTED_POSTBACK_DELIVERIES = 100;
+/**
+ * A page of deliveries, each with its newest attempts, their requests and answers priced by size:
+ * the default page at full width fits the operation cost; a larger one fits without the bodies.
+ */
+export const POSTBACK_DELIVERIES_PAGE: PaginatedRule = {
+  defaultLimit: 20,
+  maxLimit: MAX_LISTED_POSTBACK_DELIVERIES,
+  aboveMax: 'clamp',
+};
 
 builder.queryFields((t) => ({
   listPostbacks: t.prismaField({
@@ -30,14 +40,18 @@ builder.queryFields((t) => ({
   }),
   postbackDeliveries: t.prismaField({
     type: [PostbackDelivery],
-    description: `A postback's deliveries, newest first (at most the newest ${MAX_LISTED_POSTBACK_DELIVERIES}), each with its newest attempts: the request sent (secrets redacted), the tracker's status, the start of its answer, the duration`,
+    description: `A postback's newest deliveries, newest first, each with its newest attempts: the request sent (secrets redacted), the tracker's status, the start of its answer, the duration`,
     authScopes: { dashboardUser: true },
     args: {
       postbackId: t.arg.id({ required: true }),
       since: t.arg({ type: 'DateTime', description: 'Only deliveries made at or after' }),
       state: t.arg({ type: PostbackDeliveryState, description: 'Only deliveries in this state' }),
+      limit: t.arg.int({
+        description: `How many: default ${POSTBACK_DELIVERIES_PAGE.defaultLimit}; values above ${MAX_LISTED_POSTBACK_DELIVERIES} are clamped to ${MAX_LISTED_POSTBACK_DELIVERIES}`,
+        extensions: { pageRule: POSTBACK_DELIVERIES_PAGE },
+      }),
     },
-    complexity: listOf(MAX_LISTED_POSTBACK_DELIVERIES),
+    complexity: (args) => ({ field: 1, multiplier: pageSize(args, POSTBACK_DELIVERIES_PAGE) }),
     resolve: async (query, _root, args, context) => {
       const user = await postbackOwner(context.dashboardUserId);
       const postback = await postbackOwnedBy(user.id, String(args.postbackId));
@@ -49,7 +63,7 @@ builder.queryFields((t) => ({
           ...(args.state && { state: args.state }),
         },
         orderBy: [{ createdAt: 'desc' }, { seq: 'desc' }],
-        take: MAX_LISTED_POSTBACK_DELIVERIES,
+        take: resolvePage(args, POSTBACK_DELIVERIES_PAGE).limit,
       });
     },
   }),

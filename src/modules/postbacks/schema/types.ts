@@ -2,14 +2,14 @@
 // whether it has one, and rendered requests show it redacted.
 import { OrderStatus, PostbackBodyFormat, PostbackMethod } from '../../../generated/prisma/client';
 import { builder } from '../../../schema/builder';
-import { RESPONSE_BODY_COST } from '../../webhooks/send';
-import { listOf } from '../../../schema/complexity';
+import { RESPONSE_BODY_MAX_BYTES } from '../../webhooks/send';
+import { listOf, storedTextOf } from '../../../schema/complexity';
 import { MAX_URL_LENGTH } from '../../../schema/inputLimits';
 import type { ShownRequest } from '../../webhooks/lane';
 import { POSTBACK_EVENT_TYPES } from '../events';
 import { MACRO_NAMES, type StatusMap } from '../macros';
 import { PRESETS, TRACKERS, type PresetSettings, type Tracker } from '../presets';
-import { BODY_TEMPLATE_MAX } from '../request';
+import { BODY_TEMPLATE_MAX, RENDERED_BODY_MAX, RENDERED_URL_MAX } from '../request';
 import { statusMapOf } from '../settings';
 import { SECRET_MAX, WORD_MAX } from './rules';
 
@@ -117,8 +117,13 @@ export const PostbackRequest = builder.objectRef<ShownRequest>('PostbackRequest'
     'A rendered request, its secrets redacted: the {secret} macro and the values of parameters named like a secret (token, key, secret, password, signature, auth ...)',
   fields: (t) => ({
     method: t.exposeString('method'),
-    url: t.exposeString('url'),
-    body: t.exposeString('body', { nullable: true }),
+    // Priced by size, as sent: a URL is ASCII that JSON writes as it is; a JSON body's quotes and
+    // backslashes are written escaped, twice its bytes at most.
+    url: t.exposeString('url', { complexity: storedTextOf(RENDERED_URL_MAX) }),
+    body: t.exposeString('body', {
+      nullable: true,
+      complexity: storedTextOf(2 * RENDERED_BODY_MAX),
+    }),
   }),
 });
 
@@ -148,7 +153,7 @@ const PostbackAttempt = builder.prismaObject('WebhookAttempt', {
     responseBody: t.exposeString('responseBody', {
       nullable: true,
       description: "The start of the tracker's answer (at most 4 KiB, as JSON writes it)",
-      complexity: RESPONSE_BODY_COST,
+      complexity: storedTextOf(RESPONSE_BODY_MAX_BYTES),
     }),
     durationMs: t.exposeInt('durationMs'),
     error: t.exposeString('error', {
@@ -232,7 +237,7 @@ export const PostbackTestResult = builder.objectRef<TestSent>('PostbackTestResul
     responseBody: t.exposeString('responseBody', {
       nullable: true,
       description: "The start of the tracker's answer (at most 4 KiB, as JSON writes it)",
-      complexity: RESPONSE_BODY_COST,
+      complexity: storedTextOf(RESPONSE_BODY_MAX_BYTES),
     }),
     durationMs: t.exposeInt('durationMs'),
     error: t.exposeString('error', { nullable: true }),

@@ -4,10 +4,10 @@ import { prisma } from '../../../platform/db';
 import { WebhookDeliveryState, WebhookEndpointEventKind } from '../../../generated/prisma/client';
 import { MAX_URL_LENGTH } from '../../../schema/inputLimits';
 import { builder } from '../../../schema/builder';
-import { listOf } from '../../../schema/complexity';
+import { listOf, storedTextOf } from '../../../schema/complexity';
 import type { IssuedSecret } from '../../secrets/issuance';
 import { WEBHOOK_EVENT_TYPES } from '../events';
-import { RESPONSE_BODY_COST } from '../send';
+import { RESPONSE_BODY_MAX_BYTES } from '../send';
 import { SECRET_GRACE_PERIOD_S } from '../signing';
 
 const EVENTS_NOTE = `Event types: ${WEBHOOK_EVENT_TYPES.join(', ')}`;
@@ -102,7 +102,7 @@ const WebhookAttemptDetail = builder.prismaObject('WebhookAttempt', {
     responseBody: t.exposeString('responseBody', {
       nullable: true,
       description: "The start of the endpoint's answer (at most 4 KiB, as JSON writes it)",
-      complexity: RESPONSE_BODY_COST,
+      complexity: storedTextOf(RESPONSE_BODY_MAX_BYTES),
     }),
   }),
 });
