@@ -335,6 +335,45 @@ describe('managing postbacks (dashboard, x-api-token)', () => {
     }
   });
 
+  test('a postback with a secret moved to another host needs its secret again', async () => {
+    const { token } = await affiliateDashboard();
+    const postback = await createPostback(token, {
+      ...valid(),
+      urlTemplate: `${tracker.url}/{secret}/p?c={sub1}`,
+      secret: 'kept-for-this-host',
+    });
+    const elsewhere = `http://localhost:${new URL(tracker.url).port}/{secret}/p?c={sub1}`;
+    const moved = await graphql(
+      UPDATE,
+      { id: postback.id, input: { urlTemplate: elsewhere } },
+      { token },
+    );
+    expect(moved.body.errors?.[0]).toMatchObject({
+      message:
+        'The secret was given for the host of the current urlTemplate: give secret again (or null for none) with a urlTemplate on another host',
+      extensions: { code: 'BAD_REQUEST' },
+    });
+    const samePlace = `${tracker.url}/{secret}/other?c={sub1}`;
+    const kept = await graphql(
+      UPDATE,
+      { id: postback.id, input: { urlTemplate: samePlace } },
+      { token },
+    );
+    expect(kept.body.data.updatePostback).toMatchObject({
+      urlTemplate: samePlace,
+      hasSecret: true,
+    });
+    const given = await graphql(
+      UPDATE,
+      { id: postback.id, input: { urlTemplate: elsewhere, secret: 'given-again' } },
+      { token },
+    );
+    expect(given.body.data.updatePostback).toMatchObject({
+      urlTemplate: elsewhere,
+      hasSecret: true,
+    });
+  });
+
   test('a scope names a brand or campaign that exists, or a link of the owner', async () => {
     const { token } = await affiliateDashboard();
     const other = await createUser('AFFILIATE');
@@ -576,6 +615,59 @@ describe('delivery to a real tracker', () => {
       }
     },
   );
+
+  test('a sub-ID of .. in the path is sent encoded, never as a dot segment, and the attempt shows what was sent', async () => {
+    const { user, token, brand } = await affiliateWithBrand();
+    const path = uniquePath();
+    const postback = await createPostback(token, {
+      name: 'dots',
+      events: ['order.created'],
+      urlTemplate: `${tracker.url}/${path}/get/{sub5}/tail/{sub4}.?c={sub1}`,
+    });
+    await createOrder(user.id, brand.id, { sub1: '..', sub4: '.', sub5: '..' });
+    await until(() => receivedAt(path).length === 1, 'the postback');
+    const target = `/${path}/get/%2E%2E/tail/%2E.?c=..`;
+    expect(receivedAt(path)[0]!.target).toBe(target);
+    await until(
+      async () => (await deliveriesOf(token, postback.id))[0]?.attempts.length === 1,
+      'the attempt',
+    );
+    const [delivery] = await deliveriesOf(token, postback.id);
+    expect(delivery!.attempts[0].request.url).toBe(`${tracker.url}${target}`);
+  });
+
+  test("a tracker's answer that echoes the request's secrets is kept and shown without them", async () => {
+    const { user, token, brand } = await affiliateWithBrand();
+    const path = uniquePath();
+    const secrets = ['the-postback-secret', 'a-literal-api-key'];
+    const answer = tracker.answer;
+    tracker.answer = (sent) =>
+      sent.path.startsWith(`/${path}`) ? { status: 200, body: `got ${sent.target}` } : answer(sent);
+    try {
+      const postback = await createPostback(token, {
+        name: 'echo',
+        events: ['order.created'],
+        urlTemplate: `${tracker.url}/${path}/{secret}?c={sub1}&api_key=${secrets[1]}`,
+        secret: secrets[0],
+      });
+      await createOrder(user.id, brand.id, { sub1: 'clk' });
+      await until(
+        async () => (await deliveriesOf(token, postback.id))[0]?.attempts.length === 1,
+        'the attempt',
+      );
+      const [delivery] = await deliveriesOf(token, postback.id);
+      const tested = await graphql(SEND_TEST, { id: postback.id }, { token });
+      for (const shown of [
+        delivery!.attempts[0].responseBody,
+        tested.body.data.sendTestPostback.responseBody,
+      ]) {
+        expect(shown).toMatch(/^got \/\S+\/REDACTED\?c=\S+&api_key=REDACTED$/);
+        for (const secret of secrets) expect(shown).not.toContain(secret);
+      }
+    } finally {
+      tracker.answer = answer;
+    }
+  });
 
   test('a status change sends the mapped status, and a status the map does not name as the network’s', async () => {
     const { user, token, brand } = await affiliateWithBrand();

@@ -1,4 +1,5 @@
 // What counts as a secret in a shown request: parameters whose name has a secret's word.
+import { withoutSecrets } from '../../src/modules/webhooks/lane';
 import {
   isSecretName,
   redactJson,
@@ -48,5 +49,19 @@ test('form fields and JSON members, at any depth', () => {
     a: [{ secret: 'REDACTED' }],
     b: { c: 'd' },
     password: 'REDACTED',
+  });
+});
+
+describe("a kept answer without the request's secrets", () => {
+  test('every occurrence, the longest secret first', () => {
+    expect(withoutSecrets('a=sekret-long b=sekret', ['sekret', 'sekret-long'])).toBe(
+      'a=REDACTED b=REDACTED',
+    );
+  });
+
+  test('the start of a secret that the cut of the answer leaves at its end', () => {
+    expect(withoutSecrets('echo: sekret-lo', ['sekret-long'])).toBe('echo: REDACTED');
+    // Shorter than four characters: too short to tell from any text.
+    expect(withoutSecrets('echo: sek', ['sekret-long'])).toBe('echo: sek');
   });
 });

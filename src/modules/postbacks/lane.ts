@@ -12,15 +12,8 @@ import {
 } from '../webhooks/lane';
 import type { AttemptOutcome } from '../webhooks/send';
 import { readConversion } from './conversion';
-import { macroValues } from './macros';
 import { postbackDeliveryAttempts, postbackDeliveryDuration } from './metrics';
-import {
-  outgoingRequest,
-  parsePostback,
-  renderedRefusal,
-  renderRequest,
-  shownRequest,
-} from './request';
+import { renderAttempt } from './request';
 import { settingsOf } from './settings';
 
 /** Whether an answer delivers a postback: a 2xx, holding the success text where one is set. */
@@ -47,33 +40,22 @@ export const postbackLane: DeliveryLane<Postback> = {
     });
     const conversion = event.orderId ? await readConversion(event.orderId) : null;
     if (!conversion) throw new UnsendableDelivery('the order can no longer be read');
-    const settings = settingsOf(postback);
-    const values = macroValues(
-      conversion,
-      {
-        event: event.type,
-        status: event.status ?? conversion.status,
-        previousStatus: event.previousStatus,
-        reason: event.orderEventId
-          ? ((
-              await prisma.orderEvent.findUnique({
-                where: { id: event.orderEventId },
-                select: { reason: true },
-              })
-            )?.reason ?? null)
-          : null,
-        deliveryId: delivery.id,
-        attempt: delivery.attemptCount + 1,
-      },
-      settings.statusMap,
-      settings.secret,
-    );
-    // Saved templates parse: they were checked when saved.
-    const parsed = parsePostback(settings);
-    const rendered = renderRequest(parsed, values);
-    const refusal = renderedRefusal(rendered);
-    if (refusal) throw new UnsendableDelivery(`not sent: ${refusal}`);
-    return { request: outgoingRequest(rendered), shown: shownRequest(parsed, values) };
+    const reason = event.orderEventId
+      ? await prisma.orderEvent.findUnique({
+          where: { id: event.orderEventId },
+          select: { reason: true },
+        })
+      : null;
+    const attempt = renderAttempt(settingsOf(postback), conversion, {
+      event: event.type,
+      status: event.status ?? conversion.status,
+      previousStatus: event.previousStatus,
+      reason: reason?.reason ?? null,
+      deliveryId: delivery.id,
+      attempt: delivery.attemptCount + 1,
+    });
+    if (attempt.refusal !== null) throw new UnsendableDelivery(`not sent: ${attempt.refusal}`);
+    return attempt;
   },
   judge: (outcome, postback) => judgePostback(outcome, postback.successText),
   async changeTarget(tx, postbackId, change) {

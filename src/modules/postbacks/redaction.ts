@@ -57,6 +57,16 @@ export function redactPairs(pairs: string): string {
     .join('&');
 }
 
+/** The values of the secret pairs of `a=1&token=2`, as written and decoded. */
+export function secretsInPairs(pairs: string): string[] {
+  return pairs.split('&').flatMap((pair) => {
+    const equals = pair.indexOf('=');
+    if (equals === -1 || !isSecretName(decodedName(pair.slice(0, equals)))) return [];
+    const value = pair.slice(equals + 1);
+    return value ? [value, decodedName(value)] : [];
+  });
+}
+
 /** A URL with the values of its secret query parameters redacted (templates have no fragment). */
 export function redactUrl(url: string): string {
   const query = url.indexOf('?');
@@ -74,6 +84,21 @@ function redactJsonValue(value: unknown): unknown {
     );
   }
   return value;
+}
+
+function secretJsonValues(value: unknown, isSecret = false): string[] {
+  if (Array.isArray(value)) return value.flatMap((item) => secretJsonValues(item, isSecret));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([key, item]) =>
+      secretJsonValues(item, isSecret || isSecretName(key)),
+    );
+  }
+  return isSecret && value !== null && value !== '' ? [String(value)] : [];
+}
+
+/** The values of a JSON text's secret members. */
+export function secretsInJson(json: string): string[] {
+  return secretJsonValues(JSON.parse(json));
 }
 
 /** A JSON text with the values of its secret members redacted. */

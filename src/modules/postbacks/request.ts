@@ -3,8 +3,22 @@
 import type { PostbackBodyFormat, PostbackMethod } from '../../generated/prisma/client';
 import type { OutgoingRequest } from '../webhooks/send';
 import type { ShownRequest } from '../webhooks/lane';
-import type { MacroName, MacroValues, StatusMap } from './macros';
-import { REDACTED, redactJson, redactPairs, redactUrl } from './redaction';
+import {
+  macroValues,
+  type Conversion,
+  type MacroName,
+  type MacroValues,
+  type RequestContext,
+  type StatusMap,
+} from './macros';
+import {
+  REDACTED,
+  redactJson,
+  redactPairs,
+  redactUrl,
+  secretsInJson,
+  secretsInPairs,
+} from './redaction';
 import {
   jsonMacrosOf,
   macrosOf,
@@ -13,6 +27,7 @@ import {
   parseUrlTemplate,
   render,
   renderJson,
+  renderUrl,
   TemplateError,
   type JsonTemplate,
   type TemplatePart,
@@ -108,7 +123,7 @@ export function renderRequest(parsed: ParsedPostback, values: MacroValues): Rend
   const { body } = parsed;
   return {
     method: parsed.method,
-    url: render(parsed.url, values),
+    url: renderUrl(parsed.url, values),
     contentType: body === null ? null : CONTENT_TYPES[body.format],
     body:
       body === null
@@ -119,13 +134,41 @@ export function renderRequest(parsed: ParsedPostback, values: MacroValues): Rend
   };
 }
 
+// A rendered URL's scheme and authority: what follows is its request target.
+const AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
+
+/** A character a request line carries percent-encoded: controls, spaces, non-ASCII, and the unsafe. */
+const UNSAFE_IN_TARGET = /[^\x21-\x7e]|["<>\\^`{|}]/gu;
+
+function percentEncoded(character: string): string {
+  try {
+    return encodeURIComponent(character);
+  } catch {
+    return '%EF%BF%BD'; // a lone surrogate: U+FFFD, as a URL parser writes it
+  }
+}
+
+/**
+ * The request target (path and query) of a rendered URL as written, sent as it is: not through a
+ * URL object, which would resolve the dot segments that path macros keep encoded.
+ */
+export function requestTarget(url: string): string {
+  const rest = url.replace(AUTHORITY, '');
+  return (rest.startsWith('/') ? rest : `/${rest}`).replace(UNSAFE_IN_TARGET, percentEncoded);
+}
+
+/** The URL a rendered one is sent as: its authority and its request target. */
+function sentUrl(url: string): string {
+  return `${AUTHORITY.exec(url)?.[0] ?? ''}${requestTarget(url)}`;
+}
+
 /** The request as its owner is shown it: the secret macro and secret parameters redacted. */
 export function shownRequest(parsed: ParsedPostback, values: MacroValues): ShownRequest {
   const rendered = renderRequest(parsed, { ...values, secret: REDACTED });
   const format = parsed.body?.format;
   return {
     method: rendered.method,
-    url: redactUrl(rendered.url),
+    url: redactUrl(sentUrl(rendered.url)),
     body:
       rendered.body === null
         ? null
@@ -148,15 +191,58 @@ export function renderedRefusal(rendered: RenderedRequest): string | null {
   return null;
 }
 
+/**
+ * Every secret a rendered request carries, which an answer echoing it must not show: the `{secret}`
+ * macro's value and the values of secret-named parameters, as sent and as decoded.
+ */
+export function secretsOf(rendered: RenderedRequest, secret: string | null): string[] {
+  const query = rendered.url.indexOf('?');
+  const inUrl = query === -1 ? [] : secretsInPairs(rendered.url.slice(query + 1));
+  const inBody =
+    rendered.body === null
+      ? []
+      : rendered.contentType === CONTENT_TYPES.JSON
+        ? secretsInJson(rendered.body)
+        : secretsInPairs(rendered.body);
+  return [...new Set([...(secret ? [secret] : []), ...inUrl, ...inBody])];
+}
+
 /** The request a dispatcher sends, from a rendered one. */
 export function outgoingRequest(rendered: RenderedRequest): OutgoingRequest {
   return {
     method: rendered.method,
     url: new URL(rendered.url),
+    target: requestTarget(rendered.url),
     headers: {
       'user-agent': 'affiliate-network-postbacks/1',
       ...(rendered.contentType !== null && { 'content-type': rendered.contentType }),
     },
     body: rendered.body,
+  };
+}
+
+/** One attempt of a postback: its request as sent and as shown, and the secrets it carries. */
+export type RenderedAttempt =
+  | { refusal: null; request: OutgoingRequest; shown: ShownRequest; secrets: string[] }
+  /** Not sent, and why. */
+  | { refusal: string; shown: ShownRequest };
+
+/** The postback's request for a conversion and what it is sent for (saved settings parse). */
+export function renderAttempt(
+  settings: PostbackSettings,
+  conversion: Conversion,
+  context: RequestContext,
+): RenderedAttempt {
+  const values = macroValues(conversion, context, settings.statusMap, settings.secret);
+  const parsed = parsePostback(settings);
+  const rendered = renderRequest(parsed, values);
+  const shown = shownRequest(parsed, values);
+  const refusal = renderedRefusal(rendered);
+  if (refusal) return { refusal, shown };
+  return {
+    refusal: null,
+    request: outgoingRequest(rendered),
+    shown,
+    secrets: secretsOf(rendered, settings.secret),
   };
 }

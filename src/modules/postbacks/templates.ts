@@ -75,6 +75,28 @@ export function render(
   return parts.map((part) => (isMacro(part) ? encode(values[part.macro]) : part.literal)).join('');
 }
 
+/**
+ * A value in the URL's path: its dots too, so that no value (`..`, or `.` beside a literal dot)
+ * makes a dot segment, which moves the request to another path (RFC 3986 §5.2.4).
+ */
+export function encodePathValue(value: string): string {
+  return encodeValue(value).replace(/\./g, '%2E');
+}
+
+/** The URL template's text with each macro's value: in the path with its dots encoded too. */
+export function renderUrl(parts: readonly TemplatePart[], values: MacroValues): string {
+  let inQuery = false;
+  return parts
+    .map((part) => {
+      if (!isMacro(part)) {
+        inQuery ||= part.literal.includes('?');
+        return part.literal;
+      }
+      return (inQuery ? encodeValue : encodePathValue)(values[part.macro]);
+    })
+    .join('');
+}
+
 // The scheme and the authority, up to where the path or the query begins.
 const ORIGIN_THEN_PATH = /^[a-z][a-z0-9+.-]*:\/\/[^/?#{}]*[/?]/i;
 

@@ -1,28 +1,55 @@
 // sendTestPostback: the postback's templates rendered for one of its owner's orders (or the
 // documented sample) and sent now, through the same address check as deliveries; the answer is
-// the request as shown (secrets redacted) and the tracker's answer. Nothing is recorded.
+// the request as shown (secrets redacted) and the tracker's answer, without the secrets the request
+// carried. Nothing is recorded.
 import { randomUUID } from 'node:crypto';
 import type { Postback } from '../../generated/prisma/client';
 import { config } from '../../platform/config';
 import { attemptTimeoutMs } from '../webhooks/dispatcher';
-import { sendToCheckedAddress } from '../webhooks/send';
+import { withoutSecrets, type ShownRequest } from '../webhooks/lane';
+import { sendToCheckedAddress, type AttemptOutcome } from '../webhooks/send';
 import { type Resolve, resolveHost } from '../webhooks/urls';
 import { readConversion } from './conversion';
 import { TEST_EVENT_TYPE } from './events';
 import { judgePostback } from './lane';
-import { macroValues, SAMPLE_CONVERSION } from './macros';
-import {
-  outgoingRequest,
-  parsePostback,
-  renderedRefusal,
-  renderRequest,
-  shownRequest,
-} from './request';
-import type { TestSent } from './schema/types';
+import { SAMPLE_CONVERSION } from './macros';
+import { renderAttempt } from './request';
 import { settingsOf } from './settings';
 
 /** The status of the documented sample. */
 export const SAMPLE_STATUS = 'APPROVED' as const;
+
+/** What sendTestPostback sent and the tracker's answer. */
+export interface TestSent {
+  orderId: string | null;
+  request: ShownRequest;
+  statusCode: number | null;
+  responseBody: string | null;
+  durationMs: number;
+  error: string | null;
+  delivered: boolean;
+}
+
+async function sendAttempt(
+  attempt: ReturnType<typeof renderAttempt>,
+  resolve: Resolve,
+): Promise<AttemptOutcome> {
+  if (attempt.refusal !== null) {
+    return {
+      statusCode: null,
+      durationMs: 0,
+      error: `not sent: ${attempt.refusal}`,
+      responseBody: null,
+    };
+  }
+  const { outcome } = await sendToCheckedAddress(
+    attempt.request,
+    config.webhookAllowPrivateUrls,
+    resolve,
+    attemptTimeoutMs(config.webhookLeaseS),
+  );
+  return outcome;
+}
 
 export async function sendTestPostback(
   postback: Postback,
@@ -32,44 +59,24 @@ export async function sendTestPostback(
   const order = orderId === null ? null : await readConversion(orderId);
   const conversion = order ?? { ...SAMPLE_CONVERSION, status: SAMPLE_STATUS };
   const settings = settingsOf(postback);
-  const values = macroValues(
-    conversion,
-    {
-      event: TEST_EVENT_TYPE,
-      status: conversion.status,
-      previousStatus: null,
-      reason: null,
-      deliveryId: randomUUID(),
-      attempt: 1,
-    },
-    settings.statusMap,
-    settings.secret,
-  );
-  const parsed = parsePostback(settings);
-  const rendered = renderRequest(parsed, values);
-  const request = shownRequest(parsed, values);
-  const refusal = renderedRefusal(rendered);
-  const { outcome } = refusal
-    ? {
-        outcome: {
-          statusCode: null,
-          durationMs: 0,
-          error: `not sent: ${refusal}`,
-          responseBody: null,
-        },
-      }
-    : await sendToCheckedAddress(
-        outgoingRequest(rendered),
-        config.webhookAllowPrivateUrls,
-        resolve,
-        attemptTimeoutMs(config.webhookLeaseS),
-      );
+  const attempt = renderAttempt(settings, conversion, {
+    event: TEST_EVENT_TYPE,
+    status: conversion.status,
+    previousStatus: null,
+    reason: null,
+    deliveryId: randomUUID(),
+    attempt: 1,
+  });
+  const outcome = await sendAttempt(attempt, resolve);
   const verdict = judgePostback(outcome, settings.successText);
   return {
     orderId: order ? order.orderId : null,
-    request,
+    request: attempt.shown,
     statusCode: outcome.statusCode,
-    responseBody: outcome.responseBody,
+    responseBody:
+      outcome.responseBody === null || attempt.refusal !== null
+        ? outcome.responseBody
+        : withoutSecrets(outcome.responseBody, attempt.secrets),
     durationMs: outcome.durationMs,
     error: verdict.delivered ? null : verdict.error,
     delivered: verdict.delivered,

@@ -16,6 +16,7 @@ import { logger } from '../../platform/logger';
 import { gaugeOnScrape } from '../../platform/metrics';
 import {
   UnsendableDelivery,
+  withoutSecrets,
   type ClaimedDelivery,
   type DeliveryLane,
   type PreparedAttempt,
@@ -233,7 +234,10 @@ async function recordAttempt<Target extends { failingSince: Date | null }>(
         statusCode: outcome.statusCode,
         durationMs: outcome.durationMs,
         error: verdict.delivered ? null : verdict.error,
-        responseBody: outcome.responseBody,
+        responseBody:
+          outcome.responseBody === null
+            ? null
+            : withoutSecrets(outcome.responseBody, prepared?.secrets ?? []),
         requestMethod: prepared?.shown?.method ?? null,
         requestUrl: prepared?.shown?.url ?? null,
         requestBody: prepared?.shown?.body ?? null,

@@ -28,6 +28,34 @@ export interface PreparedAttempt {
   request: OutgoingRequest;
   /** Kept with the attempt; null when the lane keeps none (a webhook's body is its event's). */
   shown: ShownRequest | null;
+  /** Values the request carried that the kept answer must not show: a receiver may echo them. */
+  secrets?: readonly string[];
+}
+
+/** The shortest start of a secret that a cut answer's end is taken for. */
+const SECRET_START_SHOWN = 4;
+
+/**
+ * A kept answer without the secrets its request carried: each one REDACTED, and the start of one
+ * that the answer's cut leaves at its end removed.
+ */
+export function withoutSecrets(answer: string, secrets: readonly string[]): string {
+  let shown = answer;
+  const longestFirst = [...secrets].filter(Boolean).sort((a, b) => b.length - a.length);
+  for (const secret of longestFirst) shown = shown.split(secret).join('REDACTED');
+  for (const secret of longestFirst) {
+    for (
+      let length = Math.min(secret.length - 1, shown.length);
+      length >= SECRET_START_SHOWN;
+      length--
+    ) {
+      if (shown.endsWith(secret.slice(0, length))) {
+        shown = `${shown.slice(0, -length)}REDACTED`;
+        break;
+      }
+    }
+  }
+  return shown;
 }
 
 /** Why a delivery cannot be sent, in words for its owner (recorded as the attempt's error). */

@@ -10,7 +10,6 @@ import { checkedAddress, type Resolve, type ResolvedAddress } from './urls';
 /** What is kept of a receiver's answer: at most this many bytes, as JSON writes it out. */
 export const RESPONSE_BODY_MAX_BYTES = 4 * 1024;
 
-
 /** What a character takes in JSON: an escape for a control character, a quote or a backslash. */
 function jsonBytesOf(character: string): number {
   const code = character.codePointAt(0)!;
@@ -39,6 +38,11 @@ export function keptAnswer(body: Buffer, maxBytes = RESPONSE_BODY_MAX_BYTES): st
 export interface OutgoingRequest {
   method: 'GET' | 'POST';
   url: URL;
+  /**
+   * The path and query as written, sent as they are; default the URL's. A URL object removes dot
+   * segments (`/a/%2E%2E/b` is `/b` to it), so a rendered target is not passed through one.
+   */
+  target?: string;
   headers: Record<string, string>;
   /** Null: no body (a GET, or a POST whose parameters are all in the URL). */
   body: string | null;
@@ -78,7 +82,7 @@ const failedRequest = (error: NodeJS.ErrnoException) => ({
 });
 
 export function sendRequest(
-  { method, url, headers, body }: OutgoingRequest,
+  { method, url, target, headers, body }: OutgoingRequest,
   address: ResolvedAddress,
   timeoutMs: number,
 ): Promise<AttemptOutcome> {
@@ -97,6 +101,7 @@ export function sendRequest(
     try {
       request = transport.request(url, {
         method,
+        ...(target !== undefined && { path: target }),
         lookup: pinnedLookup(address),
         agent: false,
         headers: {

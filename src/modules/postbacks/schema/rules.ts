@@ -140,15 +140,32 @@ export function changesSettings(input: SettingsInput): boolean {
   return fields.some((field) => input[field] !== undefined);
 }
 
+/** Where a URL template sends to (scheme, host and port: macros stand after the host); null if unreadable. */
+function originOf(urlTemplate: string): string | null {
+  const url = URL.parse(urlTemplate.replace(/\{[^{}]*\}/g, 'x'));
+  return url ? url.origin : null;
+}
+
 /**
  * `base` with what the input gives: null clears the body, the success text and the secret (as
  * empty text does), and a status map replaces the whole map; a null method or URL keeps them.
  */
 export function mergedSettings(base: PostbackSettings, input: SettingsInput): PostbackSettings {
   const given = <K extends keyof SettingsInput>(field: K) => input[field] !== undefined;
+  const urlTemplate = input.urlTemplate?.trim();
+  if (
+    base.secret !== null &&
+    !given('secret') &&
+    urlTemplate &&
+    originOf(urlTemplate) !== originOf(base.urlTemplate)
+  ) {
+    throw new BadRequestError(
+      'The secret was given for the host of the current urlTemplate: give secret again (or null for none) with a urlTemplate on another host',
+    );
+  }
   const settings: PostbackSettings = {
     method: input.method ?? base.method,
-    urlTemplate: input.urlTemplate?.trim() ?? base.urlTemplate,
+    urlTemplate: urlTemplate ?? base.urlTemplate,
     bodyFormat: given('bodyFormat') ? (input.bodyFormat ?? null) : base.bodyFormat,
     bodyTemplate: given('bodyTemplate') ? input.bodyTemplate || null : base.bodyTemplate,
     statusMap: given('statusMap') ? postbackStatusMap(input.statusMap ?? {}) : base.statusMap,

@@ -6,6 +6,7 @@ import { RESPONSE_BODY_MAX_BYTES } from '../../webhooks/send';
 import { listOf, storedTextOf } from '../../../schema/complexity';
 import { MAX_URL_LENGTH } from '../../../schema/inputLimits';
 import type { ShownRequest } from '../../webhooks/lane';
+import type { TestSent } from '../testSend';
 import { POSTBACK_EVENT_TYPES } from '../events';
 import { MACRO_NAMES, type StatusMap } from '../macros';
 import { PRESETS, TRACKERS, type PresetSettings, type Tracker } from '../presets';
@@ -214,16 +215,6 @@ export const PostbackDelivery = builder.prismaObject('WebhookDelivery', {
     }),
   }),
 });
-
-export interface TestSent {
-  orderId: string | null;
-  request: ShownRequest;
-  statusCode: number | null;
-  responseBody: string | null;
-  durationMs: number;
-  error: string | null;
-  delivered: boolean;
-}
 
 export const PostbackTestResult = builder.objectRef<TestSent>('PostbackTestResult').implement({
   description: "What sendTestPostback sent and the tracker's answer",
