@@ -53,8 +53,9 @@ const DELIVERY_FIELDS = `id postbackId event orderId status state attemptCount n
 const DELIVERIES = `query ($id: ID!, $since: DateTime, $state: PostbackDeliveryState) {
   postbackDeliveries(postbackId: $id, since: $since, state: $state) { ${DELIVERY_FIELDS} } }`;
 const REDELIVER = `mutation ($id: ID!) { redeliverPostback(deliveryId: $id) { ${DELIVERY_FIELDS} } }`;
-const REPLAY = `mutation ($id: ID!, $since: DateTime!, $until: DateTime!) {
-  replayPostbacks(postbackId: $id, since: $since, until: $until) { queued alreadyQueued } }`;
+const REPLAY = `mutation ($id: ID!, $since: DateTime!, $until: DateTime!, $force: Boolean) {
+  replayPostbacks(postbackId: $id, since: $since, until: $until, force: $force) {
+    queued alreadyQueued repeated } }`;
 const SEND_TEST = `mutation ($id: ID!, $orderId: ID) { sendTestPostback(id: $id, orderId: $orderId) {
   orderId request { method url body } statusCode responseBody durationMs error delivered } }`;
 const ORDER_EVENTS = ['order.created', 'order.status_changed'];
@@ -1142,10 +1143,19 @@ describe('delivery to a real tracker', () => {
     });
     await graphql(UPDATE, { id: postback.id, input: { enabled: false } }, { token });
     const window = { id: postback.id, since: since.toISOString(), until: until_.toISOString() };
+    const firstReplay = { queued: 3, alreadyQueued: 0 };
     const first = await graphql(REPLAY, window, { token });
-    expect(first.body.data.replayPostbacks).toEqual({ queued: 3, alreadyQueued: 0 });
+    expect(first.body.data.replayPostbacks).toEqual({ ...firstReplay, repeated: false });
+    // A repeated call answers the first replay of the window and sends nothing.
     const again = await graphql(REPLAY, window, { token });
-    expect(again.body.data.replayPostbacks).toEqual({ queued: 0, alreadyQueued: 3 });
+    expect(again.body.data.replayPostbacks).toEqual({ ...firstReplay, repeated: true });
+    // Forced while the first still waits: an order whose replay waits is not queued twice.
+    const forced = await graphql(REPLAY, { ...window, force: true }, { token });
+    expect(forced.body.data.replayPostbacks).toEqual({
+      queued: 0,
+      alreadyQueued: 3,
+      repeated: false,
+    });
     await graphql(UPDATE, { id: postback.id, input: { enabled: true } }, { token });
     await until(
       async () => (await deliveriesOf(token, postback.id, { state: 'DELIVERED' })).length === 3,
@@ -1161,12 +1171,54 @@ describe('delivery to a real tracker', () => {
       { n: `${tag}-4`, event: 'postback.replay', status: 'REJECTED' },
     ]);
     expect(new Set(receivedAt(path).map((sent) => sent.query.get('n'))).size).toBe(inside.length);
-    // Once delivered, a replay of the window sends them again.
+    // Delivered, and asked again: still nothing sent, unless forced.
     expect((await graphql(REPLAY, window, { token })).body.data.replayPostbacks).toEqual({
-      queued: 3,
-      alreadyQueued: 0,
+      ...firstReplay,
+      repeated: true,
     });
-    await until(() => receivedAt(path).length === 6, 'the second replay');
+    expect(
+      (await graphql(REPLAY, { ...window, force: true }, { token })).body.data.replayPostbacks,
+    ).toEqual({ queued: 3, alreadyQueued: 0, repeated: false });
+    await until(() => receivedAt(path).length === 6, 'the forced replay');
+  });
+
+  test('six replays of one window asked at once send each order once', async () => {
+    const { user, token, brand } = await affiliateWithBrand();
+    const orderedAt = new Date('2026-03-02T10:00:00.000Z');
+    const orders = [];
+    for (let n = 0; n < 8; n++) orders.push(await createOrder(user.id, brand.id, { orderedAt }));
+    const path = uniquePath();
+    const postback = await createPostback(token, {
+      name: 'replay at once',
+      events: ['order.created'],
+      urlTemplate: `${tracker.url}/${path}?n={order_number}&event={event}`,
+    });
+    const window = {
+      id: postback.id,
+      since: '2026-03-01T00:00:00Z',
+      until: '2026-03-03T00:00:00Z',
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => graphql(REPLAY, window, { token })),
+    );
+    expect(answers.map(({ body }) => body.data.replayPostbacks.repeated).sort()).toEqual([
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    await until(
+      async () => (await deliveriesOf(token, postback.id, { state: 'DELIVERED' })).length === 8,
+      'the replay',
+    );
+    const replayed = receivedAt(path).filter(
+      (sent) => sent.query.get('event') === 'postback.replay',
+    );
+    expect(replayed.map((sent) => sent.query.get('n')).sort()).toEqual(
+      orders.map((order) => order.orderNumber).sort(),
+    );
   });
 
   test('a replay is not held by a delivery that failed for good, and is bounded', async () => {
@@ -1200,6 +1252,7 @@ describe('delivery to a real tracker', () => {
     expect((await graphql(REPLAY, window, { token })).body.data.replayPostbacks).toEqual({
       queued: 1,
       alreadyQueued: 0,
+      repeated: false,
     });
     await until(
       () => receivedAt(path).some((sent) => sent.query.get('event') === 'postback.replay'),

@@ -2,8 +2,10 @@
 // is now (`{event}` postback.replay, `{status}` its current status). Each order gets a replay
 // event in the outbox and a delivery to this postback alone, sent after the order's deliveries
 // still being retried; deliveries that failed for good do not hold it (they stay as history).
-// Bounded: at most MAX_REPLAYED_ORDERS orders a call. Idempotent: an order whose replay is still
-// waiting to be delivered is not queued again, and one postback's replays queue one at a time.
+// Bounded: at most MAX_REPLAYED_ORDERS orders a call. Idempotent: a replay is its postback and
+// window, and a call for a window replayed within REPLAY_REMEMBERED_MS answers that replay and
+// sends nothing (concurrent calls take turns on the postback's row, so they too); `force` sends it
+// again, and even then an order whose replay is still waiting is not queued twice.
 import type { Postback } from '../../generated/prisma/client';
 import { Prisma } from '../../generated/prisma/client';
 import { prisma } from '../../platform/db';
@@ -12,6 +14,40 @@ import { announceDueDeliveries } from '../webhooks/wakeUp';
 import { REPLAY_EVENT_TYPE } from './events';
 
 export const MAX_REPLAYED_ORDERS = 1_000;
+/** How long a replay of a window is remembered: a repeated call within it sends nothing. */
+export const REPLAY_REMEMBERED_MS = 86_400_000;
+
+/** A replay as replayPostbacks answers it. */
+export interface Replay {
+  id: string;
+  since: Date;
+  until: Date;
+  queued: number;
+  alreadyQueued: number;
+  requestedAt: Date;
+  /** This call repeated a replay of the window (within a day) and sent nothing. */
+  repeated: boolean;
+}
+
+const answerOf = (
+  replay: {
+    id: string;
+    since: Date;
+    until: Date;
+    queued: number;
+    alreadyQueued: number;
+    createdAt: Date;
+  },
+  repeated: boolean,
+): Replay => ({
+  id: replay.id,
+  since: replay.since,
+  until: replay.until,
+  queued: replay.queued,
+  alreadyQueued: replay.alreadyQueued,
+  requestedAt: replay.createdAt,
+  repeated,
+});
 
 const utc = (time: Date) => Prisma.sql`(${time.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
 
@@ -39,11 +75,23 @@ export async function replayPostback(
   postback: Scope,
   since: Date,
   until: Date,
-): Promise<{ queued: number; alreadyQueued: number }> {
+  force = false,
+): Promise<Replay> {
   if (since >= until) throw new BadRequestError('since must be before until');
   return prisma.$transaction(async (tx) => {
     // A concurrent replay of the same postback waits here, then sees what this one queued.
     await tx.$queryRaw`SELECT 1 FROM "Postback" WHERE "id" = ${postback.id}::uuid FOR UPDATE`;
+    const remembered = new Date(Date.now() - REPLAY_REMEMBERED_MS);
+    await tx.postbackReplay.deleteMany({
+      where: { postbackId: postback.id, createdAt: { lt: remembered } },
+    });
+    if (!force) {
+      const earlier = await tx.postbackReplay.findFirst({
+        where: { postbackId: postback.id, since, until },
+        orderBy: { createdAt: 'asc' },
+      });
+      if (earlier) return answerOf(earlier, true);
+    }
     const [counts] = await tx.$queryRaw<{ total: number; waiting: number }[]>`
       SELECT count(*)::int AS "total", count(*) FILTER (WHERE "isWaiting")::int AS "waiting"
       FROM (${windowOrders(postback, since, until)} LIMIT ${MAX_REPLAYED_ORDERS + 1}) AS orders`;
@@ -68,6 +116,16 @@ export async function replayPostback(
         true, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'
       FROM events`;
     if (queued > 0) await announceDueDeliveries(tx);
-    return { queued, alreadyQueued: counts!.waiting };
+    const replay = await tx.postbackReplay.create({
+      data: {
+        postbackId: postback.id,
+        since,
+        until,
+        queued,
+        alreadyQueued: counts!.waiting,
+        forced: force,
+      },
+    });
+    return answerOf(replay, false);
   });
 }

@@ -156,18 +156,21 @@ builder.mutationFields((t) => ({
   }),
   replayPostbacks: t.field({
     type: PostbackReplay,
-    description: `Sends every order of the postback's scope placed in [since, until) again, once, as it is now ({event} postback.replay): at most ${MAX_REPLAYED_ORDERS} orders a call; an order whose replay still waits is not queued twice`,
+    description: `Sends every order of the postback's scope placed in [since, until) again, once, as it is now ({event} postback.replay): at most ${MAX_REPLAYED_ORDERS} orders a call. A call for a window replayed within a day answers that replay and sends nothing (repeated: true) unless force is true; an order whose replay still waits is never queued twice`,
     authScopes: { dashboardUser: true },
     managementLimit: true,
     args: {
       postbackId: t.arg.id({ required: true }),
       since: t.arg({ type: 'DateTime', required: true, description: 'Orders placed at or after' }),
       until: t.arg({ type: 'DateTime', required: true, description: 'Orders placed before' }),
+      force: t.arg.boolean({
+        description: 'Send the window again although it was replayed within a day; default false',
+      }),
     },
     resolve: async (_root, args, context) => {
       const user = await postbackOwner(context.dashboardUserId);
       const postback = await postbackOwnedBy(user.id, String(args.postbackId));
-      return replayPostback(postback, args.since, args.until);
+      return replayPostback(postback, args.since, args.until, args.force ?? false);
     },
   }),
   sendTestPostback: t.field({

@@ -6,6 +6,7 @@ import { RESPONSE_BODY_MAX_BYTES } from '../../webhooks/send';
 import { listOf, storedTextOf } from '../../../schema/complexity';
 import { MAX_URL_LENGTH } from '../../../schema/inputLimits';
 import type { ShownRequest } from '../../webhooks/lane';
+import type { Replay } from '../replay';
 import type { TestSent } from '../testSend';
 import { POSTBACK_EVENT_TYPES } from '../events';
 import { MACRO_NAMES, type StatusMap } from '../macros';
@@ -238,18 +239,25 @@ export const PostbackTestResult = builder.objectRef<TestSent>('PostbackTestResul
   }),
 });
 
-export interface ReplayQueued {
-  queued: number;
-  alreadyQueued: number;
-}
-
-export const PostbackReplay = builder.objectRef<ReplayQueued>('PostbackReplay').implement({
-  description: 'What replayPostbacks queued',
+export const PostbackReplay = builder.objectRef<Replay>('PostbackReplay').implement({
+  description:
+    'A replay of a window: what replayPostbacks queued, or, for a repeated call, what the first call of the window (within a day) queued',
   fields: (t) => ({
-    queued: t.exposeInt('queued', { description: 'Orders of the window queued now' }),
+    id: t.exposeID('id'),
+    since: t.expose('since', { type: 'DateTime' }),
+    until: t.expose('until', { type: 'DateTime' }),
+    queued: t.exposeInt('queued', { description: 'Orders of the window queued' }),
     alreadyQueued: t.exposeInt('alreadyQueued', {
       description:
         'Orders of the window whose replay was still waiting to be delivered: not queued twice',
+    }),
+    requestedAt: t.expose('requestedAt', {
+      type: 'DateTime',
+      description: 'When the replay was asked for',
+    }),
+    repeated: t.exposeBoolean('repeated', {
+      description:
+        'true: this call repeated a replay of the same window asked within a day, and sent nothing (force: true sends it again)',
     }),
   }),
 });
