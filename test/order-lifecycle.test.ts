@@ -5,7 +5,13 @@ import { Prisma } from '../src/generated/prisma/client';
 import { isEmbeddedDatabase, prisma } from '../src/platform/db';
 import { lockDueOrders } from '../src/modules/orders/lifecycle';
 import { call, expectError, graphql, useTestDatabase } from './support/app';
-import { createApiKey, createBrand, createOrder, createUser } from './support/factories';
+import {
+  createAffiliate,
+  createApiKey,
+  createBrand,
+  createOrder,
+  createUser,
+} from './support/factories';
 import { withDatabaseSpy } from './support/keySecurity';
 import { holdLock } from './support/locks';
 import { until } from './support/webhookReceiver';
@@ -291,13 +297,28 @@ describe('the database refuses', () => {
   test('any change of a locked order but APPROVED to PAID, naming the order and the rule', async () => {
     const id = await insertOrderInSql('RF-4', { brand: lockingBrandId, status: 'APPROVED' });
     await untilPastLock(id);
-    const locked = refusal(id, /is locked since .*no longer change, but for APPROVED to PAID/);
+    // Locked by its date (the pass has not marked it): since its lock date.
+    const { locksAt } = await prisma.order.findUniqueOrThrow({ where: { id } });
+    const locked = refusal(
+      id,
+      new RegExp(
+        `is locked since ${locksAt.toISOString()}: it no longer changes, but for APPROVED to PAID`,
+      ),
+    );
+    const elsewhere = await createAffiliate();
     for (const change of [
       Prisma.sql`"status" = 'REJECTED', "statusReason" = 'FRAUD'`,
       Prisma.sql`"status" = 'PENDING'`,
       Prisma.sql`"earningsMinor" = 1, "statusReason" = 'AMOUNT_CORRECTED'`,
       Prisma.sql`"transactionValueMinor" = 1, "statusReason" = 'AMOUNT_CORRECTED'`,
       Prisma.sql`"sub1" = 'other'`,
+      // What no order event would tell: the order is frozen whole.
+      Prisma.sql`"currency" = 'USD'`,
+      Prisma.sql`"orderedAt" = "orderedAt" - interval '1 day'`,
+      Prisma.sql`"orderNumber" = 'RF-4-renumbered'`,
+      Prisma.sql`"statusNote" = 'a note after the lock'`,
+      Prisma.sql`"affiliateId" = ${elsewhere.affiliateId}::uuid`,
+      Prisma.sql`"commissionRateBps" = 1`,
     ]) {
       await expect(
         inSql(Prisma.sql`UPDATE "Order" SET ${change} WHERE "id" = ${id}::uuid`),

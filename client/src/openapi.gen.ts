@@ -1473,7 +1473,7 @@ export interface components {
       adjusted: boolean;
       /**
        * Format: date-time
-       * @description When the order locks: `orderedAt` plus the brand's lock period, or when it was recorded if later. Then its amounts, status and sub-IDs no longer change, but for APPROVED to PAID
+       * @description When the order locks: `orderedAt` plus the brand's lock period, or when it was recorded if later. Then it no longer changes, but for APPROVED to PAID
        */
       locksAt: string;
       /**
@@ -1827,7 +1827,7 @@ export interface components {
         earningsDelta: number;
       };
     };
-    /** @description The order passed its lock date: its amounts, status and sub-IDs no longer change, but for APPROVED to PAID */
+    /** @description The order passed its lock date: it no longer changes, but for APPROVED to PAID */
     OrderLockedWebhook: {
       /** @constant */
       type: 'order.locked';

@@ -173,7 +173,7 @@ const Order = builder.prismaObject('Order', {
     locksAt: t.expose('locksAt', {
       type: 'DateTime',
       description:
-        "When the order locks: `orderedAt` plus the brand's lock period, or when it was recorded if later. Then its amounts, status and sub-IDs no longer change, but for APPROVED to PAID",
+        "When the order locks: `orderedAt` plus the brand's lock period, or when it was recorded if later. Then it no longer changes, but for APPROVED to PAID",
     }),
     lockedAt: t.field({
       type: 'DateTime',

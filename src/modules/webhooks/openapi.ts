@@ -141,7 +141,7 @@ const SCHEMAS: Record<string, Json> = {
   ),
   OrderLockedWebhook: lifecycleWebhook(
     'order.locked',
-    'The order passed its lock date: its amounts, status and sub-IDs no longer change, but for APPROVED to PAID',
+    'The order passed its lock date: it no longer changes, but for APPROVED to PAID',
   ),
   OrderPaidWebhook: lifecycleWebhook(
     'order.paid',
