@@ -8,7 +8,7 @@ import { startDeliveryDispatcher, type Dispatcher } from '../src/modules/webhook
 import { resolveHost } from '../src/modules/webhooks/urls';
 import { postbackLane } from '../src/modules/postbacks/lane';
 import { MAX_REPLAYED_ORDERS } from '../src/modules/postbacks/replay';
-import { SAMPLE_CONVERSION } from '../src/modules/postbacks/macros';
+import { conversionKey, SAMPLE_CONVERSION } from '../src/modules/postbacks/macros';
 import { RENDERED_BODY_MAX, RENDERED_URL_MAX } from '../src/modules/postbacks/request';
 import { MAX_LISTED_POSTBACK_DELIVERIES } from '../src/modules/postbacks/schema/queries';
 import { MAX_LISTED_POSTBACK_ATTEMPTS } from '../src/modules/postbacks/schema/types';
@@ -34,10 +34,10 @@ const allowPrivateUrls = (allowed: boolean) =>
 // The tracker listens on 127.0.0.1, as in development.
 allowPrivateUrls(true);
 
-const STATUS_MAP = 'statusMap { PENDING APPROVED REJECTED PAID }';
-const FIELDS = `id name events brandId campaignId linkCode method urlTemplate bodyFormat
-  bodyTemplate ${STATUS_MAP} successText hasSecret enabled createdAt failingSince disabledAt
-  disabledReason`;
+const STATUS_MAP = 'statusMap { PENDING APPROVED REJECTED PAID UNAPPROVED }';
+const FIELDS = `id name events statuses brandId campaignId linkCode method urlTemplate bodyFormat
+  bodyTemplate ${STATUS_MAP} payoutRule successText hasSecret enabled createdAt failingSince
+  disabledAt disabledReason`;
 const CREATE = `mutation ($input: CreatePostbackInput!) { createPostback(input: $input) { ${FIELDS} } }`;
 const LIST = `{ listPostbacks { ${FIELDS} } }`;
 const UPDATE = `mutation ($id: ID!, $input: UpdatePostbackInput!) {
@@ -45,7 +45,8 @@ const UPDATE = `mutation ($id: ID!, $input: UpdatePostbackInput!) {
 const DELETE = 'mutation ($id: ID!) { deletePostback(id: $id) }';
 const PRESET = `query ($tracker: PostbackTracker!, $baseUrl: String!) {
   postbackPreset(tracker: $tracker, baseUrl: $baseUrl) {
-    tracker source method urlTemplate ${STATUS_MAP} successText secret } }`;
+    tracker source trackerSettings events statuses method urlTemplate ${STATUS_MAP}
+    typeMap { PENDING APPROVED REJECTED PAID } payoutRule successText secret } }`;
 const ATTEMPT_FIELDS =
   'attemptedAt request { method url body } statusCode responseBody durationMs error';
 const DELIVERY_FIELDS = `id postbackId event orderId status state attemptCount nextAttemptAt
@@ -106,6 +107,7 @@ describe('managing postbacks (dashboard, x-api-token)', () => {
       id: expect.any(String),
       name: 'Keitaro',
       events: ['order.status_changed'],
+      statuses: [],
       brandId: null,
       campaignId: null,
       linkCode: null,
@@ -113,7 +115,14 @@ describe('managing postbacks (dashboard, x-api-token)', () => {
       urlTemplate: input.urlTemplate,
       bodyFormat: null,
       bodyTemplate: null,
-      statusMap: { PENDING: null, APPROVED: 'sale', REJECTED: 'rejected', PAID: null },
+      statusMap: {
+        PENDING: null,
+        APPROVED: 'sale',
+        REJECTED: 'rejected',
+        PAID: null,
+        UNAPPROVED: null,
+      },
+      payoutRule: 'EARNINGS',
       successText: 'OK',
       hasSecret: true,
       enabled: true,
@@ -178,21 +187,44 @@ describe('managing postbacks (dashboard, x-api-token)', () => {
     expect(preset.body.data.postbackPreset).toEqual({
       tracker: 'KEITARO',
       source: 'https://docs.keitaro.io/en/conversions/postback.html',
+      trackerSettings: expect.stringMatching(
+        /^Nothing to set: Keitaro keeps one conversion per tid/,
+      ),
+      events: ['order.created', 'order.status_changed', 'order.adjusted'],
+      statuses: [],
       method: 'GET',
-      urlTemplate: `${tracker.url}/{secret}/postback?subid={sub1}&tid={order_id}&status={status}&payout={payout}&currency={currency}&return=OK`,
-      statusMap: { PENDING: 'lead', APPROVED: 'sale', REJECTED: 'rejected', PAID: 'sale' },
+      urlTemplate: `${tracker.url}/{secret}/postback?subid={sub1}&tid={order_id}&status={status}&payout={payout}&currency={currency}&sub_id_2={sub2}&sub_id_3={sub3}&sub_id_4={sub4}&sub_id_5={sub5}&return=OK`,
+      statusMap: {
+        PENDING: 'lead',
+        APPROVED: 'sale',
+        REJECTED: 'rejected',
+        PAID: 'sale',
+        UNAPPROVED: 'rejected',
+      },
+      typeMap: { PENDING: null, APPROVED: null, REJECTED: null, PAID: null },
+      payoutRule: 'EARNINGS',
       successText: 'OK',
       secret: 'k3y',
     });
+    // The preset's events unless given; the fields given win.
     const created = await createPostback(token, {
       name: 'From the preset',
-      events: ORDER_EVENTS,
       preset: { tracker: 'KEITARO', baseUrl },
       statusMap: { APPROVED: 'approved' },
+      payoutRule: 'OWED',
     });
     expect(created).toMatchObject({
+      events: ['order.created', 'order.status_changed', 'order.adjusted'],
+      statuses: [],
       urlTemplate: preset.body.data.postbackPreset.urlTemplate,
-      statusMap: { PENDING: null, APPROVED: 'approved', REJECTED: null, PAID: null },
+      statusMap: {
+        PENDING: null,
+        APPROVED: 'approved',
+        REJECTED: null,
+        PAID: null,
+        UNAPPROVED: null,
+      },
+      payoutRule: 'OWED',
       successText: 'OK',
       hasSecret: true,
     });
@@ -532,88 +564,111 @@ describe('delivery to a real tracker', () => {
   const SUB_IDS = { sub1: 'clk-8f2a', sub2: 'newsletter', sub3: 'hero' };
 
   // What each tracker's documentation names (docs/postbacks.md): an order recorded (PENDING),
-  // then approved.
-  test.each([
+  // approved, then locked, each with what its preset sends for it (nothing where it sends none).
+  const ORDER_STEPS = ['recorded', 'approved', 'locked'] as const;
+  type Sent = (order: { id: string }) => Record<string, string>;
+  test.each<[string, (path: string) => string, (path: string) => string, (Sent | null)[]]>([
     [
       'KEITARO',
-      (path: string) => `${tracker.url}/${path}/postback`,
-      (path: string) => `/${path}/postback`,
-      (order: { id: string }, status: string) => ({
-        subid: 'clk-8f2a',
-        tid: order.id,
-        status,
-        payout: '5.00',
-        currency: 'EUR',
-        return: 'OK',
-      }),
-      ['lead', 'sale'],
+      (path) => `${tracker.url}/${path}/postback`,
+      (path) => `/${path}/postback`,
+      [
+        ...['lead', 'sale'].map((status): Sent => (order) => ({
+          subid: 'clk-8f2a',
+          tid: order.id,
+          status,
+          payout: '5.00',
+          currency: 'EUR',
+          sub_id_2: 'newsletter',
+          sub_id_3: 'hero',
+          sub_id_4: '',
+          sub_id_5: '',
+          return: 'OK',
+        })),
+        null,
+      ],
     ],
     [
       'VOLUUM',
-      (path: string) => `${tracker.url}/${path}/postback?cid=REPLACE&payout=OPTIONAL`,
-      (path: string) => `/${path}/postback`,
-      (order: { id: string }, status: string) => ({
-        cid: 'clk-8f2a',
-        payout: '5.00',
-        txid: order.id,
-        currency: 'EUR',
-        et: status,
-      }),
-      ['pending', 'approved'],
+      (path) => `${tracker.url}/${path}/postback?cid=REPLACE&payout=OPTIONAL`,
+      (path) => `/${path}/postback`,
+      // Only once the order is final: Voluum takes a click and transaction once.
+      [
+        null,
+        null,
+        (order) => ({
+          cid: 'clk-8f2a',
+          payout: '5.00',
+          txid: order.id,
+          currency: 'EUR',
+          param2: 'newsletter',
+          param3: 'hero',
+          param4: '',
+          param5: '',
+        }),
+      ],
     ],
     [
       'REDTRACK',
-      (path: string) => `${tracker.url}/${path}/postback`,
-      (path: string) => `/${path}/postback`,
-      (_order: { id: string }, status: string) => ({
-        clickid: 'clk-8f2a',
-        sum: '5.00',
-        status,
-        rdtk_event_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      }),
-      ['Pending', 'Approved'],
+      (path) => `${tracker.url}/${path}/postback`,
+      (path) => `/${path}/postback`,
+      [
+        ...(
+          [
+            ['Pending', 'Lead', 'PENDING', 0],
+            ['Approved', 'Purchase', 'APPROVED', 500],
+          ] as const
+        ).map(([status, type, orderStatus, owed]): Sent => (order) => ({
+          clickid: 'clk-8f2a',
+          sum: (owed / 100).toFixed(2),
+          status,
+          type,
+          rdtk_event_id: conversionKey(order.id, orderStatus, owed),
+        })),
+        null,
+      ],
     ],
     [
       'BINOM',
-      (path: string) => `${tracker.url}/${path}/click.php`,
-      (path: string) => `/${path}/click.php`,
-      (_order: { id: string }, status: string) => ({
-        cnv_id: 'clk-8f2a',
-        payout: '5.00',
-        cnv_status: status,
-        cnv_currency: 'EUR',
-      }),
-      ['pending', 'approved'],
+      (path) => `${tracker.url}/${path}/click.php`,
+      (path) => `/${path}/click.php`,
+      [
+        ...(
+          [
+            ['pending', '0.00'],
+            ['approved', '5.00'],
+          ] as const
+        ).map(([status, payout]): Sent => () => ({
+          cnv_id: 'clk-8f2a',
+          payout,
+          cnv_status: status,
+          cnv_currency: 'EUR',
+        })),
+        null,
+      ],
     ],
   ])(
-    '%s: an order with sub-IDs and its approval arrive as the tracker documents them',
-    async (preset, baseUrl, expectedPath, expectedQuery, statuses) => {
+    '%s: an order with sub-IDs recorded, approved and locked arrives as the tracker documents it',
+    async (preset, baseUrl, expectedPath, expected) => {
       const { user, token, brand } = await affiliateWithBrand();
       const path = uniquePath();
       const postback = await createPostback(token, {
         name: preset,
-        events: ORDER_EVENTS,
         preset: { tracker: preset, baseUrl: baseUrl(path) },
       });
       const order = await createOrder(user.id, brand.id, SUB_IDS);
       await setStatus(order.id, 'APPROVED');
-      await until(() => receivedAt(path).length === 2, 'both postbacks');
-      const [created, approved] = receivedAt(path);
-      for (const [postbackSent, status] of [
-        [created!, statuses[0]!],
-        [approved!, statuses[1]!],
-      ] as const) {
-        expect(postbackSent.method).toBe('GET');
-        expect(postbackSent.path).toBe(expectedPath(path));
-        expect(queryOf(postbackSent)).toEqual(expectedQuery(order, status));
-      }
-      if (preset === 'REDTRACK') {
-        // rdtk_event_id is the delivery: RedTrack ignores a retry of it.
-        const deliveries = await deliveriesOf(token, postback.id);
-        expect(deliveries.map((delivery) => delivery.id).reverse()).toEqual(
-          receivedAt(path).map((sent) => sent.query.get('rdtk_event_id')),
-        );
-      }
+      await prisma.$executeRaw`UPDATE "Order" SET "lockedAt" = now() AT TIME ZONE 'UTC'
+        WHERE "id" = ${order.id}::uuid`;
+      const sent = expected.flatMap((query, step) => (query ? [[ORDER_STEPS[step], query]] : []));
+      // Deliveries are made in the writers' transactions: their count is final once those commit.
+      expect(await prisma.webhookDelivery.count({ where: { postbackId: postback.id } })).toBe(
+        sent.length,
+      );
+      await until(() => receivedAt(path).length === sent.length, 'the postbacks');
+      const received = receivedAt(path);
+      expect(received.map((request) => request.path)).toEqual(sent.map(() => expectedPath(path)));
+      expect(received.map(queryOf)).toEqual(sent.map(([, query]) => (query as Sent)(order)));
     },
   );
 
@@ -670,6 +725,42 @@ describe('delivery to a real tracker', () => {
     }
   });
 
+  test('a status filter: only the events that leave the order in a status it takes are sent, replays too', async () => {
+    const { user, token, brand } = await affiliateWithBrand();
+    const path = uniquePath();
+    const postback = await createPostback(token, {
+      name: 'approvals',
+      events: ORDER_EVENTS,
+      statuses: ['APPROVED'],
+      urlTemplate: `${tracker.url}/${path}?n={order_number}&status={status}`,
+    });
+    const orderedAt = new Date('2026-04-02T10:00:00.000Z');
+    const [approved, pending] = [
+      await createOrder(user.id, brand.id, { orderedAt }),
+      await createOrder(user.id, brand.id, { orderedAt }),
+    ];
+    await setStatus(approved.id, 'APPROVED');
+    await setStatus(approved.id, 'REJECTED');
+    await setStatus(approved.id, 'APPROVED');
+    await until(() => receivedAt(path).length === 2, 'the approvals');
+    expect(await prisma.webhookDelivery.count({ where: { postbackId: postback.id } })).toBe(2);
+    const window = {
+      id: postback.id,
+      since: '2026-04-01T00:00:00Z',
+      until: '2026-04-03T00:00:00Z',
+    };
+    expect((await graphql(REPLAY, window, { token })).body.data.replayPostbacks).toMatchObject({
+      queued: 1,
+    });
+    await until(() => receivedAt(path).length === 3, 'the replay');
+    expect(receivedAt(path).map(queryOf)).toEqual(
+      Array(3).fill({ n: approved.orderNumber, status: 'APPROVED' }),
+    );
+    expect(receivedAt(path).some((sent) => sent.query.get('n') === pending.orderNumber)).toBe(
+      false,
+    );
+  });
+
   test('a status change sends the mapped status, and a status the map does not name as the network’s', async () => {
     const { user, token, brand } = await affiliateWithBrand();
     const path = uniquePath();
@@ -689,20 +780,21 @@ describe('delivery to a real tracker', () => {
     ]);
   });
 
-  test('an adjustment, a rejection and a payment written in SQL send order.adjusted, order.status_changed and order.paid with the reason and the payout first recorded', async () => {
+  test('an adjustment, an approval and a payment written in SQL send order.adjusted and order.status_changed, each change with its own reason and the payout first recorded', async () => {
     const { user, token, brand } = await affiliateWithBrand();
     const path = uniquePath();
     await createPostback(token, {
       name: 'lifecycle',
-      events: ['order.adjusted', 'order.status_changed', 'order.paid'],
+      events: ['order.adjusted', 'order.status_changed'],
       urlTemplate: `${tracker.url}/${path}?event={event}&status={status}&reason={reason}&payout={payout}&first={original_payout}`,
     });
     const order = await createOrder(user.id, brand.id, { earningsMinor: 500 });
     await prisma.$executeRaw`UPDATE "Order" SET "earningsMinor" = 300,
       "statusReason" = 'RETURNED' WHERE "id" = ${order.id}::uuid`;
-    await setStatus(order.id, 'APPROVED');
-    await setStatus(order.id, 'PAID');
-    await until(() => receivedAt(path).length === 4, 'the four events');
+    // The order keeps the adjustment's reason; the status changes give none of their own.
+    await prisma.$executeRaw`UPDATE "Order" SET "status" = 'APPROVED' WHERE "id" = ${order.id}::uuid`;
+    await prisma.$executeRaw`UPDATE "Order" SET "status" = 'PAID' WHERE "id" = ${order.id}::uuid`;
+    await until(() => receivedAt(path).length === 3, 'the three events');
     expect(receivedAt(path).map(queryOf)).toEqual([
       {
         event: 'order.adjusted',
@@ -719,8 +811,32 @@ describe('delivery to a real tracker', () => {
         first: '5.00',
       },
       { event: 'order.status_changed', status: 'PAID', reason: '', payout: '3.00', first: '5.00' },
-      { event: 'order.paid', status: 'PAID', reason: '', payout: '3.00', first: '5.00' },
     ]);
+  });
+
+  test('order.paid alone sends a payment once; with order.status_changed it would be twice, which is refused', async () => {
+    const { user, token, brand } = await affiliateWithBrand();
+    const path = uniquePath();
+    const postback = await createPostback(token, {
+      name: 'payments',
+      events: ['order.paid'],
+      urlTemplate: `${tracker.url}/${path}?event={event}&status={status}`,
+    });
+    const order = await createOrder(user.id, brand.id, { status: 'APPROVED' });
+    await setStatus(order.id, 'PAID');
+    await until(() => receivedAt(path).length === 1, 'the payment');
+    expect(receivedAt(path).map(queryOf)).toEqual([{ event: 'order.paid', status: 'PAID' }]);
+    const both = ['order.status_changed', 'order.paid'];
+    const refusal = {
+      message:
+        'order.status_changed already reports a payment (the move to PAID): take it alone, or order.paid without it, so that a payment is sent once',
+      extensions: { code: 'BAD_REQUEST' },
+    };
+    const input = { name: 'both', events: both, urlTemplate: `${tracker.url}/${path}` };
+    const created = await graphql(CREATE, { input }, { token });
+    expect(created.body.errors?.[0]).toMatchObject(refusal);
+    const updated = await graphql(UPDATE, { id: postback.id, input: { events: both } }, { token });
+    expect(updated.body.errors?.[0]).toMatchObject(refusal);
   });
 
   test('a rolled-back change sends nothing', async () => {

@@ -1,7 +1,9 @@
 // Postback templates: macros in braces, refused by name when unknown or malformed, values
 // percent-encoded in URLs and forms and JSON-encoded in JSON bodies, so a value never adds or
 // changes a parameter.
+import type { OrderStatus, PostbackPayoutRule } from '../../src/generated/prisma/client';
 import {
+  conversionKey,
   macroValues,
   majorUnits,
   SAMPLE_CONVERSION,
@@ -35,7 +37,7 @@ const values = (overrides: Partial<MacroValues> = {}): MacroValues => ({
       deliveryId: 'd-1',
       attempt: 2,
     },
-    { APPROVED: 'sale' },
+    { statusMap: { APPROVED: 'sale' }, typeMap: {}, payoutRule: 'EARNINGS' },
     's3cret',
   ),
   ...overrides,
@@ -144,6 +146,8 @@ describe('a postback request', () => {
     bodyFormat: null,
     bodyTemplate: null,
     statusMap: { APPROVED: 'sale' },
+    typeMap: {},
+    payoutRule: 'EARNINGS',
     successText: null,
     secret: 's3cret',
   };
@@ -252,7 +256,7 @@ describe('macro values', () => {
           deliveryId: 'd-1',
           attempt: 1,
         },
-        { APPROVED: 'sale' },
+        { statusMap: { APPROVED: 'sale' }, typeMap: {}, payoutRule: 'EARNINGS' },
         null,
       ),
     ).toEqual({
@@ -266,6 +270,7 @@ describe('macro values', () => {
       event: 'order.created',
       // Not in the map: sent as the network names it.
       status: 'PENDING',
+      type: '',
       previous_status: '',
       reason: '',
       payout: '12.50',
@@ -279,6 +284,7 @@ describe('macro values', () => {
       ordered_at: '2026-01-15T10:30:00.000Z',
       ordered_at_unix: '1768473000',
       delivery_id: 'd-1',
+      conversion_key: conversionKey(SAMPLE_CONVERSION.orderId, 'PENDING', 1250),
       attempt: '1',
       secret: '',
     });
@@ -292,5 +298,58 @@ describe('macro values', () => {
     [123456789, '1234567.89'],
   ])('%i minor units are %s', (minor, major) => {
     expect(majorUnits(minor)).toBe(major);
+  });
+});
+
+describe('what a postback reports of an order in each status', () => {
+  const order = (status: OrderStatus, previousStatus: OrderStatus | null = null) => ({
+    event: 'order.status_changed',
+    status,
+    previousStatus,
+    reason: null,
+    deliveryId: 'd-1',
+    attempt: 1,
+  });
+  const rules = (payoutRule: PostbackPayoutRule) => ({
+    statusMap: { PENDING: 'lead', APPROVED: 'sale', REJECTED: 'rejected', UNAPPROVED: 'rejected' },
+    typeMap: { APPROVED: 'Purchase' },
+    payoutRule,
+  });
+  const reported = (
+    payoutRule: PostbackPayoutRule,
+    status: OrderStatus,
+    previous?: OrderStatus,
+  ) => {
+    const values = macroValues(SAMPLE_CONVERSION, order(status, previous), rules(payoutRule), null);
+    return [values.status, values.type, values.payout];
+  };
+
+  test.each([
+    ['EARNINGS', 'PENDING', ['lead', '', '12.50']],
+    ['EARNINGS', 'REJECTED', ['rejected', '', '12.50']],
+    ['OWED', 'PENDING', ['lead', '', '0.00']],
+    ['OWED', 'APPROVED', ['sale', 'Purchase', '12.50']],
+    ['OWED', 'PAID', ['PAID', '', '12.50']],
+    ['OWED', 'REJECTED', ['rejected', '', '0.00']],
+    ['OWED_REVERSED', 'PENDING', ['lead', '', '0.00']],
+    ['OWED_REVERSED', 'REJECTED', ['rejected', '', '-12.50']],
+  ] as const)('%s, %s: %j', (rule, status, expected) => {
+    expect(reported(rule, status)).toEqual(expected);
+  });
+
+  test("an approved order moved back to PENDING is sent in UNAPPROVED's word", () => {
+    expect(reported('OWED', 'PENDING', 'APPROVED')[0]).toBe('rejected');
+    expect(reported('OWED', 'PENDING', 'PAID')[0]).toBe('rejected');
+    expect(reported('OWED', 'PENDING', 'REJECTED')[0]).toBe('lead');
+  });
+
+  test('the conversion key is the same for one status and payout, and new for any change', () => {
+    const key = (status: OrderStatus, payout: number) =>
+      conversionKey(SAMPLE_CONVERSION.orderId, status, payout);
+    expect(key('APPROVED', 1250)).toBe(key('APPROVED', 1250));
+    expect(key('APPROVED', 1250)).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    );
+    expect(new Set([key('APPROVED', 1250), key('PAID', 1250), key('APPROVED', 1125)]).size).toBe(3);
   });
 });

@@ -1,7 +1,8 @@
 // The macros a postback's templates may hold, and their values for one request: an order (the
 // conversion), the event it is sent for, the delivery and its attempt. A macro without a value is
 // the empty text. Pure.
-import type { OrderStatus } from '../../generated/prisma/client';
+import { hash } from 'node:crypto';
+import type { OrderStatus, PostbackPayoutRule } from '../../generated/prisma/client';
 
 /** Every macro, with what it stands for (docs/postbacks.md lists the same). */
 export const MACROS = {
@@ -15,9 +16,11 @@ export const MACROS = {
   event:
     'the event: order.created, order.status_changed, order.adjusted, order.locked, order.paid, postback.replay or postback.test',
   status: 'the order’s status after the event, in the tracker’s word (the status map)',
+  type: 'the tracker’s conversion type for that status (the type map), empty where it names none',
   previous_status: 'the status before a status change, as the network names it (PENDING ...)',
   reason: 'the reason the event gives for a rejection or a change of amounts (RETURNED ...)',
-  payout: 'the affiliate’s earnings on the order, in major units (12.50)',
+  payout:
+    'the affiliate’s earnings on the order, in major units (12.50), or what the payout rule makes of them in the order’s status',
   original_payout: 'the earnings as first recorded, in major units',
   sale_amount: 'the order’s transaction value, in major units',
   currency: 'the order’s currency (ISO 4217, EUR)',
@@ -27,7 +30,9 @@ export const MACROS = {
   channel_id: 'the order’s channel, if it has one',
   ordered_at: 'when the order was placed (ISO 8601, UTC)',
   ordered_at_unix: 'when the order was placed (Unix seconds)',
-  delivery_id: 'the delivery: the same on every retry, a key for the tracker to deduplicate on',
+  delivery_id: 'the delivery: the same on every retry and redelivery',
+  conversion_key:
+    'the same for every request that reports one order in one status with one payout (retries, redeliveries, replays): a key for the tracker to deduplicate on',
   attempt: 'the attempt of the delivery’s current schedule: 1, 2, ...',
   secret: 'the postback’s secret: written once, never shown (a key in the tracker’s URL)',
 } as const;
@@ -71,11 +76,46 @@ export interface RequestContext {
   attempt: number;
 }
 
-/** The tracker's word for each order status; a status not named is sent as the network's. */
-export type StatusMap = Partial<Record<OrderStatus, string>>;
+/**
+ * The tracker's word for each order status; a status not named is sent as the network's. UNAPPROVED
+ * names an approved or paid order moved back to PENDING, for a tracker that cannot take PENDING's
+ * word after an approval (Keitaro documents no move from sale back to lead).
+ */
+export type StatusMap = Partial<Record<OrderStatus | 'UNAPPROVED', string>>;
 
-export function mappedStatus(status: OrderStatus, statusMap: StatusMap): string {
-  return statusMap[status] ?? status;
+/** The tracker's conversion type for each order status. */
+export type TypeMap = Partial<Record<OrderStatus, string>>;
+
+export function mappedStatus(
+  status: OrderStatus,
+  statusMap: StatusMap,
+  previousStatus: OrderStatus | null = null,
+): string {
+  const unapproved = status === 'PENDING' && (previousStatus === 'APPROVED' || previousStatus === 'PAID');
+  return (unapproved ? statusMap.UNAPPROVED : undefined) ?? statusMap[status] ?? status;
+}
+
+/** What `{payout}` is, in minor units, for an order in `status` under the postback's rule. */
+export function payoutMinor(earningsMinor: number, status: OrderStatus, rule: PostbackPayoutRule): number {
+  if (rule === 'EARNINGS' || status === 'APPROVED' || status === 'PAID') return earningsMinor;
+  return rule === 'OWED_REVERSED' && status === 'REJECTED' ? -earningsMinor : 0;
+}
+
+/**
+ * `{conversion_key}`: made of the order, its status and the payout reported (written as a UUID is,
+ * a form trackers take for event ids), so every request that says the same thing about an order
+ * carries the same key, and a change carries a new one.
+ */
+export function conversionKey(orderId: string, status: OrderStatus, payout: number): string {
+  const hex = hash('sha256', `${orderId}|${status}|${payout}`, 'hex');
+  return [0, 8, 12, 16, 20].map((at, n, starts) => hex.slice(at, starts[n + 1] ?? 32)).join('-');
+}
+
+/** How the postback renders statuses and payouts. */
+export interface RenderRules {
+  statusMap: StatusMap;
+  typeMap: TypeMap;
+  payoutRule: PostbackPayoutRule;
 }
 
 /** 1250 minor units -> "12.50": two decimals, as the order routes answer money. */
@@ -88,10 +128,11 @@ export function majorUnits(minor: number): string {
 export function macroValues(
   conversion: Conversion,
   context: RequestContext,
-  statusMap: StatusMap,
+  { statusMap, typeMap, payoutRule }: RenderRules,
   secret: string | null,
 ): MacroValues {
   const sub = (n: number) => conversion.subIds[n - 1] ?? '';
+  const payout = payoutMinor(conversion.earningsMinor, context.status, payoutRule);
   return {
     sub1: sub(1),
     sub2: sub(2),
@@ -101,10 +142,11 @@ export function macroValues(
     order_id: conversion.orderId,
     order_number: conversion.orderNumber,
     event: context.event,
-    status: mappedStatus(context.status, statusMap),
+    status: mappedStatus(context.status, statusMap, context.previousStatus),
+    type: typeMap[context.status] ?? '',
     previous_status: context.previousStatus ?? '',
     reason: context.reason ?? '',
-    payout: majorUnits(conversion.earningsMinor),
+    payout: majorUnits(payout),
     original_payout: majorUnits(conversion.originalEarningsMinor),
     sale_amount: majorUnits(conversion.transactionValueMinor),
     currency: conversion.currency,
@@ -115,6 +157,7 @@ export function macroValues(
     ordered_at: conversion.orderedAt.toISOString(),
     ordered_at_unix: String(Math.floor(conversion.orderedAt.getTime() / 1000)),
     delivery_id: context.deliveryId,
+    conversion_key: conversionKey(conversion.orderId, context.status, payout),
     attempt: String(context.attempt),
     secret: secret ?? '',
   };

@@ -51,9 +51,16 @@ const answerOf = (
 
 const utc = (time: Date) => Prisma.sql`(${time.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
 
-type Scope = Pick<Postback, 'id' | 'ownerId' | 'brandId' | 'campaignId' | 'linkCode'>;
+type Scope = Pick<
+  Postback,
+  'id' | 'ownerId' | 'brandId' | 'campaignId' | 'linkCode' | 'events' | 'statuses'
+>;
 
-/** The orders of the postback's scope placed in [since, until), and whether a replay of each waits. */
+/**
+ * The orders placed in [since, until) that the postback would have been sent: of its scope, in a
+ * status it takes, with an event of a type it takes (a postback of final conversions replays no
+ * order that is not final); and whether a replay of each waits.
+ */
 function windowOrders(postback: Scope, since: Date, until: Date) {
   return Prisma.sql`
     SELECT placed."id", placed."status", placed."orderedAt",
@@ -68,7 +75,13 @@ function windowOrders(postback: Scope, since: Date, until: Date) {
       AND placed."orderedAt" >= ${utc(since)} AND placed."orderedAt" < ${utc(until)}
       AND (${postback.brandId}::uuid IS NULL OR placed."organizationId" = ${postback.brandId}::uuid)
       AND (${postback.campaignId}::uuid IS NULL OR link."campaignId" = ${postback.campaignId}::uuid)
-      AND (${postback.linkCode}::text IS NULL OR placed."shortUrlCode" = ${postback.linkCode}::text)`;
+      AND (${postback.linkCode}::text IS NULL OR placed."shortUrlCode" = ${postback.linkCode}::text)
+      ${postback.statuses.length ? Prisma.sql`AND placed."status"::text IN (${Prisma.join(postback.statuses)})` : Prisma.empty}
+      AND EXISTS (
+        SELECT 1 FROM "OrderEvent" happened
+        WHERE happened."orderId" = placed."id"
+          AND 'order.' || lower(happened."type"::text) IN (${Prisma.join(postback.events)})
+      )`;
 }
 
 export async function replayPostback(

@@ -8,8 +8,8 @@ import {
   type Conversion,
   type MacroName,
   type MacroValues,
+  type RenderRules,
   type RequestContext,
-  type StatusMap,
 } from './macros';
 import {
   REDACTED,
@@ -48,12 +48,11 @@ export const CONTENT_TYPES: Record<PostbackBodyFormat, string> = {
 };
 
 /** What a postback sends, as saved. */
-export interface PostbackSettings {
+export interface PostbackSettings extends RenderRules {
   method: PostbackMethod;
   urlTemplate: string;
   bodyFormat: PostbackBodyFormat | null;
   bodyTemplate: string | null;
-  statusMap: StatusMap;
   successText: string | null;
   secret: string | null;
 }
@@ -71,7 +70,7 @@ export interface ParsedPostback {
  * The templates parsed, or a TemplateError naming what is wrong: a GET has no body; a POST's body
  * has a format and a template, or neither (its parameters are then all in the URL).
  */
-export function parsePostback(settings: Omit<PostbackSettings, 'statusMap'>): ParsedPostback {
+export function parsePostback(settings: Omit<PostbackSettings, keyof RenderRules>): ParsedPostback {
   if (settings.urlTemplate.length > URL_TEMPLATE_MAX) {
     throw new TemplateError(`urlTemplate must be at most ${URL_TEMPLATE_MAX} characters`);
   }
@@ -233,7 +232,7 @@ export function renderAttempt(
   conversion: Conversion,
   context: RequestContext,
 ): RenderedAttempt {
-  const values = macroValues(conversion, context, settings.statusMap, settings.secret);
+  const values = macroValues(conversion, context, settings, settings.secret);
   const parsed = parsePostback(settings);
   const rendered = renderRequest(parsed, values);
   const shown = shownRequest(parsed, values);

@@ -22,6 +22,7 @@ import {
   postbackEvents,
   postbackName,
   postbackScope,
+  postbackStatuses,
 } from './rules';
 import { checkedScope, checkedSettings } from './saving';
 import {
@@ -41,7 +42,11 @@ const POSTBACK_CAP: OwnershipCap = {
 
 /** The columns of the settings. */
 function settingsData(settings: PostbackSettings) {
-  return { ...settings, statusMap: settings.statusMap as Prisma.InputJsonObject };
+  return {
+    ...settings,
+    statusMap: settings.statusMap as Prisma.InputJsonObject,
+    typeMap: settings.typeMap as Prisma.InputJsonObject,
+  };
 }
 
 builder.mutationFields((t) => ({
@@ -55,22 +60,23 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, { input }, context) => {
       const user = await postbackOwner(context.dashboardUserId);
       const name = postbackName(input.name);
-      const events = postbackEvents(input.events);
       const { preset } = input;
-      const base = preset
-        ? {
-            ...EMPTY_SETTINGS,
-            ...asBadRequest(() =>
-              applyPreset(preset.tracker, preset.baseUrl, preset.clickIdSubId ?? 1),
-            ),
-          }
-        : EMPTY_SETTINGS;
+      const {
+        events: presetEvents = [],
+        statuses: presetStatuses = [],
+        ...presetSettings
+      } = preset
+        ? asBadRequest(() => applyPreset(preset.tracker, preset.baseUrl, preset.clickIdSubId ?? 1))
+        : {};
+      const events = postbackEvents(input.events ?? presetEvents);
+      const statuses = postbackStatuses(input.statuses ?? presetStatuses);
+      const base = { ...EMPTY_SETTINGS, ...presetSettings };
       const settings = await checkedSettings(mergedSettings(base, input));
       const scope = await checkedScope(user.id, postbackScope(input.scope));
       return createWithinCap(user.id, POSTBACK_CAP, (tx) =>
         tx.postback.create({
           ...query,
-          data: { ownerId: user.id, name, events, ...scope, ...settingsData(settings) },
+          data: { ownerId: user.id, name, events, statuses, ...scope, ...settingsData(settings) },
         }),
       );
     },
@@ -104,6 +110,7 @@ builder.mutationFields((t) => ({
         data: {
           ...(input.name != null && { name: postbackName(input.name) }),
           ...(input.events != null && { events: postbackEvents(input.events) }),
+          ...(input.statuses != null && { statuses: postbackStatuses(input.statuses) }),
           ...scope,
           ...settings,
           ...enabledChange,

@@ -4,13 +4,14 @@ import type {
   OrderStatus,
   PostbackBodyFormat,
   PostbackMethod,
+  PostbackPayoutRule,
 } from '../../../generated/prisma/client';
 import { BadRequestError, shown } from '../../../platform/errors';
 import { isPostbackEventType, POSTBACK_EVENT_TYPES } from '../events';
-import type { StatusMap } from '../macros';
+import type { StatusMap, TypeMap } from '../macros';
 import type { PostbackSettings } from '../request';
 import { TemplateError } from '../templates';
-import { ORDER_STATUSES } from '../settings';
+import { ORDER_STATUSES, STATUS_MAP_KEYS } from '../settings';
 
 /** Postbacks one user may have: one per tracker and scope with room to spare, few to fan out to. */
 export const MAX_POSTBACKS_PER_USER = 20;
@@ -27,7 +28,10 @@ export function postbackName(name: string): string {
   return trimmed;
 }
 
-/** The event types asked for, each once; at least one, all a postback may take. */
+/**
+ * The event types asked for, each once; at least one, all a postback may take, and never two that
+ * report one change twice: a payment is a status change to PAID too.
+ */
 export function postbackEvents(requested: readonly string[]): string[] {
   const known = POSTBACK_EVENT_TYPES.join(', ');
   if (requested.length === 0)
@@ -38,6 +42,16 @@ export function postbackEvents(requested: readonly string[]): string[] {
       `Unknown event type ${unknown.map(shown).join(', ')}; a postback takes ${known}`,
     );
   }
+  if (requested.includes('order.status_changed') && requested.includes('order.paid')) {
+    throw new BadRequestError(
+      'order.status_changed already reports a payment (the move to PAID): take it alone, or order.paid without it, so that a payment is sent once',
+    );
+  }
+  return [...new Set(requested)];
+}
+
+/** The statuses a postback is sent for, each once; none: every status. */
+export function postbackStatuses(requested: readonly OrderStatus[]): OrderStatus[] {
   return [...new Set(requested)];
 }
 
@@ -62,19 +76,31 @@ export function postbackScope(scope: ScopeInput | null | undefined) {
   return parts;
 }
 
-/** A status map as given: each word 1 to WORD_MAX characters. */
-export function postbackStatusMap(given: Partial<Record<OrderStatus, string | null>>): StatusMap {
-  const map: StatusMap = {};
-  for (const status of ORDER_STATUSES) {
-    const word = given[status];
+/** A map of words as given under `keys`: each word 1 to WORD_MAX characters. */
+function wordMap<Key extends string>(
+  name: string,
+  keys: readonly Key[],
+  given: Partial<Record<Key, string | null>>,
+): Partial<Record<Key, string>> {
+  const map: Partial<Record<Key, string>> = {};
+  for (const key of keys) {
+    const word = given[key];
     if (word === null || word === undefined) continue;
     if (word.length === 0 || word.length > WORD_MAX) {
-      throw new BadRequestError(`statusMap.${status} must be 1 to ${WORD_MAX} characters`);
+      throw new BadRequestError(`${name}.${key} must be 1 to ${WORD_MAX} characters`);
     }
-    map[status] = word;
+    map[key] = word;
   }
   return map;
 }
+
+export const postbackStatusMap = (given: StatusMapInput): StatusMap =>
+  wordMap('statusMap', STATUS_MAP_KEYS, given);
+export const postbackTypeMap = (given: TypeMapInput): TypeMap =>
+  wordMap('typeMap', ORDER_STATUSES, given);
+
+type StatusMapInput = Partial<Record<(typeof STATUS_MAP_KEYS)[number], string | null>>;
+type TypeMapInput = Partial<Record<OrderStatus, string | null>>;
 
 /** A success text, or null; empty is none. */
 export function postbackSuccessText(text: string | null | undefined): string | null {
@@ -110,7 +136,9 @@ export interface SettingsInput {
   urlTemplate?: string | null;
   bodyFormat?: PostbackBodyFormat | null;
   bodyTemplate?: string | null;
-  statusMap?: Partial<Record<OrderStatus, string | null>> | null;
+  statusMap?: StatusMapInput | null;
+  typeMap?: TypeMapInput | null;
+  payoutRule?: PostbackPayoutRule | null;
   successText?: string | null;
   secret?: string | null;
 }
@@ -122,6 +150,8 @@ export const EMPTY_SETTINGS: PostbackSettings = {
   bodyFormat: null,
   bodyTemplate: null,
   statusMap: {},
+  typeMap: {},
+  payoutRule: 'EARNINGS',
   successText: null,
   secret: null,
 };
@@ -134,6 +164,8 @@ export function changesSettings(input: SettingsInput): boolean {
     'bodyFormat',
     'bodyTemplate',
     'statusMap',
+    'typeMap',
+    'payoutRule',
     'successText',
     'secret',
   ];
@@ -169,6 +201,8 @@ export function mergedSettings(base: PostbackSettings, input: SettingsInput): Po
     bodyFormat: given('bodyFormat') ? (input.bodyFormat ?? null) : base.bodyFormat,
     bodyTemplate: given('bodyTemplate') ? input.bodyTemplate || null : base.bodyTemplate,
     statusMap: given('statusMap') ? postbackStatusMap(input.statusMap ?? {}) : base.statusMap,
+    typeMap: given('typeMap') ? postbackTypeMap(input.typeMap ?? {}) : base.typeMap,
+    payoutRule: input.payoutRule ?? base.payoutRule,
     successText: given('successText') ? postbackSuccessText(input.successText) : base.successText,
     secret: given('secret') ? postbackSecret(input.secret) : base.secret,
   };

@@ -30,7 +30,7 @@ export function sampleRequest(settings: PostbackSettings) {
       deliveryId: '0',
       attempt: 1,
     },
-    settings.statusMap,
+    settings,
     settings.secret,
   );
   return { parsed, rendered: renderRequest(parsed, values) };

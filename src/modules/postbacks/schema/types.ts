@@ -1,6 +1,11 @@
 // The object and input types of postbacks. No type carries a postback's secret: `hasSecret` says
 // whether it has one, and rendered requests show it redacted.
-import { OrderStatus, PostbackBodyFormat, PostbackMethod } from '../../../generated/prisma/client';
+import {
+  OrderStatus,
+  PostbackBodyFormat,
+  PostbackMethod,
+  PostbackPayoutRule as PayoutRule,
+} from '../../../generated/prisma/client';
 import { builder } from '../../../schema/builder';
 import { RESPONSE_BODY_MAX_BYTES } from '../../webhooks/send';
 import { listOf, storedTextOf } from '../../../schema/complexity';
@@ -9,10 +14,10 @@ import type { ShownRequest } from '../../webhooks/lane';
 import type { Replay } from '../replay';
 import type { TestSent } from '../testSend';
 import { POSTBACK_EVENT_TYPES } from '../events';
-import { MACRO_NAMES, type StatusMap } from '../macros';
+import { MACRO_NAMES } from '../macros';
 import { PRESETS, TRACKERS, type PresetSettings, type Tracker } from '../presets';
 import { BODY_TEMPLATE_MAX, RENDERED_BODY_MAX, RENDERED_URL_MAX } from '../request';
-import { statusMapOf } from '../settings';
+import { ORDER_STATUSES, STATUS_MAP_KEYS, statusMapOf, typeMapOf } from '../settings';
 import { SECRET_MAX, WORD_MAX } from './rules';
 
 const EVENTS_NOTE = `Event types: ${POSTBACK_EVENT_TYPES.join(', ')}`;
@@ -34,34 +39,68 @@ export const PostbackDeliveryState = builder.enumType('PostbackDeliveryState', {
   values: ['PENDING', 'DELIVERED', 'FAILED'] as const,
 });
 
-const STATUS_WORD = (status: OrderStatus) =>
-  `The tracker's word for ${status}; null: sent as ${status}`;
-
-const PostbackStatusMap = builder.objectRef<StatusMap>('PostbackStatusMap').implement({
-  description: "The tracker's word for each order status, sent as {status}",
-  fields: (t) =>
-    Object.fromEntries(
-      Object.values(OrderStatus).map((status) => [
-        status,
-        t.string({
-          nullable: true,
-          description: STATUS_WORD(status),
-          resolve: (map) => map[status] ?? null,
-        }),
-      ]),
-    ),
+export const PostbackPayoutRule = builder.enumType(PayoutRule, {
+  name: 'PostbackPayoutRule',
+  description:
+    "What {payout} is. EARNINGS: the order's earnings whatever its status. OWED: the earnings while APPROVED or PAID, 0 while PENDING or REJECTED (what the affiliate is owed; for trackers that count every conversion's payout). OWED_REVERSED: as OWED, but a REJECTED order's is the negative of its earnings (for trackers that add up every postback's payout)",
 });
 
-export const PostbackStatusMapInput = builder.inputType('PostbackStatusMapInput', {
-  description: `The tracker's word (1 to ${WORD_MAX} characters) for each order status; a status left out is sent as the network names it`,
-  fields: (t) =>
-    Object.fromEntries(
-      Object.values(OrderStatus).map((status) => [
-        status,
-        t.string({ description: STATUS_WORD(status) }),
-      ]),
-    ),
-});
+const STATUS_WORD: Record<(typeof STATUS_MAP_KEYS)[number], string> = {
+  PENDING: "The tracker's word for PENDING; null: sent as PENDING",
+  APPROVED: "The tracker's word for APPROVED; null: sent as APPROVED",
+  REJECTED: "The tracker's word for REJECTED; null: sent as REJECTED",
+  PAID: "The tracker's word for PAID; null: sent as PAID",
+  UNAPPROVED:
+    "The word for an approved or paid order moved back to PENDING, for a tracker that cannot take PENDING's word after an approval; null: PENDING's",
+};
+const TYPE_WORD = (status: OrderStatus) =>
+  `The tracker's conversion type for ${status}; null: {type} is empty`;
+
+/** A map of words per key, as an output type and an input type. */
+function wordMapTypes<Key extends string>(
+  name: string,
+  description: string,
+  keys: readonly Key[],
+  describe: (key: Key) => string,
+) {
+  const output = builder.objectRef<Partial<Record<Key, string>>>(name).implement({
+    description,
+    fields: (t) =>
+      Object.fromEntries(
+        keys.map((key) => [
+          key,
+          t.string({
+            nullable: true,
+            description: describe(key),
+            resolve: (map) => map[key] ?? null,
+          }),
+        ]),
+      ),
+  });
+  const input = builder.inputType(`${name}Input`, {
+    description: `${description}; each word 1 to ${WORD_MAX} characters`,
+    fields: (t) =>
+      Object.fromEntries(keys.map((key) => [key, t.string({ description: describe(key) })])),
+  });
+  return { output, input };
+}
+
+const PostbackStatusMap = wordMapTypes(
+  'PostbackStatusMap',
+  "The tracker's word for each order status, sent as {status}",
+  STATUS_MAP_KEYS,
+  (key) => STATUS_WORD[key],
+);
+export const PostbackStatusMapInput = PostbackStatusMap.input;
+const PostbackTypeMap = wordMapTypes(
+  'PostbackTypeMap',
+  "The tracker's conversion type for each order status, sent as {type}",
+  ORDER_STATUSES,
+  TYPE_WORD,
+);
+
+const STATUSES_NOTE =
+  'Only events that leave the order in one of these statuses are sent (replays too); empty: every status';
 
 builder.prismaObject('Postback', {
   description:
@@ -70,6 +109,12 @@ builder.prismaObject('Postback', {
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     events: t.exposeStringList('events', { description: EVENTS_NOTE }),
+    statuses: t.field({
+      type: [OrderStatus],
+      description: STATUSES_NOTE,
+      select: { statuses: true },
+      resolve: (postback) => postback.statuses,
+    }),
     brandId: t.exposeID('brandId', { nullable: true, description: 'Only this brand’s orders' }),
     campaignId: t.exposeID('campaignId', {
       nullable: true,
@@ -84,10 +129,16 @@ builder.prismaObject('Postback', {
     bodyFormat: t.expose('bodyFormat', { type: PostbackBodyFormat, nullable: true }),
     bodyTemplate: t.exposeString('bodyTemplate', { nullable: true }),
     statusMap: t.field({
-      type: PostbackStatusMap,
+      type: PostbackStatusMap.output,
       select: { statusMap: true },
       resolve: (postback) => statusMapOf(postback.statusMap),
     }),
+    typeMap: t.field({
+      type: PostbackTypeMap.output,
+      select: { typeMap: true },
+      resolve: (postback) => typeMapOf(postback.typeMap),
+    }),
+    payoutRule: t.expose('payoutRule', { type: PostbackPayoutRule }),
     successText: t.exposeString('successText', {
       nullable: true,
       description: 'A 2xx counts only if the answer contains it',
@@ -272,9 +323,22 @@ export const PostbackPreset = builder
         description: 'Where the tracker documents the parameters it reads',
         resolve: (preset) => PRESETS[preset.tracker].source,
       }),
+      trackerSettings: t.string({
+        description:
+          "What to set on the tracker's side, and what the tracker will and will not show",
+        resolve: (preset) => PRESETS[preset.tracker].trackerSettings,
+      }),
+      events: t.exposeStringList('events', { description: EVENTS_NOTE }),
+      statuses: t.field({
+        type: [OrderStatus],
+        description: STATUSES_NOTE,
+        resolve: (preset) => preset.statuses,
+      }),
       method: t.expose('method', { type: PostbackMethod }),
       urlTemplate: t.exposeString('urlTemplate'),
-      statusMap: t.field({ type: PostbackStatusMap, resolve: (preset) => preset.statusMap }),
+      statusMap: t.field({ type: PostbackStatusMap.output, resolve: (preset) => preset.statusMap }),
+      typeMap: t.field({ type: PostbackTypeMap.output, resolve: (preset) => preset.typeMap }),
+      payoutRule: t.field({ type: PostbackPayoutRule, resolve: (preset) => preset.payoutRule }),
       successText: t.exposeString('successText', { nullable: true }),
       secret: t.exposeString('secret', {
         nullable: true,
@@ -325,7 +389,9 @@ const settingsFields = (t: InputFields) => ({
     description: `A FORM (a=b&c={sub1}) or JSON body (macros in its strings), at most ${BODY_TEMPLATE_MAX} characters`,
     extensions: { maxLength: BODY_TEMPLATE_MAX },
   }),
-  statusMap: t.field({ type: PostbackStatusMapInput }),
+  statusMap: t.field({ type: PostbackStatusMap.input }),
+  typeMap: t.field({ type: PostbackTypeMap.input }),
+  payoutRule: t.field({ type: PostbackPayoutRule, description: 'Default EARNINGS' }),
   successText: t.string({
     description: `A 2xx counts only if the answer contains it (up to ${WORD_MAX} characters); empty: any 2xx`,
   }),
@@ -336,10 +402,11 @@ const settingsFields = (t: InputFields) => ({
 
 export const CreatePostbackInput = builder.inputType('CreatePostbackInput', {
   description:
-    'A postback; with `preset`, the preset fills method, urlTemplate, statusMap, successText and secret, and the fields given here win',
+    'A postback; with `preset`, the preset fills events, statuses, method, urlTemplate, statusMap, typeMap, payoutRule, successText and secret, and the fields given here win',
   fields: (t) => ({
     name: t.string({ required: true, description: '1 to 100 characters' }),
-    events: t.stringList({ required: true, description: EVENTS_NOTE }),
+    events: t.stringList({ description: `${EVENTS_NOTE}. Required without a preset` }),
+    statuses: t.field({ type: [OrderStatus], description: STATUSES_NOTE }),
     scope: t.field({ type: PostbackScopeInput }),
     preset: t.field({ type: PostbackPresetInput }),
     ...settingsFields(t),
@@ -351,6 +418,10 @@ export const UpdatePostbackInput = builder.inputType('UpdatePostbackInput', {
   fields: (t) => ({
     name: t.string(),
     events: t.stringList({ description: EVENTS_NOTE }),
+    statuses: t.field({
+      type: [OrderStatus],
+      description: `${STATUSES_NOTE}; [] for every status`,
+    }),
     scope: t.field({
       type: PostbackScopeInput,
       description: 'Replaces the scope; {} for every order',
