@@ -91,12 +91,17 @@ export function mappedStatus(
   statusMap: StatusMap,
   previousStatus: OrderStatus | null = null,
 ): string {
-  const unapproved = status === 'PENDING' && (previousStatus === 'APPROVED' || previousStatus === 'PAID');
+  const unapproved =
+    status === 'PENDING' && (previousStatus === 'APPROVED' || previousStatus === 'PAID');
   return (unapproved ? statusMap.UNAPPROVED : undefined) ?? statusMap[status] ?? status;
 }
 
 /** What `{payout}` is, in minor units, for an order in `status` under the postback's rule. */
-export function payoutMinor(earningsMinor: number, status: OrderStatus, rule: PostbackPayoutRule): number {
+export function payoutMinor(
+  earningsMinor: number,
+  status: OrderStatus,
+  rule: PostbackPayoutRule,
+): number {
   if (rule === 'EARNINGS' || status === 'APPROVED' || status === 'PAID') return earningsMinor;
   return rule === 'OWED_REVERSED' && status === 'REJECTED' ? -earningsMinor : 0;
 }
