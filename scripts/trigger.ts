@@ -1,8 +1,8 @@
-// `npm run trigger -- <event> [--order <id>] [--status <STATUS>] [--user <id>]`: causes an event in
-// the running development service, as `stripe trigger` does for Stripe's: it calls the service's
-// triggerEvent (http://127.0.0.1:$PORT, 4000 unless PORT says otherwise) with a dashboard token of
-// the user (Ana, the demo affiliate, unless --user names another), signed as `npm run token` signs
-// one. The service writes the order as the back office would, and its webhooks and postbacks follow.
+// `npm run trigger -- <event> [options]`: causes an event in the running development service, as
+// `stripe trigger` does for Stripe's: it calls the service's triggerEvent (http://127.0.0.1:$PORT,
+// 4000 unless PORT says otherwise) with a dashboard token of the user (Ana, the demo affiliate,
+// unless --user names another), signed as `npm run token` signs one. The service writes the order as
+// the back office would, and its webhooks and postbacks follow.
 import { parseArgs } from 'node:util';
 import { DEMO_USERS } from '../src/auth/demoIdentities';
 import { signDashboardToken } from '../src/auth/dashboardToken';
@@ -15,19 +15,30 @@ import {
   TRIGGER_EVENTS,
 } from '../src/modules/trigger/events';
 
-const MUTATION = `mutation Trigger($type: TriggerEventType!, $orderId: ID, $status: OrderStatus) {
-  triggerEvent(type: $type, orderId: $orderId, status: $status) { type orderId summary }
+const MUTATION = `mutation Trigger($type: TriggerEventType!, $orderId: ID, $status: OrderStatus,
+  $reason: OrderStatusReason, $note: String, $linkCode: String, $subIds: [String],
+  $latestClick: Boolean) {
+  triggerEvent(type: $type, orderId: $orderId, status: $status, reason: $reason, note: $note,
+    linkCode: $linkCode, subIds: $subIds, latestClick: $latestClick) { type orderId summary }
 }`;
 
 const USAGE = [
-  'usage: npm run trigger -- <event> [--order <id>] [--status <STATUS>] [--user <id>]',
+  'usage: npm run trigger -- <event> [options]',
   '',
   'events:',
   ...TRIGGER_EVENT_TYPES.map((type) => `  ${type.padEnd(22)} ${TRIGGER_EVENTS[type]}`),
   '',
-  '  --order   the order to change (default: the newest that can)',
-  '  --status  the status to set (PENDING, APPROVED, REJECTED, PAID)',
-  `  --user    the affiliate user whose order it is (default: Ana, ${DEMO_USERS.affiliate})`,
+  'order.created:',
+  "  --link <code>     the order came through this short link of yours (its brand's order)",
+  '  --sub1 ... --sub5 <value>  its sub-IDs, as the brand reports them',
+  "  --click latest    with --link: the sub-IDs of the link's latest counted click",
+  'order.status_changed:',
+  '  --order <id>      the order to change (default: the newest that can)',
+  '  --status <STATUS> PENDING, APPROVED or REJECTED (PAID comes with payout.paid)',
+  '  --reason <REASON> why: RETURNED, CANCELLED, FRAUD, DUPLICATE, TEST_ORDER, TERMS_VIOLATION,',
+  '                    AMOUNT_CORRECTED or OTHER (a rejection without one: OTHER)',
+  '  --note <text>     the reason in words (OTHER needs one)',
+  `  --user <id>       the affiliate user whose order it is (default: Ana, ${DEMO_USERS.affiliate})`,
 ].join('\n');
 
 /** Where the service on this machine answers: its HOST, or the loopback where it listens on every interface. */
@@ -55,6 +66,15 @@ async function main(): Promise<void> {
       options: {
         order: { type: 'string' },
         status: { type: 'string' },
+        reason: { type: 'string' },
+        note: { type: 'string' },
+        link: { type: 'string' },
+        click: { type: 'string' },
+        sub1: { type: 'string' },
+        sub2: { type: 'string' },
+        sub3: { type: 'string' },
+        sub4: { type: 'string' },
+        sub5: { type: 'string' },
         user: { type: 'string', default: DEMO_USERS.affiliate },
         help: { type: 'boolean', short: 'h' },
       },
@@ -70,6 +90,9 @@ async function main(): Promise<void> {
   const [type, ...extra] = positionals;
   if (!type || extra.length > 0) fail(USAGE, 2);
   if (!isTriggerEventType(type)) fail(`Unknown event "${type}".\n\n${USAGE}`, 2);
+  if (values.click !== undefined && values.click !== 'latest') {
+    fail(`--click takes "latest" (the link's latest counted click).\n\n${USAGE}`, 2);
+  }
   if (!servesTriggers(config)) {
     fail(
       'npm run trigger is for development: a service with NODE_ENV=production or KEY_ENV=live ' +
@@ -91,6 +114,13 @@ async function main(): Promise<void> {
           type: enumValueOf(type),
           orderId: values.order ?? null,
           status: values.status?.toUpperCase() ?? null,
+          reason: values.reason?.toUpperCase() ?? null,
+          note: values.note ?? null,
+          linkCode: values.link ?? null,
+          subIds: [values.sub1, values.sub2, values.sub3, values.sub4, values.sub5].map(
+            (value) => value ?? null,
+          ),
+          latestClick: values.click === 'latest',
         },
       }),
     });

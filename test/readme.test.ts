@@ -227,22 +227,23 @@ describe('the blocks, run in one shell', () => {
     // The test send, and at least one of Ana's orders of the last 30 days.
     await until(() => sent().length >= 2, 'the test send and a replayed order');
     expect(sent()[0]).toMatch(
-      /^ {2}subid = "sample-click-id"\n {2}tid = "[0-9a-f-]{36}"\n {2}status = "sale"\n {2}payout = "12\.50"\n {2}currency = "EUR"\n {2}return = "OK"\n/,
+      /^ {2}subid = "sample-click-id"\n {2}tid = "[0-9a-f-]{36}"\n {2}status = "sale"\n {2}payout = "12\.50"\n {2}currency = "EUR"\n {2}sub_id_2 = "newsletter"\n {2}sub_id_3 = ""\n {2}sub_id_4 = ""\n {2}sub_id_5 = ""\n {2}return = "OK"\n/,
     );
     // The answer shows the request with its postback key redacted, and the listener's OK.
     expect(stdout).toMatch(
       /^\{"sendTestPostback":\{"request":\{"url":"http:\/\/127\.0\.0\.1:\d+\/REDACTED\/postback\?subid=sample-click-id&[^"]+"\},"statusCode":200,"responseBody":"OK","delivered":true\}\}$/m,
     );
     expect(stdout).toMatch(/^\{"replayPostbacks":\{"queued":[1-9]\d*\}\}$/m);
-    // The order postbacks.md triggers fires the postback by itself, with its first status.
+    // The order postbacks.md triggers, of the link it followed, fires the postback by itself with
+    // the click's sub-ID and the order's first status.
     const [triggered] = triggeredOrders();
     await until(
       () => sent().some((request) => request.includes(`tid = "${triggered}"`)),
       'the triggered order',
     );
-    expect(sent().find((request) => request.includes(`tid = "${triggered}"`))).toContain(
-      'status = "lead"',
-    );
+    const request = sent().find((each) => each.includes(`tid = "${triggered}"`));
+    expect(request).toContain('subid = "clk-demo-1"');
+    expect(request).toContain('status = "lead"');
   }, 60_000);
 
   test('every request they send is answered 2xx or 3xx, GraphQL without errors', () => {

@@ -7,14 +7,16 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { prisma } from '../src/platform/db';
-import { graphql, useTestDatabase } from './support/app';
+import { app, graphql, useTestDatabase } from './support/app';
 import {
   createBrand,
+  createLink,
   createOrder,
   createPayout,
   createProduct,
   lockOrders,
   createUser,
+  recordSubIdClicks,
   relateAffiliateToBrand,
 } from './support/factories';
 import { startReplica, type Replica } from './support/replica';
@@ -40,8 +42,11 @@ function runTrigger(
   });
 }
 
-const TRIGGER = `mutation ($type: TriggerEventType!, $orderId: ID, $status: OrderStatus) {
-  triggerEvent(type: $type, orderId: $orderId, status: $status) { type orderId summary }
+const TRIGGER = `mutation ($type: TriggerEventType!, $orderId: ID, $status: OrderStatus,
+  $reason: OrderStatusReason, $note: String, $linkCode: String, $subIds: [String],
+  $latestClick: Boolean) {
+  triggerEvent(type: $type, orderId: $orderId, status: $status, reason: $reason, note: $note,
+    linkCode: $linkCode, subIds: $subIds, latestClick: $latestClick) { type orderId summary }
 }`;
 
 /** An affiliate user related to one brand with products, and its dashboard token. */
@@ -99,6 +104,62 @@ describe('order.created', () => {
     ]);
   });
 
+  test("with a link: the link's brand and code, the sub-IDs given or those of its latest counted click", async () => {
+    const { user, brand, token } = await affiliateWithBrand();
+    const link = await createLink(user.id, brand.id);
+    const earlier = new Date(Math.floor(Date.now() / 3_600_000 - 3) * 3_600_000);
+    await recordSubIdClicks(link, earlier, 1, 'older', { clicks: 1 });
+    await recordSubIdClicks(link, earlier, 2, 'hero', { clicks: 1 });
+    // A browser follows the link tagged with sub1 just now: counted in this hour.
+    const followed = await app.fetch(`http://api.test/s/${link.urlCode}?sub1=newsletter`, {
+      headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Firefox/128.0' },
+      redirect: 'manual',
+    });
+    expect(followed.status).toBe(302);
+    const created = async (variables: Record<string, unknown>) => {
+      const { data, errors } = await trigger(token, { type: 'ORDER_CREATED', ...variables });
+      expect(errors).toBeUndefined();
+      return prisma.order.findUniqueOrThrow({ where: { id: data.triggerEvent!.orderId! } });
+    };
+    expect(await created({ linkCode: link.urlCode, latestClick: true })).toMatchObject({
+      organizationId: brand.id,
+      shortUrlCode: link.urlCode,
+      sub1: 'newsletter',
+      sub2: 'hero',
+      sub3: null,
+    });
+    expect(
+      await created({ linkCode: link.urlCode, latestClick: true, subIds: [null, 'given'] }),
+    ).toMatchObject({ sub1: 'newsletter', sub2: 'given' });
+    expect(await created({ linkCode: link.urlCode, subIds: ['only-this'] })).toMatchObject({
+      shortUrlCode: link.urlCode,
+      sub1: 'only-this',
+      sub2: null,
+    });
+  });
+
+  test("another's link, a click without a link, or a sub-ID that cannot be one is refused", async () => {
+    const { token } = await affiliateWithBrand();
+    const other = await affiliateWithBrand();
+    const theirs = await createLink(other.user.id, other.brand.id);
+    for (const [variables, code, message] of [
+      [{ linkCode: theirs.urlCode }, 'NOT_FOUND', `Short link ${theirs.urlCode} not found`],
+      [
+        { latestClick: true },
+        'BAD_REQUEST',
+        'latestClick reads the sub-IDs of a link: name it (linkCode)',
+      ],
+      [
+        { subIds: ['has space'] },
+        'BAD_REQUEST',
+        'subIds are sub1 to sub5, each 1 to 100 visible ASCII characters',
+      ],
+    ] as const) {
+      const { errors } = await trigger(token, { type: 'ORDER_CREATED', ...variables });
+      expect(errors).toEqual([expect.objectContaining({ message, extensions: { code } })]);
+    }
+  });
+
   test('a user related to no brand is answered BAD_REQUEST saying so', async () => {
     const user = await createUser('AFFILIATE');
     const { data, errors } = await trigger(await signDashboardToken(user.id), {
@@ -133,14 +194,18 @@ describe('order.status_changed', () => {
     const older = await createOrder(user.id, brand.id, {
       orderedAt: new Date(Date.now() - 60_000),
     });
-    const newest = await createOrder(user.id, brand.id, { status: 'APPROVED' });
-    await createOrder(user.id, brand.id, { status: 'PAID', orderedAt: new Date(Date.now() + 1) });
+    const newest = await createOrder(user.id, brand.id);
+    // An approved order is paid by a payout, not moved on by default.
+    await createOrder(user.id, brand.id, {
+      status: 'APPROVED',
+      orderedAt: new Date(Date.now() + 1),
+    });
 
     const first = await trigger(token, { type: 'ORDER_STATUS_CHANGED' });
     expect(first.data.triggerEvent).toEqual({
       type: 'ORDER_STATUS_CHANGED',
       orderId: newest.id,
-      summary: `order ${newest.orderNumber} APPROVED -> PAID (id ${newest.id})`,
+      summary: `order ${newest.orderNumber} PENDING -> APPROVED (id ${newest.id})`,
     });
     const second = await trigger(token, { type: 'ORDER_STATUS_CHANGED' });
     expect(second.data.triggerEvent!.orderId).toBe(older.id);
@@ -151,25 +216,67 @@ describe('order.status_changed', () => {
         orderBy: { seq: 'asc' },
       }),
     ).toEqual([
-      { orderId: newest.id, status: 'PAID', previousStatus: 'APPROVED' },
+      { orderId: newest.id, status: 'APPROVED', previousStatus: 'PENDING' },
       { orderId: older.id, status: 'APPROVED', previousStatus: 'PENDING' },
     ]);
   });
 
-  test('sets the status given on the order named', async () => {
+  test('sets the status given on the order named, with the reason and note given', async () => {
     const { user, brand, token } = await affiliateWithBrand();
-    const order = await createOrder(user.id, brand.id, { status: 'PAID' });
+    const order = await createOrder(user.id, brand.id, { status: 'APPROVED' });
+    const { data } = await trigger(token, {
+      type: 'ORDER_STATUS_CHANGED',
+      orderId: order.id,
+      status: 'REJECTED',
+      reason: 'RETURNED',
+      note: 'sent back in a week',
+    });
+    expect(data.triggerEvent!.summary).toBe(
+      `order ${order.orderNumber} APPROVED -> REJECTED, RETURNED (id ${order.id})`,
+    );
+    expect(
+      await prisma.orderEvent.findFirst({
+        where: { orderId: order.id, type: 'STATUS_CHANGED' },
+        select: { status: true, reason: true, note: true },
+      }),
+    ).toEqual({ status: 'REJECTED', reason: 'RETURNED', note: 'sent back in a week' });
+  });
+
+  test('a rejection without a reason is OTHER, saying it was triggered; OTHER without a note, or PAID, is refused', async () => {
+    const { user, brand, token } = await affiliateWithBrand();
+    const order = await createOrder(user.id, brand.id, { status: 'APPROVED' });
+    for (const [args, message] of [
+      [
+        { status: 'REJECTED', reason: 'OTHER' },
+        'The reason OTHER needs a note saying what it is (note)',
+      ],
+      [
+        { status: 'PAID' },
+        'An order is paid by a payout, as the back office pays it: lock it (order.locked), then trigger payout.paid',
+      ],
+    ] as const) {
+      const { errors } = await trigger(token, {
+        type: 'ORDER_STATUS_CHANGED',
+        orderId: order.id,
+        ...args,
+      });
+      expect(errors).toEqual([
+        expect.objectContaining({ message, extensions: { code: 'BAD_REQUEST' } }),
+      ]);
+    }
     const { data } = await trigger(token, {
       type: 'ORDER_STATUS_CHANGED',
       orderId: order.id,
       status: 'REJECTED',
     });
     expect(data.triggerEvent!.summary).toBe(
-      `order ${order.orderNumber} PAID -> REJECTED (id ${order.id})`,
+      `order ${order.orderNumber} APPROVED -> REJECTED, OTHER (id ${order.id})`,
     );
-    expect((await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).status).toBe(
-      'REJECTED',
-    );
+    expect(await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({
+      status: 'REJECTED',
+      statusReason: 'OTHER',
+      statusNote: 'rejected with npm run trigger',
+    });
   });
 
   test.each([
@@ -178,6 +285,12 @@ describe('order.status_changed', () => {
       { status: 'PAID' },
       {},
       'is PAID, which moves on only to a status given (status)',
+    ],
+    [
+      'an approval without a status given',
+      { status: 'APPROVED' },
+      {},
+      'is APPROVED, which moves on only to a status given (status), or is paid by a payout (payout.paid)',
     ],
     ['the status it has', { status: 'APPROVED' }, { status: 'APPROVED' }, 'is already APPROVED'],
   ])('an order with %s is answered BAD_REQUEST saying so', async (_case, data, args, message) => {
@@ -219,11 +332,11 @@ describe('order.status_changed', () => {
     const held = await createOrder(user.id, brand.id, { status: 'APPROVED' });
     await lockOrders([held.id]);
     const payoutId = await createPayout(user.id, [held.id]);
-    // Paid only with its payout.
+    // It changes only with its payout.
     const { errors } = await trigger(token, {
       type: 'ORDER_STATUS_CHANGED',
       orderId: held.id,
-      status: 'PAID',
+      status: 'PENDING',
     });
     expect(errors).toEqual([
       expect.objectContaining({
@@ -245,7 +358,10 @@ describe('order.status_changed', () => {
     const held = await createOrder(user.id, brand.id, { status: 'APPROVED' });
     await lockOrders([held.id]);
     await createPayout(user.id, [held.id]);
-    const { data, errors } = await trigger(token, { type: 'ORDER_STATUS_CHANGED' });
+    const { data, errors } = await trigger(token, {
+      type: 'ORDER_STATUS_CHANGED',
+      status: 'REJECTED',
+    });
     expect(errors).toBeUndefined();
     expect(data.triggerEvent.orderId).toBe(free.id);
   });

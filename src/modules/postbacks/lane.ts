@@ -46,10 +46,22 @@ export const postbackLane: DeliveryLane<Postback> = {
           select: { reason: true },
         })
       : null;
+    // A delivery that a later one of the same order has overtaken (a redelivery of an old one)
+    // reports the order as it is now: a tracker that books each postback must not end on a
+    // status the order has left.
+    const overtaken = await prisma.webhookDelivery.findFirst({
+      where: {
+        postbackId: postback.id,
+        orderId: conversion.orderId,
+        state: 'DELIVERED',
+        seq: { gt: delivery.seq },
+      },
+      select: { id: true },
+    });
     const attempt = renderAttempt(settingsOf(postback), conversion, {
       event: event.type,
-      status: event.status ?? conversion.status,
-      previousStatus: event.previousStatus,
+      status: (!overtaken && event.status) || conversion.status,
+      previousStatus: overtaken ? null : event.previousStatus,
       reason: reason?.reason ?? null,
       deliveryId: delivery.id,
       attempt: delivery.attemptCount + 1,

@@ -6,7 +6,8 @@ import { databaseRefusalOf } from '../../platform/databaseOutage';
 import { prisma } from '../../platform/db';
 import { BadRequestError, notFound } from '../../platform/errors';
 import { isUuid } from '../../platform/formats';
-import { OrderStatus, type Prisma } from '../../generated/prisma/client';
+import { OrderStatus, type OrderStatusReason, type Prisma } from '../../generated/prisma/client';
+import { isSubId, MAX_SUB_ID_LENGTH, SUB_ID_NAMES } from '../links/subIds';
 import type { TriggerEventType } from './events';
 
 /** What a trigger asks for: whose event, and the arguments given. */
@@ -14,6 +15,14 @@ export interface TriggerRequest {
   affiliateId: string;
   orderId: string | null;
   status: OrderStatus | null;
+  /** order.status_changed: why (a rejection needs a reason; OTHER needs a note). */
+  reason: OrderStatusReason | null;
+  note: string | null;
+  /** order.created: the affiliate's link the order came through, and its sub-IDs (sub1 first). */
+  linkCode: string | null;
+  subIds: readonly (string | null)[];
+  /** order.created: the sub-IDs the link's newest counted clicks carried, where none is given. */
+  latestClick: boolean;
 }
 
 /** What it did: the order it wrote, and a line saying so. */
@@ -24,11 +33,11 @@ export interface Triggered {
 
 type Cause = (request: TriggerRequest) => Promise<Triggered>;
 
-/** Where an order's status moves on by default; PAID and REJECTED orders move only when told. */
-const NEXT_STATUS: Partial<Record<OrderStatus, OrderStatus>> = {
-  PENDING: 'APPROVED',
-  APPROVED: 'PAID',
-};
+/**
+ * Where an order's status moves on by default; others move only when told. An order is never told
+ * PAID: a payout pays it, as the back office's does (order.locked, then payout.paid).
+ */
+const NEXT_STATUS: Partial<Record<OrderStatus, OrderStatus>> = { PENDING: 'APPROVED' };
 
 /** A made-up line when the brand has no products. */
 const SAMPLE_ITEM = { sku: 'TRIGGER-1', name: 'Triggered item', priceMinor: 4_990 };
@@ -41,9 +50,44 @@ function triggeredOrderNumber(at: Date): string {
   return `TRIG-${day}-${randomBytes(4).toString('hex').toUpperCase()}`;
 }
 
-async function recordOrder({ affiliateId }: TriggerRequest): Promise<Triggered> {
+/** The link an order comes through: the affiliate's own, by its code. */
+async function linkOf(affiliateId: string, linkCode: string) {
+  const link = await prisma.shortUrl.findFirst({
+    where: { urlCode: linkCode, affiliateId },
+    select: { id: true, urlCode: true, organizationId: true },
+  });
+  if (!link) throw notFound('Short link', linkCode);
+  return link;
+}
+
+/**
+ * The sub-IDs a link's newest counted clicks carried: per sub-ID, the value counted most in the
+ * newest hour that counted one (the service keeps clicks per hour and value, not one by one).
+ */
+async function latestClickSubIds(linkId: string): Promise<(string | null)[]> {
+  const rows = await prisma.$queryRaw<{ slot: number; value: string }[]>`
+    SELECT DISTINCT ON ("slot") "slot", "value" FROM "LinkSubIdClickHour"
+    WHERE "linkId" = ${linkId}::uuid AND "clicks" > 0
+    ORDER BY "slot", "hour" DESC, "clicks" DESC, "value"`;
+  return SUB_ID_NAMES.map((_, n) => rows.find((row) => row.slot === n + 1)?.value ?? null);
+}
+
+async function recordOrder(request: TriggerRequest): Promise<Triggered> {
+  const { affiliateId, linkCode } = request;
+  if (
+    request.subIds.length > SUB_ID_NAMES.length ||
+    request.subIds.some((value) => value !== null && !isSubId(value))
+  ) {
+    throw new BadRequestError(
+      `subIds are sub1 to sub5, each 1 to ${MAX_SUB_ID_LENGTH} visible ASCII characters`,
+    );
+  }
+  if (request.latestClick && linkCode === null) {
+    throw new BadRequestError('latestClick reads the sub-IDs of a link: name it (linkCode)');
+  }
+  const link = linkCode === null ? null : await linkOf(affiliateId, linkCode);
   const relations = await prisma.affiliateBrand.findMany({
-    where: { affiliateId },
+    where: { affiliateId, ...(link && { organizationId: link.organizationId }) },
     select: {
       commissionType: true,
       commissionValue: true,
@@ -52,9 +96,13 @@ async function recordOrder({ affiliateId }: TriggerRequest): Promise<Triggered> 
   });
   if (relations.length === 0) {
     throw new BadRequestError(
-      'order.created records an order of one of your brands, and this user has none',
+      link
+        ? `order.created records an order of the link's brand, which is not one of yours`
+        : 'order.created records an order of one of your brands, and this user has none',
     );
   }
+  const clicked = link && request.latestClick ? await latestClickSubIds(link.id) : [];
+  const subIds = SUB_ID_NAMES.map((_, n) => request.subIds[n] ?? clicked[n] ?? null);
   const relation = relations[randomInt(relations.length)]!;
   const brand = relation.organization;
   const products = await prisma.product.findMany({
@@ -105,15 +153,19 @@ async function recordOrder({ affiliateId }: TriggerRequest): Promise<Triggered> 
       commissionRateBps: rateBps,
       earningsMinor: items.reduce((sum, item) => sum + item.commissionValueMinor, 0),
       orderedAt,
+      shortUrlCode: link?.urlCode ?? null,
+      ...Object.fromEntries(SUB_ID_NAMES.map((name, n) => [name, subIds[n]])),
       items: { createMany: { data: items } },
     },
     select: { id: true, orderNumber: true, earningsMinor: true },
   });
+  const tags = SUB_ID_NAMES.flatMap((name, n) => (subIds[n] ? [`${name} ${subIds[n]}`] : []));
+  const source = [...(link ? [`link ${link.urlCode}`] : []), ...tags].join(', ');
   return {
     orderId: order.id,
     summary:
-      `order ${order.orderNumber} of ${brand.name} recorded, PENDING, ` +
-      `${money(order.earningsMinor, currency)} earnings (id ${order.id})`,
+      `order ${order.orderNumber} of ${brand.name}${source ? ` (${source})` : ''} recorded, ` +
+      `PENDING, ${money(order.earningsMinor, currency)} earnings (id ${order.id})`,
   };
 }
 
@@ -155,28 +207,43 @@ async function orderToChange({ affiliateId, orderId, status }: TriggerRequest) {
   return order;
 }
 
+/** The reason and note a status change is written with; a rejection's default says who rejected. */
+function reasonOf({ status, reason, note }: TriggerRequest) {
+  if (reason === 'OTHER' && !note) {
+    throw new BadRequestError('The reason OTHER needs a note saying what it is (note)');
+  }
+  if (reason === null && note !== null) throw new BadRequestError('A note goes with a reason');
+  if (reason !== null) return { statusReason: reason, statusNote: note };
+  return status === 'REJECTED'
+    ? { statusReason: 'OTHER' as const, statusNote: 'rejected with npm run trigger' }
+    : {};
+}
+
 async function changeOrderStatus(request: TriggerRequest): Promise<Triggered> {
+  if (request.status === 'PAID') {
+    throw new BadRequestError(
+      'An order is paid by a payout, as the back office pays it: lock it (order.locked), then trigger payout.paid',
+    );
+  }
   const order = await orderToChange(request);
   const status = request.status ?? NEXT_STATUS[order.status];
   if (!status) {
     throw new BadRequestError(
-      `Order ${order.orderNumber} is ${order.status}, which moves on only to a status given (status)`,
+      `Order ${order.orderNumber} is ${order.status}, which moves on only to a status given (status)` +
+        (order.status === 'APPROVED' ? ', or is paid by a payout (payout.paid)' : ''),
     );
   }
   if (status === order.status) {
     throw new BadRequestError(`Order ${order.orderNumber} is already ${status}`);
   }
+  const reason = reasonOf({ ...request, status });
   await prisma.order
-    .update({
-      where: { id: order.id },
-      // The database asks a rejection for its reason.
-      data: { status, ...(status === 'REJECTED' && { statusReason: 'OTHER' as const }) },
-      select: { id: true },
-    })
+    .update({ where: { id: order.id }, data: { status, ...reason }, select: { id: true } })
     .catch(asBadRequest);
+  const why = reason.statusReason ? `, ${reason.statusReason}` : '';
   return {
     orderId: order.id,
-    summary: `order ${order.orderNumber} ${order.status} -> ${status} (id ${order.id})`,
+    summary: `order ${order.orderNumber} ${order.status} -> ${status}${why} (id ${order.id})`,
   };
 }
 

@@ -2,7 +2,7 @@
 // installation only (events.ts: servesTriggers). In production and with KEY_ENV=live the field and
 // its types are not registered, so that schema has no trace of them (docs/decisions.md).
 import { config } from '../../platform/config';
-import { OrderStatus } from '../../generated/prisma/client';
+import { OrderStatus, OrderStatusReason } from '../../generated/prisma/client';
 import { affiliateOwner } from '../webhooks/schema/access';
 import { builder } from '../../schema/builder';
 import { CAUSES, type Triggered } from './causes';
@@ -43,7 +43,8 @@ function registerTriggerEvent(): void {
         "Development only (absent in production and with KEY_ENV=live): causes an event of the user's " +
         'own orders by writing them as the back office does, so webhooks, postbacks and reports follow. ' +
         '`orderId` names the order to change (default: the newest one that can); `status` the status ' +
-        'to set. `npm run trigger` calls it.',
+        'to set, with its `reason` and `note`; `linkCode` the link a new order came through, with its ' +
+        "sub-IDs given or those of the link's latest click. `npm run trigger` calls it.",
       authScopes: { dashboardUser: true },
       managementLimit: true,
       args: {
@@ -51,7 +52,27 @@ function registerTriggerEvent(): void {
         orderId: t.arg.id({ description: 'order.status_changed: the order to change' }),
         status: t.arg({
           type: OrderStatus,
-          description: 'order.status_changed: the status to set',
+          description: 'order.status_changed: the status to set (PAID comes with a payout)',
+        }),
+        reason: t.arg({
+          type: OrderStatusReason,
+          description:
+            'order.status_changed: why (default for a rejection: OTHER, with a note saying it was triggered)',
+        }),
+        note: t.arg.string({
+          description: 'order.status_changed: the reason in words (OTHER needs one)',
+        }),
+        linkCode: t.arg.string({
+          description: "order.created: the user's short link the order came through (its brand's)",
+        }),
+        subIds: t.arg.stringList({
+          required: { list: false, items: false },
+          description:
+            'order.created: sub1 ... sub5 in order, as the brand reports them (null: none)',
+        }),
+        latestClick: t.arg.boolean({
+          description:
+            "order.created with linkCode: the sub-IDs of the link's latest counted click, where subIds gives none",
         }),
       },
       resolve: async (_root, args, context) => {
@@ -60,6 +81,11 @@ function registerTriggerEvent(): void {
           affiliateId: user.id,
           orderId: args.orderId == null ? null : String(args.orderId),
           status: args.status ?? null,
+          reason: args.reason ?? null,
+          note: args.note ?? null,
+          linkCode: args.linkCode ?? null,
+          subIds: (args.subIds ?? []).map((value) => value ?? null),
+          latestClick: args.latestClick ?? false,
         });
         return { type: args.type, ...triggered };
       },

@@ -160,7 +160,7 @@ function claimDueDeliveries(
       -- Rechecked on the row as it is when updated: a lease taken meanwhile is never taken twice.
       WHERE claimed."id" = chosen."id" AND ${isDue(Prisma.raw('claimed'))}
       RETURNING claimed."id", claimed."eventId", claimed.${target} AS "targetId",
-        claimed."orderId", claimed."attemptCount"`;
+        claimed."orderId", claimed."seq", claimed."attemptCount"`;
   });
 }
 

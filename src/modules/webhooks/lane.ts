@@ -13,6 +13,8 @@ export interface ClaimedDelivery {
   /** The endpoint's or the postback's id. */
   targetId: string;
   orderId: string | null;
+  /** Its place in the outbox: a later event's delivery has a greater one. */
+  seq: bigint;
   /** Attempts of its current schedule made before this claim's. */
   attemptCount: number;
 }
