@@ -384,22 +384,55 @@ describe('what is counted', () => {
     expect(elsewhere.body).toEqual({ data: { listApiKeys: [] } });
   });
 
-  test('a key beside a dashboard token is charged to the dashboard user, from any key and address', async () => {
+  test("a dashboard token beside a key does not lift the key's quota; its user is charged too", async () => {
     const app = appWith({ max: 3 });
-    const user = await createUser();
-    const token = await signDashboardToken(user.id);
+    const token = await signDashboardToken((await createUser()).id);
+    const { apiKey } = await createApiKey('affiliate');
+    const ip = '192.0.2.92';
     const statuses = [];
+    for (let n = 0; n < 3; n += 1) {
+      statuses.push(
+        (await gql(app, '{ affiliateChannels { count } }', { key: apiKey, ip })).status,
+      );
+    }
+    const withToken = await gql(app, '{ affiliateChannels { count } }', {
+      key: apiKey,
+      ip,
+      headers: { 'x-api-token': token },
+    });
+    expect([...statuses, withToken.status]).toEqual([200, 200, 200, 429]);
+    expect(withToken.headers.get('ratelimit-policy')).toBe('"requests";q=3;w=60');
+    // The refused request counted against the user as well: this is the user's second.
+    const tokenAlone = await gql(app, '{ listApiKeys { id } }', {
+      headers: { 'x-api-token': token },
+    });
+    expect(tokenAlone.status).toBe(200);
+    expect(tokenAlone.headers.get('ratelimit-policy')).toBe('"dashboard";q=3;w=60');
+    expect(tokenAlone.headers.get('x-ratelimit-remaining')).toBe('1');
+  });
+
+  test("keys beside a dashboard token do not lift its user's quota: every key and address spends it", async () => {
+    const app = appWith({ max: 3 });
+    const token = await signDashboardToken((await createUser()).id);
+    const answers = [];
     for (const n of [0, 1, 2, 3]) {
       const { apiKey } = await createApiKey('affiliate');
-      const answer = await gql(app, '{ listApiKeys { id } }', {
-        key: apiKey,
-        ip: `198.51.100.${80 + n}`,
-        headers: { 'x-api-token': token },
-      });
-      statuses.push(answer.status);
-      if (n === 0) expect(answer.headers.get('ratelimit-policy')).toBe('"dashboard";q=3;w=60');
+      answers.push(
+        await gql(app, '{ listApiKeys { id } }', {
+          key: apiKey,
+          ip: `198.51.100.${80 + n}`,
+          headers: { 'x-api-token': token },
+        }),
+      );
     }
-    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
+    // Each answer names the tighter budget: the key's while they tie, then the user's.
+    expect(answers.map((answer) => answer.headers.get('ratelimit'))).toEqual([
+      expect.stringMatching(/^"requests";r=2;/),
+      expect.stringMatching(/^"dashboard";r=1;/),
+      expect.stringMatching(/^"dashboard";r=0;/),
+      expect.stringMatching(/^"dashboard";r=0;/),
+    ]);
   });
 
   test('a forged dashboard token beside a valid key counts as a failed authentication', async () => {
@@ -504,6 +537,31 @@ withRedis('two replicas sharing Redis', () => {
     }
     expect(dashboard).toEqual([200, 200, 200, 200, 429, 429]);
     expect(anonymous).toEqual([200, 200, 200, 200, 429, 429]);
+  });
+
+  test("a dashboard token beside a key does not lift the key's quota across replicas", async () => {
+    const [a, b] = [await replica({ max: 3 }), await replica({ max: 3 })];
+    const token = await signDashboardToken((await createUser()).id);
+    const { apiKey } = await createApiKey('affiliate');
+    const ip = `10.${Math.floor(Math.random() * 250)}.0.5`;
+    const statuses = [];
+    for (let n = 0; n < 3; n += 1) {
+      const app = n % 2 ? a : b;
+      statuses.push(
+        (await gql(app, '{ affiliateChannels { count } }', { key: apiKey, ip })).status,
+      );
+    }
+    const withToken = await gql(a, '{ affiliateChannels { count } }', {
+      key: apiKey,
+      ip,
+      headers: { 'x-api-token': token },
+    });
+    expect([...statuses, withToken.status]).toEqual([200, 200, 200, 429]);
+    expect(withToken.headers.get('ratelimit-policy')).toBe('"requests";q=3;w=60');
+    const tokenAlone = await gql(b, '{ listApiKeys { id } }', {
+      headers: { 'x-api-token': token },
+    });
+    expect(tokenAlone.headers.get('x-ratelimit-remaining')).toBe('1');
   });
 
   test('malformed keys count against one failure budget across replicas', async () => {
