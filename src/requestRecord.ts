@@ -31,6 +31,11 @@ export class RequestRecord {
   /** The address the quota counts against (src/http/clientIp.ts). */
   readonly clientIp: string;
   readonly route: string | null;
+  /**
+   * When this replica received the request: the record is the edge's first act, before any await,
+   * so a request waiting behind another's work was still received before it.
+   */
+  readonly receivedAt = new Date();
   /** Headers the answer carries, collected as they are known (request id, quota fields). */
   readonly answerHeaders: Record<string, string>;
   private readonly rawHeaders?: Readonly<Record<string, unknown>>;

@@ -2,6 +2,7 @@
 // any resolver or database call; every legitimate operation fits under all of them; batching is
 // off; introspection, field suggestions and GraphiQL follow their settings.
 import { argumentShape } from '../src/rest/argumentShape';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import {
   getIntrospectionQuery,
   getNamedType,
@@ -10,6 +11,8 @@ import {
   Lexer,
   Source,
   TokenKind,
+  parse,
+  validate,
   type GraphQLArgument,
   type GraphQLField,
   type GraphQLObjectType,
@@ -292,7 +295,7 @@ describe('legitimate operations fit under every limit', () => {
     );
   });
 
-  test("GraphiQL's introspection query, where introspection is on", async () => {
+  test("GraphiQL's introspection query, where introspection is on, at the depth allowed for introspection", async () => {
     const query = getIntrospectionQuery({
       descriptions: true,
       specifiedByUrl: true,
@@ -304,6 +307,16 @@ describe('legitimate operations fit under every limit', () => {
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
     expect(body.data?.__schema).toBeDefined();
+    // Exactly as deep as introspection may go (GraphiQL's own has the same 9 levels of ofType).
+    let depth = '';
+    const measure = maxDepthRule({
+      n: 0,
+      ignoreIntrospection: false,
+      propagateOnRejection: false,
+      onReject: [(_context, error) => (depth = error.message)],
+    });
+    validate(schema, parse(query), [measure]);
+    expect(depth).toMatch(new RegExp(`found ${GRAPHQL_LIMITS.maxIntrospectionDepth}\\.$`));
   });
 });
 
@@ -408,6 +421,45 @@ describe('batching', () => {
     });
     expect(findMany).not.toHaveBeenCalled();
     findMany.mockRestore();
+  });
+});
+
+describe('introspection depth, where introspection is on (outside production)', () => {
+  /** `__schema { types { ofType { ... name } } }` with `levels` nested ofType. */
+  const typeChain = (levels: number) =>
+    `{ __schema { types { ${'ofType { '.repeat(levels)}name${' }'.repeat(levels)} } } }`;
+  const limit = GRAPHQL_LIMITS.maxIntrospectionDepth;
+
+  test(`a query for the schema deeper than ${limit} answers 400 BAD_REQUEST naming the limit`, async () => {
+    const { status, body } = await post(typeChain(limit - 2), { key: null });
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([
+      {
+        message: `Query depth limit of ${limit} exceeded, found ${limit + 1}.`,
+        extensions: { code: 'BAD_REQUEST' },
+      },
+    ]);
+  });
+
+  test(`one ${limit} deep is answered: the depth of GraphiQL's own schema query`, async () => {
+    const { status, body } = await post(typeChain(limit - 3), { key: null });
+    expect(body.errors).toBeUndefined();
+    expect(status).toBe(200);
+  });
+
+  test('a query for one type is held to the limit of data queries', async () => {
+    const query = `{ __type(name: "Query") { fields { type { ${'ofType { '.repeat(7)}name${' }'.repeat(7)} } } } }`;
+    const { status, body } = await post(query, { key: null });
+    expect(status).toBe(400);
+    expect(body.errors![0]!.message).toBe('Query depth limit of 10 exceeded, found 11.');
+  });
+
+  test('lists of types within types are bounded by graphql-js (fields of a field type of a field type)', async () => {
+    const query =
+      '{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }';
+    const { body } = await post(query, { key: null });
+    expect(body.data).toBeUndefined();
+    expect(body.errors![0]!.message).toBe('Maximum introspection depth exceeded');
   });
 });
 

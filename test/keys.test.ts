@@ -8,9 +8,16 @@ import { SCOPES_BY_KEY_TYPE } from '../src/auth/scopes';
 import { config } from '../src/platform/config';
 import { isEmbeddedDatabase, prisma } from '../src/platform/db';
 import { createApp } from '../src/app';
-import { call, graphql, useTestDatabase } from './support/app';
+import {
+  call,
+  createIsolatedApp,
+  graphql,
+  listen,
+  postAtOnce,
+  useTestDatabase,
+} from './support/app';
 import { createApiKey, createLegacyKey, createUser } from './support/factories';
-import { holdLock, untilWaitingForLocks } from './support/locks';
+import { holdLock, untilWaitingFor, untilWaitingForLocks } from './support/locks';
 
 useTestDatabase();
 
@@ -344,6 +351,92 @@ describe('rotateApiKey', () => {
     const { body } = await graphql(ROTATE, { id: key.id }, { token });
     expect(body.data.rotateApiKey.apiKey).not.toBe(apiKey);
   });
+
+  /**
+   * `count` rotations of one key sent at once, over HTTP, spread over `replicas` apps on this
+   * database; the answers, and the original key.
+   */
+  async function rotationsSentAtOnce(count: number, replicas: number) {
+    const { token } = await dashboardFor('PARTNER');
+    const { apiKey: original, key } = (await createKey(token)).data.createApiKey;
+    const servers = await Promise.all(
+      Array.from({ length: replicas }, () => listen(createIsolatedApp())),
+    );
+    try {
+      const answers = await postAtOnce(
+        Array.from({ length: count }, (_, n) => ({
+          url: `${servers[n % replicas]!.base}/graphql`,
+          body: { query: ROTATE, variables: { id: key.id } },
+        })),
+        { 'x-api-token': token },
+      );
+      return { answers, original, key, token };
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+    }
+  }
+
+  test.each([
+    [6, 1],
+    [8, 1],
+    [6, 2],
+    [8, 2],
+  ])(
+    '%i rotations of one key sent at once to %i replica(s): exactly one answers a key, which works; the others are CONFLICT and change nothing',
+    async (count, replicas) => {
+      const { answers, original, key, token } = await rotationsSentAtOnce(count, replicas);
+      const rotated = answers.filter(({ body }) => body.data?.rotateApiKey);
+      const refused = answers.filter(({ body }) => body.errors);
+      expect(rotated).toHaveLength(1);
+      expect(refused.map(({ body }) => body.errors[0])).toEqual(
+        Array(count - 1).fill(
+          expect.objectContaining({
+            message: ROTATED_MEANWHILE,
+            extensions: expect.objectContaining({ code: 'CONFLICT' }),
+          }),
+        ),
+      );
+      const { apiKey } = rotated[0]!.body.data.rotateApiKey;
+      expect((await call('/api/partner/organizations', { key: apiKey })).status).toBe(200);
+      expect((await call('/api/partner/organizations', { key: original })).status).toBe(401);
+      expect(await prisma.apiKeyEvent.count({ where: { keyId: key.id, kind: 'ROTATED' } })).toBe(1);
+      // Asked after that answer, a rotation proceeds, and so does the next one after its answer.
+      const again = (await graphql(ROTATE, { id: key.id }, { token })).body.data.rotateApiKey;
+      const third = (await graphql(ROTATE, { id: key.id }, { token })).body.data.rotateApiKey;
+      expect((await call('/api/partner/organizations', { key: apiKey })).status).toBe(401);
+      expect((await call('/api/partner/organizations', { key: again.apiKey })).status).toBe(401);
+      expect((await call('/api/partner/organizations', { key: third.apiKey })).status).toBe(200);
+    },
+  );
+
+  (isEmbeddedDatabase ? test.skip : test)(
+    'a rotation received while another is written, whose way to its resolver waits on the database until that one has answered: a CONFLICT, and the answered key stays the key',
+    async () => {
+      const { token } = await dashboardFor('PARTNER');
+      const { key } = (await createKey(token)).data.createApiKey;
+      const { apiKey: beside } = await createApiKey('partner');
+      // The first rotation waits at its write for the key's row.
+      const row = await holdLock('SELECT 1 FROM "ApiKey" WHERE "id" = $1::uuid FOR UPDATE', [
+        key.id,
+      ]);
+      const first = graphql(ROTATE, { id: key.id }, { token });
+      await untilWaitingForLocks(1);
+      // The second is received, and waits at the quota's lookup of the key beside its token.
+      const users = await holdLock('LOCK TABLE "User" IN ACCESS EXCLUSIVE MODE');
+      const second = graphql(ROTATE, { id: key.id }, { token, key: beside });
+      await untilWaitingFor(users, 1);
+      await row.release();
+      const answered = (await first).body.data.rotateApiKey;
+      await users.release();
+      const { body } = await second;
+      expect(body.errors[0]).toMatchObject({
+        message: ROTATED_MEANWHILE,
+        extensions: { code: 'CONFLICT' },
+      });
+      expect((await call('/api/partner/organizations', { key: answered.apiKey })).status).toBe(200);
+      expect(await prisma.apiKeyEvent.count({ where: { keyId: key.id, kind: 'ROTATED' } })).toBe(1);
+    },
+  );
 
   (isEmbeddedDatabase ? test.skip : test)(
     "a rotation another replica commits while this one waits to read the key: this one is a CONFLICT, and the other's key stays the key",

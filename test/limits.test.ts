@@ -7,15 +7,17 @@ import { MAX_BODY_BYTES } from '../src/limits/bodyLimit';
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { generateApiKey } from '../src/auth/keyFormat';
 import { config } from '../src/platform/config';
-import { isEmbeddedDatabase, prisma } from '../src/platform/db';
+import { isEmbeddedDatabase, prisma, withSqlConnection } from '../src/platform/db';
 import type { EdgeSettings } from '../src/http/edge';
 import { createRedisClient, type RedisClient } from '../src/platform/redis';
 import { logger } from '../src/platform/logger';
 import { FAILED_AUTH_LIMIT } from '../src/limits/requestQuota';
 import { proxyRange, TrustedProxies } from '../src/platform/trustProxy';
 import { expectError, listen, useTestDatabase } from './support/app';
-import { holdLock } from './support/locks';
+import { holdLock, untilWaitingFor, type HeldLock } from './support/locks';
+import { startReplica, type Replica } from './support/replica';
 import { createApiKey, createUser } from './support/factories';
+import { until } from './support/webhookReceiver';
 
 useTestDatabase();
 
@@ -382,22 +384,55 @@ describe('what is counted', () => {
     expect(elsewhere.body).toEqual({ data: { listApiKeys: [] } });
   });
 
-  test('a key beside a dashboard token is charged to the dashboard user, from any key and address', async () => {
+  test("a dashboard token beside a key does not lift the key's quota; its user is charged too", async () => {
     const app = appWith({ max: 3 });
-    const user = await createUser();
-    const token = await signDashboardToken(user.id);
+    const token = await signDashboardToken((await createUser()).id);
+    const { apiKey } = await createApiKey('affiliate');
+    const ip = '192.0.2.92';
     const statuses = [];
+    for (let n = 0; n < 3; n += 1) {
+      statuses.push(
+        (await gql(app, '{ affiliateChannels { count } }', { key: apiKey, ip })).status,
+      );
+    }
+    const withToken = await gql(app, '{ affiliateChannels { count } }', {
+      key: apiKey,
+      ip,
+      headers: { 'x-api-token': token },
+    });
+    expect([...statuses, withToken.status]).toEqual([200, 200, 200, 429]);
+    expect(withToken.headers.get('ratelimit-policy')).toBe('"requests";q=3;w=60');
+    // The refused request counted against the user as well: this is the user's second.
+    const tokenAlone = await gql(app, '{ listApiKeys { id } }', {
+      headers: { 'x-api-token': token },
+    });
+    expect(tokenAlone.status).toBe(200);
+    expect(tokenAlone.headers.get('ratelimit-policy')).toBe('"dashboard";q=3;w=60');
+    expect(tokenAlone.headers.get('x-ratelimit-remaining')).toBe('1');
+  });
+
+  test("keys beside a dashboard token do not lift its user's quota: every key and address spends it", async () => {
+    const app = appWith({ max: 3 });
+    const token = await signDashboardToken((await createUser()).id);
+    const answers = [];
     for (const n of [0, 1, 2, 3]) {
       const { apiKey } = await createApiKey('affiliate');
-      const answer = await gql(app, '{ listApiKeys { id } }', {
-        key: apiKey,
-        ip: `198.51.100.${80 + n}`,
-        headers: { 'x-api-token': token },
-      });
-      statuses.push(answer.status);
-      if (n === 0) expect(answer.headers.get('ratelimit-policy')).toBe('"dashboard";q=3;w=60');
+      answers.push(
+        await gql(app, '{ listApiKeys { id } }', {
+          key: apiKey,
+          ip: `198.51.100.${80 + n}`,
+          headers: { 'x-api-token': token },
+        }),
+      );
     }
-    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
+    // Each answer names the tighter budget: the key's while they tie, then the user's.
+    expect(answers.map((answer) => answer.headers.get('ratelimit'))).toEqual([
+      expect.stringMatching(/^"requests";r=2;/),
+      expect.stringMatching(/^"dashboard";r=1;/),
+      expect.stringMatching(/^"dashboard";r=0;/),
+      expect.stringMatching(/^"dashboard";r=0;/),
+    ]);
   });
 
   test('a forged dashboard token beside a valid key counts as a failed authentication', async () => {
@@ -502,6 +537,31 @@ withRedis('two replicas sharing Redis', () => {
     }
     expect(dashboard).toEqual([200, 200, 200, 200, 429, 429]);
     expect(anonymous).toEqual([200, 200, 200, 200, 429, 429]);
+  });
+
+  test("a dashboard token beside a key does not lift the key's quota across replicas", async () => {
+    const [a, b] = [await replica({ max: 3 }), await replica({ max: 3 })];
+    const token = await signDashboardToken((await createUser()).id);
+    const { apiKey } = await createApiKey('affiliate');
+    const ip = `10.${Math.floor(Math.random() * 250)}.0.5`;
+    const statuses = [];
+    for (let n = 0; n < 3; n += 1) {
+      const app = n % 2 ? a : b;
+      statuses.push(
+        (await gql(app, '{ affiliateChannels { count } }', { key: apiKey, ip })).status,
+      );
+    }
+    const withToken = await gql(a, '{ affiliateChannels { count } }', {
+      key: apiKey,
+      ip,
+      headers: { 'x-api-token': token },
+    });
+    expect([...statuses, withToken.status]).toEqual([200, 200, 200, 429]);
+    expect(withToken.headers.get('ratelimit-policy')).toBe('"requests";q=3;w=60');
+    const tokenAlone = await gql(b, '{ listApiKeys { id } }', {
+      headers: { 'x-api-token': token },
+    });
+    expect(tokenAlone.headers.get('x-ratelimit-remaining')).toBe('1');
   });
 
   test('malformed keys count against one failure budget across replicas', async () => {
@@ -759,6 +819,88 @@ describe('request deadline', () => {
     }
     // The service is unharmed afterwards.
     expect((await hit(app, ORGANIZATIONS, { key: apiKey })).status).toBe(200);
+  });
+});
+
+// PostgreSQL cancels a statement at the request deadline (statement_timeout, from the process's
+// REQUEST_TIMEOUT_MS): a replica of its own, on this file's schema, with a deadline of 2 s.
+(isEmbeddedDatabase ? describe.skip : describe)('a list total shared by two requests', () => {
+  const DEADLINE_MS = 2_000;
+  let replica: Replica;
+  beforeAll(async () => {
+    replica = await startReplica(
+      {
+        DATABASE_URL: config.databaseUrl!,
+        DATABASE_SCHEMA: config.databaseSchema,
+        REQUEST_TIMEOUT_MS: String(DEADLINE_MS),
+      },
+      'src/server.ts',
+    );
+  }, 60_000);
+  afterAll(() => replica?.process.kill('SIGKILL'));
+
+  /** The statements waiting for `lock`: their server processes and their text. */
+  const waitersFor = (lock: HeldLock) =>
+    withSqlConnection((connection) =>
+      connection.query<{ pid: number; query: string }>(
+        'SELECT pid, query FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+        [lock.pid],
+      ),
+    );
+
+  /**
+   * The first request for the orders waits on the locked Order table; half a deadline later the
+   * second asks for its page 2, sharing the first's count, which PostgreSQL cancels at the first's
+   * deadline. Answers the lock, the first's statements and both answers (as promises).
+   */
+  async function secondJoinsFirst() {
+    const { apiKey } = await createApiKey('affiliate');
+    const list = async (query: string) => {
+      const response = await fetch(`${replica.base}/affiliate/orders${query}`, {
+        headers: { 'x-api-key': apiKey },
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    // The key is verified, and remembered, before the table is locked.
+    expect((await list('')).status).toBe(200);
+    const orders = await holdLock('LOCK TABLE "Order" IN ACCESS EXCLUSIVE MODE');
+    const first = list('');
+    await untilWaitingFor(orders, 2); // its page and its count
+    const firstStatements = new Set((await waitersFor(orders)).map(({ pid }) => pid));
+    await new Promise((resolve) => setTimeout(resolve, DEADLINE_MS / 2));
+    const second = list('?page=2');
+    await untilWaitingFor(orders, 3); // and the second's page
+    return { orders, firstStatements, first, second };
+  }
+
+  test('the first meets its deadline (504); the second counts again under its own and gets its 200, never a 500', async () => {
+    const { orders, firstStatements, first, second } = await secondJoinsFirst();
+    let secondAnswered = false;
+    void second.finally(() => (secondAnswered = true));
+    expect((await first).status).toBe(504);
+    // The first's statements are cancelled at its deadline; the second counts on its own.
+    const secondCounts = async () =>
+      (await waitersFor(orders)).filter(
+        ({ pid, query }) => !firstStatements.has(pid) && /count\(/i.test(query),
+      ).length;
+    await until(
+      async () => secondAnswered || (await secondCounts()) === 1,
+      "the second's own count",
+    );
+    await orders.release();
+    const { status, body } = await second;
+    expect(status).toBe(200);
+    expect(body.meta).toMatchObject({ page: 2, total: 0 });
+  });
+
+  test('with the table still locked at its own deadline, the second gets its own 504, never a 500', async () => {
+    const { orders, first, second } = await secondJoinsFirst();
+    try {
+      expect((await first).status).toBe(504);
+      expect((await second).status).toBe(504);
+    } finally {
+      await orders.release();
+    }
   });
 });
 

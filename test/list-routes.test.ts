@@ -37,11 +37,16 @@ const withQuery = (path: string, query: string) =>
   `${path}${path.includes('?') ? '&' : '?'}${query}`;
 
 const GET_ROUTES = ROUTES.filter((route) => route.method === 'GET');
-const LIST_ROUTES = GET_ROUTES.flatMap((route) => {
+/** Every route taking a `limit`, with its rule. */
+const LIMITED_ROUTES = GET_ROUTES.flatMap((route) => {
   const limit = fieldOf(route).args.find((arg) => arg.name === 'limit');
   const rule = limit && pageRuleOf(limit);
   return rule ? [{ route, rule }] : [];
 });
+/** The lists paged by number (the order-event feed pages by cursor). */
+const LIST_ROUTES = LIMITED_ROUTES.filter(({ route }) =>
+  fieldOf(route).args.some((arg) => arg.name === 'page'),
+);
 
 const keys = {} as Record<'affiliate' | 'partner', string>;
 beforeAll(async () => {
@@ -116,6 +121,32 @@ describe.each(LIST_ROUTES.map(({ route, rule }) => [route.path, route, rule] as 
     }
   },
 );
+
+describe.each(
+  LIMITED_ROUTES.filter(({ rule }) => rule.aboveMax === 'clamp').map(
+    ({ route, rule }) => [route.path, route, rule] as const,
+  ),
+)('GET %s limit', (_path, route, rule) => {
+  test(`?limit=2147483648, beyond any 32-bit integer, is clamped to ${rule.maxLimit} like any limit above it`, async () => {
+    const answer = await call(withQuery(pathOf(route), 'limit=2147483648'), {
+      key: keys[surfaceOf(route.path)!.keyType],
+    });
+    expect(answer.status).toBe(200);
+    const envelope = answer.body.meta ?? answer.body.pagination;
+    // The order-event feed answers no limit of its own: a page of at most its maximum.
+    if (envelope) expect(envelope.limit).toBe(rule.maxLimit);
+    else expect(answer.body.data.length).toBeLessThanOrEqual(rule.maxLimit);
+  });
+});
+
+test('every route taking a limit clamps it, except products and payout items, which refuse', () => {
+  expect(
+    LIMITED_ROUTES.filter(({ rule }) => rule.aboveMax === 'reject')
+      .map(({ route }) => route.path)
+      .sort(),
+  ).toEqual(['/affiliate/payouts/:payoutId/items', '/affiliate/products']);
+  expect(LIMITED_ROUTES.map(({ route }) => route.path)).toContain('/affiliate/order-events');
+});
 
 test('every paginated route is in the table above', () => {
   expect(LIST_ROUTES.map(({ route }) => route.path).sort()).toEqual([

@@ -10,14 +10,17 @@
 // name), and every list is priced at the rows it can really hold.
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
-import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxDepthPlugin, maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { createComplexityRule } from '@pothos/plugin-complexity';
 import {
+  BREAK,
   GraphQLError,
   NoSchemaIntrospectionCustomRule,
   validate,
+  visit,
+  type DocumentNode,
   type ExecutionResult,
   type ValidationContext,
 } from 'graphql';
@@ -30,6 +33,11 @@ import type { Context } from '../schema/context';
 export const GRAPHQL_LIMITS = {
   /** Field nesting, fragments counted as a level: 5 for the deepest path, + one fragment per level. */
   maxDepth: 10,
+  /**
+   * The nesting of an operation asking for the schema (`__schema`), which the data limit leaves
+   * out: GraphiQL's schema query (graphql-js's introspection query, 9 levels of `ofType`) is 21.
+   */
+  maxIntrospectionDepth: 21,
   /** Aliased fields per operation: a dashboard comparing a few filtered lists side by side. */
   maxAliases: 15,
   /** Lexical tokens per document: every field of the schema at once is ~700; introspection ~200. */
@@ -145,6 +153,39 @@ function useOperationCost(): Plugin<Context> {
   };
 }
 
+/** Whether the document asks for the schema (`__schema`), as GraphiQL's schema query does. */
+function asksForSchema(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(node) {
+      if (node.name.value !== '__schema') return undefined;
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
+}
+
+/**
+ * The depth limit of an operation asking for the schema, counted over all of it: the data limit
+ * leaves `__schema` out, since GraphiQL's schema query is deeper than any data query. Its breadth
+ * is bounded by graphql-js's own MaxIntrospectionDepthRule (lists of types within types) and by
+ * the token limit.
+ */
+function useIntrospectionDepth(): Plugin {
+  const rule = maxDepthRule({
+    n: GRAPHQL_LIMITS.maxIntrospectionDepth,
+    ignoreIntrospection: false,
+    flattenFragments: false,
+    ...refuse('maxIntrospectionDepth'),
+  });
+  return {
+    onValidate({ addValidationRule, params }) {
+      if (asksForSchema(params.documentAST)) addValidationRule(rule);
+    },
+  };
+}
+
 /** Refuses `__schema` and `__type` (graphql-js's own rule); `__typename` stays allowed. */
 function useDisableIntrospection(): Plugin {
   return {
@@ -161,13 +202,14 @@ export function graphqlArmor(settings: GraphqlSettings): Plugin[] {
     maxTokensPlugin({ n: GRAPHQL_LIMITS.maxTokens, ...refuse('maxTokens') }),
     maxDepthPlugin({
       n: GRAPHQL_LIMITS.maxDepth,
-      // Introspection is governed by its own setting (off in production); GraphiQL's schema query
-      // is deeper than any data query and must keep working where introspection is on.
+      // `__schema` has a depth limit of its own (below): GraphiQL's schema query is deeper than
+      // any data query and must keep working where introspection is on.
       ignoreIntrospection: true,
       // Each fragment counts as a level, so nesting fragments cannot hide depth.
       flattenFragments: false,
       ...refuse('maxDepth'),
     }),
+    useIntrospectionDepth(),
     maxAliasesPlugin({
       n: GRAPHQL_LIMITS.maxAliases,
       // `__typename` is what client caches alias; it costs nothing.

@@ -1,9 +1,11 @@
 // The request quota (docs/decisions.md, "Limits"): every request that reaches the service's work
 // (all but the probes, /metrics, the redirect and preflights) is counted once, before any GraphQL
-// parsing or database work beyond the key check, against one budget of its caller:
-//   - a verified API key, per client address (`requests`);
-//   - a verified dashboard user, per user (`dashboard`), whatever key is sent beside the token;
+// parsing or database work beyond the key check, against its caller's budget:
+//   - a verified API key, per client address (`requests`), whatever is sent beside it;
+//   - a verified dashboard user, per user (`dashboard`);
 //   - no credential at all, per client address (`anonymous`).
+// A request with both a key and a token is counted in both budgets: neither credential lifts the
+// other's quota.
 // A key or token that fails verification counts against its client address instead
 // (`failed-auth`), and an address out of failures is refused whatever it presents, so guessing
 // keys gets no answers. Every decision is answered in the same headers. Counted in Redis when
@@ -62,6 +64,16 @@ function decisionOf(policy: Policy, window: Window, counted = true): Decision {
   };
 }
 
+/**
+ * Of two decisions on one request, the one to answer: a refusal (the later reset when both
+ * refuse, so that Retry-After holds for both), else the fewer remaining (`first` on a tie).
+ */
+function tighter(first: Decision, second: Decision): Decision {
+  if (first.allowed !== second.allowed) return first.allowed ? second : first;
+  if (!first.allowed) return second.msBeforeReset > first.msBeforeReset ? second : first;
+  return second.remaining < first.remaining ? second : first;
+}
+
 const isExhausted = (policy: Policy, window: Window) =>
   window.count >= policy.max && window.msLeft > 0;
 
@@ -91,8 +103,9 @@ export class RequestQuota {
    * a lookup. Credentials that must be looked up are looked up only once their address is known
    * not to be out of failures; a key remembered from a moment ago costs no lookup, so the request
    * is counted and its address's failures read in one round trip. A dashboard token is verified
-   * whatever else is sent, and charges its user; a key sent beside it is verified too, so that
-   * neither escapes the failure count.
+   * whatever else is sent, and so is a key beside it, so that neither escapes the failure count;
+   * with both valid, the request is counted in the key's budget and in the user's (in parallel),
+   * and answered as the tighter of the two.
    */
   async admit(credentials: PresentedCredentials, clientIp: string): Promise<Decision> {
     const client = addressBucket(clientIp);
@@ -105,8 +118,12 @@ export class RequestQuota {
     }
     if (token) {
       const userId = await token.verify();
-      if (userId === null || (key && (await key.verify()) === null)) return this.failure(client);
-      return this.count(this.policies.dashboard, userId, client);
+      const keyId = userId !== null && key ? await key.verify() : null;
+      if (userId === null || (key && keyId === null)) return this.failure(client);
+      const forUser = this.count(this.policies.dashboard, userId, client);
+      if (keyId === null) return forUser;
+      const forKey = this.count(this.policies.requests, `${keyId}:${client}`, client);
+      return tighter(await forKey, await forUser);
     }
     const keyId = await key!.verify();
     if (keyId === null) return this.failure(client);

@@ -4,7 +4,10 @@
 // larger one is counted in full once and remembered by the app per list as the client asked for it (field,
 // affiliate, filters; any page): served for FRESH_FOR_MS, then served while one background count
 // refreshes it. A large total may thus lag up to about 30 s behind the rows (docs/decisions.md,
-// "Performance").
+// "Performance"). A count under way is shared by the requests for its list; one that fails is
+// counted again by each request that joined it, under its own deadline: PostgreSQL cancels a
+// statement at the deadline of the request that started it (statement_timeout), which is no
+// other request's failure.
 import { logger } from '../platform/logger';
 import type { PageArgs } from './pagination';
 
@@ -43,6 +46,14 @@ export class ListTotals {
         });
       }
       return remembered.value;
+    }
+    const joined = this.counting.get(key);
+    if (joined) {
+      try {
+        return await joined;
+      } catch {
+        // Counted again below, where the count is this request's own or started after it failed.
+      }
     }
     return this.countOnce(key, async () => {
       const bounded = await count(EXACT_UP_TO + 1);

@@ -1,7 +1,7 @@
 // The real app on the real database, driven through `app.fetch` (no port), or over a real socket
 // where the HTTP layer itself is under test.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, request as httpRequest } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { createApp, type AppOptions } from '../../src/app';
 import { HTTP_STATUS_BY_CODE, type ErrorCode } from '../../src/platform/errors';
 import { applyMigrations } from '../../src/platform/migrations';
@@ -127,6 +127,84 @@ export async function listen(target: App): Promise<{ base: string; close(): Prom
     base: `http://127.0.0.1:${port}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** One request on an open connection; the answer's body as JSON (null when empty). */
+function requestOn(
+  socket: Socket,
+  url: string,
+  options: { method: string; headers: Record<string, string | number>; body?: string },
+): Promise<CallResult> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        method: options.method,
+        path: new URL(url).pathname,
+        headers: options.headers,
+        createConnection: () => socket,
+      },
+      (response) => {
+        let answer = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (answer += chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode!,
+            headers: new Headers(response.headers as Record<string, string>),
+            body: answer ? JSON.parse(answer) : null,
+          }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+/**
+ * POSTs each request's JSON body to its URL at once, as clients elsewhere with their connections
+ * open would: every connection is opened and taken in by its server first (a `/healthz` on each),
+ * then every request is written in the same tick, so each server can read all of them before it
+ * answers the first. (Sent with fetch from this process, a request would leave, and a new
+ * connection be accepted, only as this process's event loop, which the servers share, got to it:
+ * on the embedded database, one after another's answer.)
+ */
+export async function postAtOnce(
+  requests: { url: string; body: unknown }[],
+  headers: Record<string, string>,
+): Promise<CallResult[]> {
+  const sockets = await Promise.all(
+    requests.map(({ url }) => {
+      const { hostname, port } = new URL(url);
+      return new Promise<Socket>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () => resolve(socket));
+        socket.once('error', reject);
+      });
+    }),
+  );
+  await Promise.all(
+    requests.map(({ url }, n) =>
+      requestOn(sockets[n]!, new URL('/healthz', url).href, {
+        method: 'GET',
+        headers: { connection: 'keep-alive' },
+      }),
+    ),
+  );
+  return Promise.all(
+    requests.map(({ url, body }, n) => {
+      const text = JSON.stringify(body);
+      return requestOn(sockets[n]!, url, {
+        method: 'POST',
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(text),
+          connection: 'close',
+        },
+        body: text,
+      });
+    }),
+  );
 }
 
 /** Calls this file's app. */

@@ -3,6 +3,8 @@
 import { withSqlConnection, type SqlConnection } from '../../src/platform/db';
 
 export interface HeldLock {
+  /** The server process of the holding connection, which statements waiting for the lock name. */
+  pid: number;
   /** Runs `beforeCommit` in the holding transaction (its locks still held), then commits. */
   release(beforeCommit?: (connection: SqlConnection) => Promise<unknown>): Promise<void>;
 }
@@ -13,18 +15,22 @@ export async function holdLock(lock: string, params: unknown[] = []): Promise<He
   const released = new Promise<((connection: SqlConnection) => Promise<unknown>) | undefined>(
     (resolve) => (release = resolve),
   );
-  let locked!: () => void;
-  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  let locked!: (pid: number) => void;
+  const isLocked = new Promise<number>((resolve) => (locked = resolve));
   const holding = withSqlConnection(async (connection) => {
     await connection.exec('BEGIN');
     await connection.query(lock, params);
-    locked();
+    const [{ pid }] = (await connection.query<{ pid: number }>(
+      'SELECT pg_backend_pid() AS pid',
+    )) as [{ pid: number }];
+    locked(pid);
     const beforeCommit = await released;
     await beforeCommit?.(connection);
     await connection.exec('COMMIT');
   });
-  await isLocked;
+  const pid = await isLocked;
   return {
+    pid,
     async release(beforeCommit) {
       release(beforeCommit);
       await holding;
@@ -46,6 +52,31 @@ export async function untilWaitingForLocks(count: number, timeoutMs = 20_000): P
   const deadline = Date.now() + timeoutMs;
   while ((await waiting()) < count) {
     if (Date.now() > deadline) throw new Error(`${count} statements never waited for a lock`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/**
+ * Waits until `count` statements wait for `lock` itself, whatever their text (a raw query names
+ * no schema, so untilWaitingForLocks cannot tell it from another file's).
+ */
+export async function untilWaitingFor(
+  lock: HeldLock,
+  count: number,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const waiting = async () => {
+    const [row] = await withSqlConnection((connection) =>
+      connection.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+        [lock.pid],
+      ),
+    );
+    return row!.count;
+  };
+  const deadline = Date.now() + timeoutMs;
+  while ((await waiting()) < count) {
+    if (Date.now() > deadline) throw new Error(`${count} statements never waited for the lock`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

@@ -76,3 +76,26 @@ test('a list that shrinks below 10,000 is exact again after its refresh', async 
   state.rows = 8_000;
   expect(await listTotal(key, count)).toBe(8_000);
 });
+
+test("a request that joined another's count, which failed for that one (its statement cancelled at its deadline), counts again itself", async () => {
+  const key = freshKey();
+  const { state, count } = listOf(42);
+  let cancel!: (error: Error) => void;
+  const first = listTotal(key, () => new Promise<number>((_, reject) => (cancel = reject)));
+  const joined = listTotal(key, count);
+  cancel(new Error('canceling statement due to statement timeout'));
+  await expect(first).rejects.toThrow('statement timeout');
+  expect(await joined).toBe(42);
+  expect(state.calls).toEqual([EXACT_UP_TO + 1]);
+});
+
+test('a count that fails for the request that started it fails that request, once', async () => {
+  const key = freshKey();
+  let calls = 0;
+  const failing = async () => {
+    calls += 1;
+    throw new Error('database unavailable');
+  };
+  await expect(listTotal(key, failing)).rejects.toThrow('database unavailable');
+  expect(calls).toBe(1);
+});

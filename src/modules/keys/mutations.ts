@@ -26,6 +26,21 @@ function isNotFound(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2025';
 }
 
+/**
+ * How long after its write a rotation's answer is released, and the moment it records as
+ * `rotatedAt`. Every rotation of the key received before that moment (by any replica) is refused,
+ * so it is the time rotations sent together have to reach the service: ample for a replica's
+ * queue, and nothing a person at a dashboard notices.
+ */
+export const ROTATION_RELEASE_MS = 200;
+
+/** Resolves once the clock is past `moment`: a request received after it has a later stamp. */
+async function untilPast(moment: Date): Promise<void> {
+  for (let left = moment.getTime() - Date.now(); left >= 0; left = moment.getTime() - Date.now()) {
+    await new Promise((resolve) => setTimeout(resolve, left + 1));
+  }
+}
+
 /** The key cap (src/modules/secrets/ownershipCaps.ts). */
 const KEY_CAP: OwnershipCap = {
   max: MAX_KEYS_PER_USER,
@@ -96,14 +111,18 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: async (_root, args, context, info) => {
-      // Before anything is read: a rotation that commits after this moment was not seen by the
-      // caller, so this one must not replace the key it issued.
-      const asked = new Date();
+      // When the replica received the request, not when this resolver starts: on a busy replica
+      // (and always on the embedded database) a request waits behind another's work first.
+      const received = context.record?.receivedAt ?? new Date();
       const user = await dashboardUser(context.dashboardUserId);
       const grace = gracePeriodSeconds(args.gracePeriodSeconds);
       const fingerprint = { field: 'rotateApiKey', id: String(args.id), gracePeriodSeconds: grace };
       return issueIdempotently(context, info, user.id, fingerprint, async () => {
         const key = await keyOwnedBy(user.id, String(args.id));
+        // One turn of this replica's event loop first: it takes in the requests already waiting
+        // for it (work on the embedded database never yields to them otherwise), so rotations
+        // sent together have all been received, and have read the key, before any is written.
+        await new Promise((resolve) => setImmediate(resolve));
         const now = new Date();
         if (key.revokedAt) throw new BadRequestError('A revoked key cannot be rotated');
         if (key.expiresAt && key.expiresAt <= now) {
@@ -112,17 +131,19 @@ builder.mutationFields((t) => ({
         // A v2 key keeps its prefix, its public identity; a legacy v1 key gets one.
         const env = (key.env ?? config.keyEnv) as KeyEnv;
         const { apiKey, prefix, secret } = generateApiKey(env, key.prefix ?? undefined);
+        const released = new Date(now.getTime() + ROTATION_RELEASE_MS);
         try {
           await prisma.apiKey.update({
-            // One statement decides, under the row's lock, so rotations of one key go one at a
-            // time: only the secret that was read, and only when no rotation came after this one
-            // was asked. Of rotations asked at once exactly one wins, whatever order they read the
-            // key in, and the others are told; a rotation asked after another's answer proceeds.
+            // One statement decides, under the row's lock (docs/decisions.md, "Key security"):
+            // the secret this rotation read is still the key's (two rotations that read one
+            // version cannot both win), and the newest rotation was released before this request
+            // was received (one that reads after another's commit, but was received before that
+            // one's answer, loses too).
             where: {
               id: key.id,
               secretHash: key.secretHash,
               revokedAt: null,
-              OR: [{ rotatedAt: null }, { rotatedAt: { lt: asked } }],
+              OR: [{ rotatedAt: null }, { rotatedAt: { lt: received } }],
             },
             data: {
               version: 'v2',
@@ -130,7 +151,7 @@ builder.mutationFields((t) => ({
               prefix,
               secretHash: sha256Hex(secret),
               ...previousSecretAfterRotation(key, grace, now),
-              rotatedAt: now,
+              rotatedAt: released,
               events: { create: { kind: 'ROTATED', ...actorOf(context, user.id) } },
             },
             select: { id: true },
@@ -142,6 +163,7 @@ builder.mutationFields((t) => ({
           );
         }
         context.app.keys.forget(key.id);
+        await untilPast(released);
         return { id: key.id, secret: apiKey };
       });
     },

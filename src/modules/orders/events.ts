@@ -13,6 +13,7 @@ import { builder, keyAuth } from '../../schema/builder';
 import { ENVELOPE_DATA, listOf } from '../../schema/complexity';
 import { affiliateOf } from '../../schema/context';
 import { fromMinor } from '../../schema/money';
+import type { PaginatedRule } from '../../schema/pagination';
 import { isUuid } from '../../platform/formats';
 import { finalThroughOf } from './lifecycle';
 
@@ -26,6 +27,15 @@ export const EVENTS_ON_ORDER = 20;
 /** The feed's page: by default, and at most (above it, clamped). */
 export const FEED_DEFAULT_LIMIT = 100;
 export const FEED_MAX_LIMIT = 1_000;
+/**
+ * The feed's `limit` rule, as every list's (src/schema/pagination.ts): a limit above the maximum
+ * is clamped however large, also by the REST parser; the feed pages by cursor, not by number.
+ */
+const FEED_LIMIT: PaginatedRule = {
+  defaultLimit: FEED_DEFAULT_LIMIT,
+  maxLimit: FEED_MAX_LIMIT,
+  aboveMax: 'clamp',
+};
 
 builder.enumType(OrderStatusReason, {
   name: 'OrderStatusReason',
@@ -195,7 +205,7 @@ builder.queryField('affiliateOrderEvents', (t) =>
       }),
       types: t.arg({ type: [OrderEventTypeEnum], description: 'Only events of these types' }),
       limit: t.arg.int({
-        extensions: { maxLimit: FEED_MAX_LIMIT },
+        extensions: { pageRule: FEED_LIMIT },
         description: `Events per page. Default ${FEED_DEFAULT_LIMIT}; values above ${FEED_MAX_LIMIT} are clamped to ${FEED_MAX_LIMIT}.`,
       }),
     },
