@@ -2,7 +2,8 @@
 // (address and user agent) and link within the window, exact even under concurrency, and at most
 // a fixed number of clients per address; HEAD, bots, crawlers and link-preview fetchers
 // redirected but not counted; unknown, malformed and inactive codes 404 in the contract's error
-// body.
+// body. Sub-IDs: counted per value, one new value per network in a link's hour, values on the
+// affiliate's orders always kept.
 import { prisma } from '../src/platform/db';
 import {
   CLICK_REPEAT_WINDOW_S,
@@ -12,7 +13,13 @@ import {
 import { OTHER_SUB_ID_VALUES } from '../src/modules/links/subIds';
 import { countedClient, rememberingBotVerdicts } from '../src/modules/links/redirect';
 import { app, call, createIsolatedApp, expectError, useTestDatabase } from './support/app';
-import { clickCountOf, createAffiliate, createBrand, createLink } from './support/factories';
+import {
+  clickCountOf,
+  createAffiliate,
+  createBrand,
+  createLink,
+  createOrder,
+} from './support/factories';
 
 useTestDatabase();
 
@@ -33,11 +40,23 @@ const browser = (n: number) => `${BROWSER} client/${n}`;
 /** Behind a proxy that says who the client is (TRUST_PROXY), so clients can come from many addresses. */
 const behindProxy = createIsolatedApp({ settings: { trustProxy: 1 } });
 
-/** An address of its own for person `n` (documentation ranges, RFC 5737). */
-const addressOf = (n: number) => `198.51.${Math.floor(n / 250)}.${n % 250}`;
+/**
+ * An address of its own for person `n`, in a network of its own: an IPv6 /48 of the documentation
+ * range 2001:db8::/32 (RFC 3849; the IPv4 documentation ranges are only three /24s).
+ */
+const addressOf = (n: number) => `2001:db8:${n.toString(16)}::1`;
 
 /** Person `n`: a browser and an address of their own. */
 const person = (n: number) => ({ userAgent: browser(n), ip: addressOf(n) });
+
+/** A row of the performance report by a sub-ID, as far as these tests read it. */
+interface ReportRow {
+  subId: string | null;
+  clicks: number;
+  repeatClicks: number;
+  botClicks: number;
+  orders: number;
+}
 
 function hit(path: string, init: { method?: string; userAgent?: string | null; ip?: string } = {}) {
   const userAgent = init.userAgent === undefined ? BROWSER : init.userAgent;
@@ -272,13 +291,21 @@ test('a GET without a user agent is redirected, not counted', async () => {
   expect(await clickCountOf(link.urlCode)).toBe(0);
 });
 
-test('countedClient: browsers count, each address and browser apart; an IPv6 /64 is one address; bots and no agent do not', () => {
+test('countedClient: browsers count, each address and browser apart; an IPv6 /64 is one address, a /24 or /48 one network; bots and no agent do not', () => {
   const client = (ip: string, userAgent: string | null) => countedClient(ip, userAgent)?.client;
   const address = (ip: string) => countedClient(ip, BROWSER)?.address;
+  const network = (ip: string) => countedClient(ip, BROWSER)?.network;
   expect(countedClient('203.0.113.7', BROWSER)).toEqual({
     client: expect.stringMatching(/^[0-9a-f]{64}$/),
     address: expect.stringMatching(/^[0-9a-f]{64}$/),
+    network: expect.stringMatching(/^[0-9a-f]{64}$/),
   });
+  expect(network('203.0.113.7')).toBe(network('203.0.113.8'));
+  expect(network('203.0.113.7')).toBe(network('::ffff:203.0.113.200'));
+  expect(network('203.0.113.7')).not.toBe(network('198.51.100.7'));
+  expect(network('2001:db8:1:2::1')).toBe(network('2001:db8:1:3::1'));
+  expect(network('2001:db8:1::1')).not.toBe(network('2001:db8:2::1'));
+  expect(network('203.0.113.7')).not.toBe(address('203.0.113.7'));
   expect(client('203.0.113.7', BROWSER)).not.toBe(client('203.0.113.8', BROWSER));
   expect(client('203.0.113.7', BROWSER)).not.toBe(client('203.0.113.7', browser(2)));
   expect(address('203.0.113.7')).not.toBe(address('203.0.113.8'));
@@ -388,6 +415,34 @@ describe('sub-IDs: GET /s/{urlCode}?sub1=…&sub5=…', () => {
     const [row] = await prisma.$queryRaw<{ bound: number }[]>`
       SELECT "sub_id_values_per_hour"() AS bound`;
     return row!.bound;
+  }
+
+  /** The rows of the report by sub1 of an affiliate's key (default period: the last 30 days). */
+  async function reportBySub1(apiKey: string): Promise<ReportRow[]> {
+    const report = await call('/affiliate/reports/performance?groupBy=sub1&limit=366', {
+      key: apiKey,
+    });
+    expect(report.status).toBe(200);
+    return report.body.data;
+  }
+
+  /** Of each row: [subId, clicks, repeats, bots]. */
+  const clicksOf = (rows: ReportRow[]) =>
+    rows.map((row) => [row.subId, row.clicks, row.repeatClicks, row.botClicks]);
+
+  /**
+   * Runs a scenario again, once, if the UTC hour turned while it ran (the new hour starts with no
+   * values): it makes links of its own.
+   */
+  async function withinOneHour(scenario: () => Promise<void>) {
+    const hour = () => Math.floor(Date.now() / 3_600_000);
+    const started = hour();
+    try {
+      await scenario();
+    } catch (error) {
+      if (hour() === started) throw error;
+      await scenario();
+    }
   }
 
   test("a tagged follow: 302 with the values appended, encoded, after the target's own parameters; counted under each value", async () => {
@@ -518,23 +573,159 @@ describe('sub-IDs: GET /s/{urlCode}?sub1=…&sub5=…', () => {
       [`sub2=${OTHER_SUB_ID_VALUES}`]: { clicks: 0, repeats: 0, bots: spam },
     });
 
-    const report = await call('/affiliate/reports/performance?groupBy=sub1', {
-      key: apiKey,
-    });
-    expect(report.status).toBe(200);
-    const rows = report.body.data.map(
-      (row: { subId: string | null; clicks: number; repeatClicks: number; botClicks: number }) => [
-        row.subId,
-        row.clicks,
-        row.repeatClicks,
-        row.botClicks,
-      ],
-    );
-    expect(rows).toEqual([
+    expect(clicksOf(await reportBySub1(apiKey))).toEqual([
       ['newsletter', 2, 0, 0],
       [null, 1, 0, 0],
       [OTHER_SUB_ID_VALUES, 0, 5, spam],
     ]);
+  });
+
+  test("100 counted follows with values of their own from 10 addresses at once take one place per network: the affiliate's value keeps its row", async () => {
+    await withinOneHour(async () => {
+      const { affiliateId: owner, apiKey } = await createAffiliate();
+      const link = await createLink(owner, organizationId);
+      // A script from 10 addresses, each in a network of its own, with 10 browsers each.
+      const junk = await Promise.all(
+        Array.from({ length: 100 }, (_, n) =>
+          hit(`/s/${link.urlCode}?sub1=junk-${n}`, {
+            userAgent: browser(n % 10),
+            ip: addressOf(1_000 + Math.floor(n / 10)),
+          }),
+        ),
+      );
+      expect(junk.every((response) => response.status === 302)).toBe(true);
+      expect(await clickCountOf(link.urlCode)).toBe(100);
+      await hit(`/s/${link.urlCode}?sub1=newsletter`, person(1));
+      const rows = clicksOf(await reportBySub1(apiKey));
+      expect(rows).toContainEqual(['newsletter', 1, 0, 0]);
+      expect(rows).toContainEqual([OTHER_SUB_ID_VALUES, 90, 0, 0]);
+      expect(rows.filter(([subId]) => String(subId).startsWith('junk-'))).toHaveLength(10);
+    });
+  });
+
+  describe("a value new to a link's hour takes a place as the first its network (IPv4 /24, IPv6 /48) brings there; values on the affiliate's orders are always kept", () => {
+    /**
+     * An address of attacker network `n`, one per `host`: the three IPv4 documentation /24s, then
+     * /48s of 2001:db8::/32, each host in a /64 of its own.
+     */
+    function attackerAddress(n: number, host: number): string {
+      const ipv4 = ['192.0.2', '198.51.100', '203.0.113'];
+      if (n < ipv4.length) return `${ipv4[n]}.${10 + host}`;
+      return `2001:db8:${(0x8000 + n).toString(16)}:${host}::1`;
+    }
+
+    /** Each network at once from two addresses of its own, each a browser with a value of its own. */
+    async function attack(urlCode: string, networks: number) {
+      const follows = Array.from({ length: networks }, (_, n) =>
+        [0, 1].map((host) =>
+          hit(`/s/${urlCode}?sub1=junk-${n}-${host}&sub2=junk-${n}-${host}`, {
+            userAgent: browser(host),
+            ip: attackerAddress(n, host),
+          }),
+        ),
+      ).flat();
+      const responses = await Promise.all(follows);
+      expect(responses.every((response) => response.status === 302)).toBe(true);
+    }
+
+    test('two addresses of one /24 or one /48 bring one value per sub-ID; their others count, under "(other values)"', async () => {
+      await withinOneHour(async () => {
+        const link = await createLink(affiliateId, organizationId);
+        await attack(link.urlCode, 4);
+        expect(await clickCountOf(link.urlCode)).toBe(8);
+        const values = await valuesOf(link.id);
+        /** The value network `n` brought to sub-ID `slot` (whichever of its two came first). */
+        const brought = (slot: number, n: number) => {
+          const kept = [0, 1]
+            .map((host) => `junk-${n}-${host}`)
+            .filter((v) => values[`sub${slot}=${v}`]);
+          expect(kept).toHaveLength(1);
+          return kept[0]!;
+        };
+        for (const slot of [1, 2]) {
+          for (let n = 0; n < 4; n += 1) {
+            expect(values[`sub${slot}=${brought(slot, n)}`]).toEqual(once);
+          }
+          expect(values[`sub${slot}=${OTHER_SUB_ID_VALUES}`]).toEqual({
+            clicks: 4,
+            repeats: 0,
+            bots: 0,
+          });
+        }
+        expect(Object.keys(values)).toHaveLength(10);
+        // From another of its addresses, the network counts under the value it brought; a new
+        // value of it counts under the other values.
+        const known = brought(1, 3);
+        await hit(`/s/${link.urlCode}?sub1=${known}`, {
+          userAgent: browser(7),
+          ip: attackerAddress(3, 7),
+        });
+        await hit(`/s/${link.urlCode}?sub1=fresh`, {
+          userAgent: browser(8),
+          ip: attackerAddress(3, 8),
+        });
+        expect(await valuesOf(link.id)).toMatchObject({
+          [`sub1=${known}`]: { clicks: 2, repeats: 0, bots: 0 },
+          [`sub1=${OTHER_SUB_ID_VALUES}`]: { clicks: 5, repeats: 0, bots: 0 },
+        });
+      });
+    });
+
+    test('the networks of hours before the previous one are forgotten', async () => {
+      await withinOneHour(async () => {
+        const link = await createLink(affiliateId, organizationId);
+        const olderByAnHour = () => prisma.$executeRaw`
+          UPDATE "RecentSubIdNetwork" SET "hour" = "hour" - interval '1 hour'
+          WHERE "linkId" = ${link.id}::uuid`;
+        await hit(`/s/${link.urlCode}?sub1=a`, person(1));
+        await olderByAnHour();
+        await hit(`/s/${link.urlCode}?sub1=b`, person(2));
+        await olderByAnHour();
+        await hit(`/s/${link.urlCode}?sub1=c`, person(3));
+        expect(await prisma.recentSubIdNetwork.count({ where: { linkId: link.id } })).toBe(3);
+        await forgetExpiredClickClients();
+        expect(await prisma.recentSubIdNetwork.count({ where: { linkId: link.id } })).toBe(2);
+      });
+    });
+
+    test("an attacker needs a network per place in the hour to push a new value out; a value the affiliate's orders carry stays its own", async () => {
+      const places = await valuesPerHour();
+      await withinOneHour(async () => {
+        // One network short of the places: the affiliate's new value takes the last one.
+        const short = await createLink(affiliateId, organizationId);
+        await attack(short.urlCode, places - 1);
+        expect(await clickCountOf(short.urlCode)).toBe(2 * (places - 1));
+        await hit(`/s/${short.urlCode}?sub1=newsletter`, person(1));
+        expect(await valuesOf(short.id)).toMatchObject({
+          'sub1=newsletter': once,
+          [`sub1=${OTHER_SUB_ID_VALUES}`]: { clicks: places - 1, repeats: 0, bots: 0 },
+        });
+      });
+      await withinOneHour(async () => {
+        // As many networks as places: a new value counts under the other values, but one the
+        // affiliate's orders carried (yesterday, on this link) keeps its row.
+        const { affiliateId: owner, apiKey } = await createAffiliate();
+        const full = await createLink(owner, organizationId);
+        await createOrder(owner, organizationId, {
+          shortUrlCode: full.urlCode,
+          orderedAt: new Date(Date.now() - 86_400_000),
+          sub1: 'paid-mail',
+        });
+        await attack(full.urlCode, places);
+        await hit(`/s/${full.urlCode}?sub1=spring`, person(2));
+        await hit(`/s/${full.urlCode}?sub1=paid-mail`, person(3));
+        const values = await valuesOf(full.id);
+        expect(values).toMatchObject({
+          'sub1=paid-mail': once,
+          [`sub1=${OTHER_SUB_ID_VALUES}`]: { clicks: places + 1, repeats: 0, bots: 0 },
+        });
+        expect(values['sub1=spring']).toBeUndefined();
+        const rows = await reportBySub1(apiKey);
+        expect(rows).toContainEqual(
+          expect.objectContaining({ subId: 'paid-mail', clicks: 1, orders: 1 }),
+        );
+      });
+    }, 60_000);
   });
 
   test('clicks past the address bound are repeats under their values too', async () => {

@@ -1,7 +1,8 @@
-import { clickBatchRows, type Click } from '../../src/modules/links/clicks';
+import { addressBucket } from '../../src/limits/addressBucket';
+import { clickBatchRows, networkOf, type Click } from '../../src/modules/links/clicks';
 
 const person = (name: string, subIds: (string | null)[] | null = null): Click => ({
-  visitor: { client: `client-${name}`, address: `address-${name}` },
+  visitor: { client: `client-${name}`, address: `address-${name}`, network: `network-${name}` },
   subIds,
 });
 const bot = (subIds: (string | null)[] | null = null): Click => ({ visitor: null, subIds });
@@ -26,7 +27,7 @@ describe('clickBatchRows', () => {
     });
   });
 
-  it("a tagged batch: each candidate with its first click's values; every click per link, sub-ID and value", () => {
+  it("a tagged batch: each candidate with its first click's values and its network; every click per link, sub-ID and value", () => {
     const rows = clickBatchRows(
       new Map([
         [
@@ -38,14 +39,15 @@ describe('clickBatchRows', () => {
             bot(tags('mail')),
           ],
         ],
-        ['BBBBBBBB', [person('ana', tags('mail'))]],
+        ['BBBBBBBB', [person('cid', tags('mail'))]],
       ]),
     );
     expect(rows.codes).toEqual(['AAAAAAAA', 'AAAAAAAA', 'BBBBBBBB']);
     expect(rows.tags).toEqual({
       candidates: {
         codes: ['AAAAAAAA', 'AAAAAAAA', 'BBBBBBBB'],
-        clients: ['client-ana', 'client-ana', 'client-ana'],
+        clients: ['client-ana', 'client-ana', 'client-cid'],
+        networks: ['network-ana', 'network-ana', 'network-cid'],
         slots: [1, 2, 1],
         values: ['mail', 'hero', 'mail'],
       },
@@ -57,5 +59,28 @@ describe('clickBatchRows', () => {
         bots: [1, 0, 0, 0],
       },
     });
+  });
+});
+
+describe('networkOf', () => {
+  const network = (ip: string) => networkOf(addressBucket(ip));
+
+  it('an IPv4 address: its /24; IPv4-mapped IPv6 is IPv4', () => {
+    expect(network('203.0.113.7')).toBe('203.0.113.0/24');
+    expect(network('203.0.113.200')).toBe('203.0.113.0/24');
+    expect(network('::ffff:203.0.113.9')).toBe('203.0.113.0/24');
+    expect(network('198.51.100.7')).toBe('198.51.100.0/24');
+  });
+
+  it('an IPv6 address: its /48, however it is written', () => {
+    expect(network('2001:db8:1:2::1')).toBe('2001:db8:1::/48');
+    expect(network('2001:DB8:1:ffff:1:2:3:4')).toBe('2001:db8:1::/48');
+    expect(network('2001:0db8:0001:0000::9')).toBe('2001:db8:1::/48');
+    expect(network('2001:db8::1')).toBe('2001:db8:0::/48');
+    expect(network('2001:db8:2::1')).toBe('2001:db8:2::/48');
+  });
+
+  it('no address known: a network of its own', () => {
+    expect(network('unknown')).toBe('unknown');
   });
 });

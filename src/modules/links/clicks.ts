@@ -2,7 +2,8 @@
 // Counted is what affiliate networks count: one click per client (address and user agent) and
 // link within CLICK_REPEAT_WINDOW_S, at most MAX_CLICKS_PER_ADDRESS clients of one address on a
 // link per window, bots never; a click not counted is redirected all the same. Each click is also
-// counted per sub-ID value it was tagged with (./subIds.ts).
+// counted per sub-ID value it was tagged with (./subIds.ts); a value new to a link's hour takes
+// one of its places only as its network's first there.
 import { hash } from 'node:crypto';
 import { prisma } from '../../platform/db';
 import { Prisma } from '../../generated/prisma/client';
@@ -23,17 +24,36 @@ export const MAX_CLICKS_PER_ADDRESS = 10;
 
 /**
  * Who followed a link, hashed (neither the address nor the user agent is kept): the client
- * (address and user agent) and the address's group, which bounds what one address can add.
+ * (address and user agent), the address's group, which bounds the clicks one address can add, and
+ * its network, which bounds the sub-ID values one network can bring to a link's hour.
  */
 export interface ClickVisitor {
   client: string;
   address: string;
+  network: string;
 }
 
 const sha256 = (text: string) => hash('sha256', text, 'hex');
 
+/**
+ * The network of an address group (`addressBucket`): an IPv4 /24 or an IPv6 /48, the longest
+ * prefixes routed on the internet, so each is one operator's. Its owner can use every address in
+ * it (a free IPv6 tunnel comes with a /48), so a network, not an address, brings a new sub-ID value
+ * (docs/decisions.md, "Sub-IDs"). Anything else (no address known) is its own network.
+ */
+export function networkOf(addressGroup: string): string {
+  if (addressGroup.endsWith('::/64')) return `${addressGroup.split(':', 3).join(':')}::/48`;
+  const octets = addressGroup.split('.');
+  return octets.length === 4 ? `${octets.slice(0, 3).join('.')}.0/24` : addressGroup;
+}
+
 export function clickVisitorOf(clientIp: string, userAgent: string): ClickVisitor {
-  return { client: sha256(`${clientIp}\n${userAgent}`), address: sha256(addressBucket(clientIp)) };
+  const group = addressBucket(clientIp);
+  return {
+    client: sha256(`${clientIp}\n${userAgent}`),
+    address: sha256(group),
+    network: sha256(networkOf(group)),
+  };
 }
 
 export interface Click {
@@ -51,8 +71,14 @@ interface ValueClicks {
 
 /** A tagged batch's values: each candidate's, and every click's per link, slot and value. */
 export interface TagRows {
-  /** One row per candidate and value it carries. */
-  candidates: { codes: string[]; clients: string[]; slots: number[]; values: string[] };
+  /** One row per candidate and value it carries, with the candidate's network. */
+  candidates: {
+    codes: string[];
+    clients: string[];
+    networks: string[];
+    slots: number[];
+    values: string[];
+  };
   clicks: { codes: string[]; slots: number[]; values: string[]; people: number[]; bots: number[] };
 }
 
@@ -71,7 +97,7 @@ export function clickBatchRows(clicksByCode: ReadonlyMap<string, readonly Click[
   const people: number[] = [];
   const bots: number[] = [];
   const tags: TagRows = {
-    candidates: { codes: [], clients: [], slots: [], values: [] },
+    candidates: { codes: [], clients: [], networks: [], slots: [], values: [] },
     clicks: { codes: [], slots: [], values: [], people: [], bots: [] },
   };
   for (const [code, clicks] of clicksByCode) {
@@ -92,6 +118,7 @@ export function clickBatchRows(clicksByCode: ReadonlyMap<string, readonly Click[
         if (value === null) return;
         tags.candidates.codes.push(code);
         tags.candidates.clients.push(client);
+        tags.candidates.networks.push(visitor!.network);
         tags.candidates.slots.push(i + 1);
         tags.candidates.values.push(value);
       });
@@ -134,16 +161,17 @@ function countValues(byValue: Map<string, ValueClicks>, subIds: SubIds, isBot: b
 /**
  * The sub-ID part of a tagged batch's statement: what it decided (its fresh clients, what each
  * address window admitted) and the batch's values, handed to "add_sub_id_clicks" (migration
- * sub_ids), which attributes the counted clicks to values and keeps a link's values per hour
- * bounded. The function runs once every link it names is locked (its arguments come from them)
- * and reads with a snapshot of its own, so the bound is exact across replicas; its plan stays
- * with the session, where this statement's would be made again for every batch.
+ * sub_id_networks), which attributes the counted clicks to values and keeps a link's values per
+ * hour bounded, at most one new value per network. The function runs once every link it names is
+ * locked (its arguments come from them) and reads with a snapshot of its own, so the bound is exact
+ * across replicas; its plan stays with the session, where this statement's would be made again for
+ * every batch.
  */
 function subIdHistory({ candidates, clicks }: TagRows): Prisma.Sql {
   return Prisma.sql`, sub_id_history AS (
       SELECT "add_sub_id_clicks"(fresh_rows."links", fresh_rows."clients", fresh_rows."addresses",
         windows."links", windows."addresses", windows."admitted",
-        tagged."links", tagged."clients", tagged."slots", tagged."values",
+        tagged."links", tagged."clients", tagged."networks", tagged."slots", tagged."values",
         clicked."links", clicked."slots", clicked."values", clicked."people", clicked."bots")
       FROM (
         SELECT array_agg("linkId") AS "links", array_agg("client") AS "clients",
@@ -155,10 +183,12 @@ function subIdHistory({ candidates, clicks }: TagRows): Prisma.Sql {
         FROM address_windows
       ) AS windows, (
         SELECT array_agg(links."id") AS "links", array_agg(tag."client") AS "clients",
-          array_agg(tag."slot") AS "slots", array_agg(tag."value") AS "values"
+          array_agg(tag."network") AS "networks", array_agg(tag."slot") AS "slots",
+          array_agg(tag."value") AS "values"
         FROM unnest(${candidates.codes}::text[], ${candidates.clients}::text[],
-          ${candidates.slots}::smallint[], ${candidates.values}::text[])
-          AS tag("urlCode", "client", "slot", "value")
+          ${candidates.networks}::text[], ${candidates.slots}::smallint[],
+          ${candidates.values}::text[])
+          AS tag("urlCode", "client", "network", "slot", "value")
         JOIN links USING ("urlCode")
       ) AS tagged, (
         SELECT array_agg(links."id") AS "links", array_agg(click."slot") AS "slots",
@@ -265,7 +295,11 @@ export function clickStatement(clicksByCode: ReadonlyMap<string, readonly Click[
     FROM links ${tags ? Prisma.sql`CROSS JOIN sub_id_history` : Prisma.empty}`;
 }
 
-/** Forgets the clients and address windows whose window has passed; returns how many. */
+/**
+ * Forgets the clients and address windows whose window has passed, and the networks that brought
+ * sub-ID values before the previous hour (kept an hour more, so a statement that started in the
+ * previous hour never misses them); returns how many rows went.
+ */
 export async function forgetExpiredClickClients(): Promise<number> {
   const clients = await prisma.$executeRaw`
     DELETE FROM "RecentClick"
@@ -273,7 +307,10 @@ export async function forgetExpiredClickClients(): Promise<number> {
   const addresses = await prisma.$executeRaw`
     DELETE FROM "RecentClickAddress"
     WHERE "windowStart" < now() AT TIME ZONE 'UTC' - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})`;
-  return clients + addresses;
+  const networks = await prisma.$executeRaw`
+    DELETE FROM "RecentSubIdNetwork"
+    WHERE "hour" < date_trunc('hour', now() AT TIME ZONE 'UTC') - interval '1 hour'`;
+  return clients + addresses + networks;
 }
 
 /**
