@@ -17,9 +17,10 @@ import {
 
 const MUTATION = `mutation Trigger($type: TriggerEventType!, $orderId: ID, $status: OrderStatus,
   $reason: OrderStatusReason, $note: String, $linkCode: String, $subIds: [String],
-  $latestClick: Boolean) {
+  $latestClick: Boolean, $payoutId: ID) {
   triggerEvent(type: $type, orderId: $orderId, status: $status, reason: $reason, note: $note,
-    linkCode: $linkCode, subIds: $subIds, latestClick: $latestClick) { type orderId summary }
+    linkCode: $linkCode, subIds: $subIds, latestClick: $latestClick, payoutId: $payoutId) {
+    type orderId summary }
 }`;
 
 const USAGE = [
@@ -38,6 +39,9 @@ const USAGE = [
   '  --reason <REASON> why: RETURNED, CANCELLED, FRAUD, DUPLICATE, TEST_ORDER, TERMS_VIOLATION,',
   '                    AMOUNT_CORRECTED or OTHER (a rejection without one: OTHER)',
   '  --note <text>     the reason in words (OTHER needs one)',
+  'payout.processing, payout.paid, payout.failed, payout.cancelled:',
+  '  --payout <id>     the payout to move (default: your newest that can)',
+  '  --note <text>     payout.failed: why it failed',
   `  --user <id>       the affiliate user whose order it is (default: Ana, ${DEMO_USERS.affiliate})`,
 ].join('\n');
 
@@ -69,6 +73,7 @@ async function main(): Promise<void> {
         reason: { type: 'string' },
         note: { type: 'string' },
         link: { type: 'string' },
+        payout: { type: 'string' },
         click: { type: 'string' },
         sub1: { type: 'string' },
         sub2: { type: 'string' },
@@ -121,6 +126,7 @@ async function main(): Promise<void> {
             (value) => value ?? null,
           ),
           latestClick: values.click === 'latest',
+          payoutId: values.payout ?? null,
         },
       }),
     });

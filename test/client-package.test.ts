@@ -2,7 +2,8 @@
 // its types and its README (nothing of the service); installed into an empty project, the README's
 // example type-checks against it with the repository's TypeScript and the newest on the registry,
 // skipLibCheck off, in a CommonJS and an ES module project, and runs as the README says against the
-// app. The package's version is the API document's.
+// app; docs/webhooks.md's receiver compiles against its webhook types. The package's version is
+// the API document's.
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +33,16 @@ function readmeExample(): string {
   const readme = readFileSync(path.join(CLIENT, 'README.md'), 'utf8');
   const block = /```ts\n([\s\S]*?)```/.exec(readme);
   if (!block) throw new Error('client/README.md has no ts example');
+  return block[1]!;
+}
+
+/** docs/webhooks.md's receiver: the ```ts block that handles every event the service sends. */
+function webhookReceiverExample(): string {
+  const page = readFileSync(path.join(ROOT, 'docs', 'webhooks.md'), 'utf8');
+  const block = [...page.matchAll(/```ts\n([\s\S]*?)```/g)].find(([, code]) =>
+    code!.includes('function handle(event: Webhook)'),
+  );
+  if (!block) throw new Error('docs/webhooks.md has no receiver example');
   return block[1]!;
 }
 
@@ -119,6 +130,7 @@ test('packed, installed and used as its README shows', async () => {
       `typescript@${NEWEST_TYPESCRIPT}`,
       `@types/node@${versionOf('@types/node')}`,
       `tsx@${versionOf('tsx')}`,
+      `standardwebhooks@${versionOf('standardwebhooks')}`,
       ...['--prefer-offline', '--no-audit', '--no-fund'],
     ],
     project,
@@ -148,6 +160,17 @@ test('packed, installed and used as its README shows', async () => {
       dir,
     );
   }
+  // docs/webhooks.md's receiver switches over every event the client types: one the service
+  // sends and the receiver misses does not compile.
+  writeFileSync(path.join(project, 'receiver.ts'), webhookReceiverExample());
+  run(
+    newest,
+    [
+      ...['--strict', '--noEmit', '--module', 'commonjs', '--target', 'es2022'],
+      ...['--types', 'node', 'receiver.ts'],
+    ],
+    project,
+  );
   // And as the README sets a fresh project up: its tsconfig.json, `tsc -p .`.
   const [esmConfig, commonjsConfig] = readmeTsconfigs();
   for (const [dir, tsconfig] of [

@@ -98,6 +98,12 @@ async function readFeed(after = '', query = '', apiKey = key) {
   }
 }
 
+/** The database's refusal of a write to the order, naming it and the rule. */
+const refusal = (id: string, rule: RegExp) =>
+  expect.objectContaining({
+    message: expect.stringMatching(new RegExp(`order ${id}.*${rule.source}`)),
+  });
+
 describe('an order written in SQL', () => {
   test('is recorded with its original amounts, its lock date and its created event', async () => {
     const orderedAt = new Date(Date.now() - 2 * DAY);
@@ -135,10 +141,31 @@ describe('an order written in SQL', () => {
           previousEarnings: null,
           saleAmountDelta: null,
           earningsDelta: null,
+          // The lock date rides on every event: a sync needs not read the order for it.
+          locksAt: new Date(orderedAt.getTime() + 30 * DAY).toISOString(),
           occurredAt: expect.any(String),
         },
       ],
     });
+  });
+
+  test('locked before its date by the back office, it locks then: locksAt and lockedAt agree, on the order and its LOCKED event', async () => {
+    const id = await insertOrderInSql('LC-EARLY', { status: 'APPROVED' });
+    await inSql(Prisma.sql`UPDATE "Order" SET "lockedAt" = now() AT TIME ZONE 'UTC'
+      WHERE "id" = ${id}::uuid`);
+    const { data } = await orderOf(id);
+    expect(Date.parse(data.locksAt)).toBeLessThanOrEqual(Date.now());
+    expect(data.lockedAt).toBe(data.locksAt);
+    const locked = (await eventsOf(id)).data.find(
+      (event: { type: string }) => event.type === 'LOCKED',
+    );
+    expect(locked.locksAt).toBe(data.locksAt);
+    // A refusal names that time.
+    await expect(
+      inSql(Prisma.sql`UPDATE "Order" SET "status" = 'PENDING' WHERE "id" = ${id}::uuid`),
+    ).rejects.toEqual(
+      refusal(id, new RegExp(`is locked since ${data.locksAt}: it no longer changes`)),
+    );
   });
 
   test('an adjustment with its reason shows the original amounts, the delta and the reason', async () => {
@@ -259,10 +286,6 @@ describe('an order written in SQL', () => {
 });
 
 describe('the database refuses', () => {
-  const refusal = (id: string, rule: RegExp) =>
-    expect.objectContaining({
-      message: expect.stringMatching(new RegExp(`order ${id}.*${rule.source}`)),
-    });
 
   test('a rejection without a reason', async () => {
     const id = await insertOrderInSql('RF-1');

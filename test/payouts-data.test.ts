@@ -185,7 +185,7 @@ describe("a payout's amount is the sum of its items, in its currency", () => {
 });
 
 describe('a payout that becomes PAID makes its orders PAID in the same transaction', () => {
-  test('each order PAID with an order.status_changed event, and the payout.paid event', async () => {
+  test('each order PAID with an order.status_changed event, and the payout.processing and payout.paid events', async () => {
     const affiliateId = await affiliate();
     const orders = [
       await payableOrder(affiliateId, brandId),
@@ -212,7 +212,7 @@ describe('a payout that becomes PAID makes its orders PAID in the same transacti
       (
         await prisma.webhookEvent.findMany({ where: { payoutId: payout }, orderBy: { seq: 'asc' } })
       ).map((event) => event.type),
-    ).toEqual(['payout.scheduled', 'payout.paid']);
+    ).toEqual(['payout.scheduled', 'payout.processing', 'payout.paid']);
   });
 
   test('a payout rolled back pays nothing', async () => {

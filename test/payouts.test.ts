@@ -260,7 +260,9 @@ describe('GET /affiliate/payouts', () => {
       periodStart: '2026-01-01T00:00:00.000Z',
       periodEnd: '2026-01-11T00:00:00.000Z',
       scheduledAt: '2026-01-12T00:00:00.000Z',
+      initiatedAt: null,
       paidAt: expect.any(String),
+      failureReason: null,
       method: 'BANK_TRANSFER',
       reference: 'REF-1',
       updatedAt: expect.any(String),
@@ -490,7 +492,7 @@ describe('payout events', () => {
     Object.assign(config, { webhookAllowPrivateUrls: allowPrivateUrls });
   });
 
-  test('payout.scheduled, payout.paid and payout.failed arrive once each, signed, in order, with the payout as its route answers it; no postback takes them', async () => {
+  test('payout.scheduled, payout.processing, payout.paid, payout.failed and payout.cancelled arrive once each, signed, in order, with the payout as its route answers it; no postback takes them', async () => {
     const user = await createUser('AFFILIATE');
     const token = await signDashboardToken(user.id);
     const { body } = await graphql(
@@ -504,7 +506,13 @@ describe('payout events', () => {
       {
         input: {
           url: `${receiver.url}/payouts`,
-          events: ['payout.scheduled', 'payout.paid', 'payout.failed'],
+          events: [
+            'payout.scheduled',
+            'payout.processing',
+            'payout.paid',
+            'payout.failed',
+            'payout.cancelled',
+          ],
         },
       },
       { token, idempotencyKey: 'payout-endpoint' },
@@ -521,35 +529,50 @@ describe('payout events', () => {
     };
     const order = await payableOrder(user.id, brandId, { earningsMinor: 4321 });
     const paid = await createPayout(user.id, [order.id]);
+    await setPayoutStatus(paid, 'PROCESSING');
     await setPayoutStatus(paid, 'PAID');
     const failed = await createPayout(user.id, [(await payableOrder(user.id, brandId)).id]);
     await setPayoutStatus(failed, 'FAILED');
+    const cancelled = await createPayout(user.id, [(await payableOrder(user.id, brandId)).id]);
+    await setPayoutStatus(cancelled, 'CANCELLED');
 
     const ofPayout = (id: string) =>
       receiver.received.filter((webhook) => webhook.body.data.payout?.id === id);
-    await until(() => ofPayout(paid).length === 2 && ofPayout(failed).length === 2, 'four events');
-    expect(ofPayout(paid).map((webhook) => webhook.body.type)).toEqual([
-      'payout.scheduled',
-      'payout.paid',
-    ]);
-    expect(ofPayout(failed).map((webhook) => webhook.body.type)).toEqual([
-      'payout.scheduled',
-      'payout.failed',
-    ]);
+    const types = (id: string) => ofPayout(id).map((webhook) => webhook.body.type);
+    await until(
+      () =>
+        ofPayout(paid).length === 3 &&
+        ofPayout(failed).length === 2 &&
+        ofPayout(cancelled).length === 2,
+      'seven events',
+    );
+    expect(types(paid)).toEqual(['payout.scheduled', 'payout.processing', 'payout.paid']);
+    expect(types(failed)).toEqual(['payout.scheduled', 'payout.failed']);
+    expect(types(cancelled)).toEqual(['payout.scheduled', 'payout.cancelled']);
+    // A body is built when the event is first sent: the payout as it is then (PAID by now).
+    expect(ofPayout(paid)[1]!.body.data.payout).toMatchObject({
+      initiatedAt: expect.any(String),
+    });
+    expect(ofPayout(failed)[1]!.body.data.payout).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'the bank refused the transfer',
+    });
     expect(failedOnce).toBe(true);
     expect(receiver.rejected).toEqual([]);
-    const all = [...ofPayout(paid), ...ofPayout(failed)];
-    expect(new Set(all.map((webhook) => webhook.id)).size).toBe(4);
+    const all = [...ofPayout(paid), ...ofPayout(failed), ...ofPayout(cancelled)];
+    expect(new Set(all.map((webhook) => webhook.id)).size).toBe(7);
     // The payout as its route answers it, without items; and as the OpenAPI document says.
     const { apiKey } = await createApiKey('affiliate', { ownerId: user.id });
     const answer = await call(`/affiliate/payouts/${paid}`, { key: apiKey });
-    expect(ofPayout(paid)[1]!.body.data).toEqual({ payout: answer.body.data });
+    expect(ofPayout(paid)[2]!.body.data).toEqual({ payout: answer.body.data });
     const validator = schemaValidators(await fetchOpenApiDocument());
     for (const webhook of all) {
       const schema = {
         'payout.scheduled': 'PayoutScheduledWebhook',
+        'payout.processing': 'PayoutProcessingWebhook',
         'payout.paid': 'PayoutPaidWebhook',
         'payout.failed': 'PayoutFailedWebhook',
+        'payout.cancelled': 'PayoutCancelledWebhook',
       }[webhook.body.type as string]!;
       const validate = validator(schema);
       expect([schema, validate(webhook.body), validate.errors ?? null]).toEqual([
@@ -560,10 +583,62 @@ describe('payout events', () => {
     }
     // Delivered once each: no delivery left to send, none to a postback.
     const deliveries = await prisma.webhookDelivery.findMany({
-      where: { payoutId: { in: [paid, failed] } },
+      where: { payoutId: { in: [paid, failed, cancelled] } },
     });
-    expect(deliveries.map((delivery) => delivery.state)).toEqual(Array(4).fill('DELIVERED'));
+    expect(deliveries.map((delivery) => delivery.state)).toEqual(Array(7).fill('DELIVERED'));
     expect(deliveries.filter((delivery) => delivery.postbackId !== null)).toEqual([]);
     receiver.answer = () => 204;
+  });
+});
+
+describe("an order's payout", () => {
+  test("an order answers the payout that holds it, its status and when it paid; ?payoutId= lists a payout's orders", async () => {
+    const { affiliateId, apiKey } = await createAffiliate();
+    const [first, second, free] = [
+      await payableOrder(affiliateId, brandId),
+      await payableOrder(affiliateId, brandId),
+      await payableOrder(affiliateId, brandId),
+    ];
+    const failed = await createPayout(affiliateId, [first.id]);
+    await setPayoutStatus(failed, 'FAILED');
+    const paid = await createPayout(affiliateId, [first.id, second.id]);
+    const scheduled = await createPayout(affiliateId, [free.id]);
+    await setPayoutStatus(paid, 'PAID');
+    const payoutOf = async (orderId: string) => {
+      const { data } = (await call(`/affiliate/orders/${orderId}`, { key: apiKey })).body;
+      return { payoutId: data.payoutId, payoutStatus: data.payoutStatus, paidAt: data.paidAt };
+    };
+    // The failed payout let the order go; the paid one holds it.
+    expect(await payoutOf(first.id)).toEqual({
+      payoutId: paid,
+      payoutStatus: 'PAID',
+      paidAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect(await payoutOf(free.id)).toEqual({
+      payoutId: scheduled,
+      payoutStatus: 'SCHEDULED',
+      paidAt: null,
+    });
+    const listed = async (payoutId: string) =>
+      (await call(`/affiliate/orders?payoutId=${payoutId}`, { key: apiKey })).body.data
+        .map((order: { id: string }) => order.id)
+        .sort();
+    expect(await listed(paid)).toEqual([first.id, second.id].sort());
+    expect(await listed(scheduled)).toEqual([free.id]);
+    expect((await call('/affiliate/orders?payoutId=nope', { key: apiKey })).status).toBe(400);
+  });
+});
+
+describe('a payout says when its payment started, and why it failed', () => {
+  test('PROCESSING sets initiatedAt; FAILED without a failureReason is refused by the database', async () => {
+    const { affiliateId } = await createAffiliate();
+    const payout = await createPayout(affiliateId, [(await payableOrder(affiliateId, brandId)).id]);
+    await setPayoutStatus(payout, 'PROCESSING');
+    expect((await prisma.payout.findUniqueOrThrow({ where: { id: payout } })).initiatedAt).toEqual(
+      expect.any(Date),
+    );
+    await expect(
+      prisma.$executeRaw`UPDATE "Payout" SET "status" = 'FAILED' WHERE "id" = ${payout}::uuid`,
+    ).rejects.toThrow(/Payout_failureReason_check/);
   });
 });

@@ -44,9 +44,10 @@ function runTrigger(
 
 const TRIGGER = `mutation ($type: TriggerEventType!, $orderId: ID, $status: OrderStatus,
   $reason: OrderStatusReason, $note: String, $linkCode: String, $subIds: [String],
-  $latestClick: Boolean) {
+  $latestClick: Boolean, $payoutId: ID) {
   triggerEvent(type: $type, orderId: $orderId, status: $status, reason: $reason, note: $note,
-    linkCode: $linkCode, subIds: $subIds, latestClick: $latestClick) { type orderId summary }
+    linkCode: $linkCode, subIds: $subIds, latestClick: $latestClick, payoutId: $payoutId) {
+    type orderId summary }
 }`;
 
 /** An affiliate user related to one brand with products, and its dashboard token. */
@@ -252,7 +253,7 @@ describe('order.status_changed', () => {
       ],
       [
         { status: 'PAID' },
-        'An order is paid by a payout, as the back office pays it: lock it (order.locked), then trigger payout.paid',
+        'An order is paid by a payout, as the back office pays it: lock it (order.locked), then trigger payout.scheduled and payout.paid',
       ],
     ] as const) {
       const { errors } = await trigger(token, {
@@ -290,7 +291,7 @@ describe('order.status_changed', () => {
       'an approval without a status given',
       { status: 'APPROVED' },
       {},
-      'is APPROVED, which moves on only to a status given (status), or is paid by a payout (payout.paid)',
+      'is APPROVED, which moves on only to a status given (status), or is paid by a payout (payout.scheduled)',
     ],
     ['the status it has', { status: 'APPROVED' }, { status: 'APPROVED' }, 'is already APPROVED'],
   ])('an order with %s is answered BAD_REQUEST saying so', async (_case, data, args, message) => {
@@ -405,8 +406,9 @@ describe('order.adjusted', () => {
   });
 });
 
-describe('payout.paid', () => {
-  test('pays the available orders of one currency in a payout, as the back office does', async () => {
+describe('payouts, step by step', () => {
+  /** An affiliate with one available (approved and locked) order of 7.00 EUR, and a pending one. */
+  async function withAvailableOrder() {
     const { user, brand, token } = await affiliateWithBrand();
     const approved = await createOrder(user.id, brand.id, {
       status: 'APPROVED',
@@ -419,25 +421,45 @@ describe('payout.paid', () => {
       orderId: approved.id,
       summary: `order ${approved.orderNumber} locked (id ${approved.id})`,
     });
-    expect(
+    return { user, token, approved, pending };
+  }
+
+  const payoutEvents = async (payoutId: string) =>
+    (
       await prisma.webhookEvent.findMany({
-        where: { orderId: approved.id },
+        where: { payoutId },
         select: { type: true },
-      }),
-    ).toContainEqual({ type: 'order.locked' });
-    const { data, errors } = await trigger(token, { type: 'PAYOUT_PAID' });
-    expect(errors).toBeUndefined();
+        orderBy: { seq: 'asc' },
+      })
+    ).map(({ type }) => type);
+
+  test('scheduled, processing, then paid: each its own step, its own event and state, its orders PAID at the end', async () => {
+    const { user, token, approved, pending } = await withAvailableOrder();
+    const scheduled = await trigger(token, { type: 'PAYOUT_SCHEDULED' });
+    expect(scheduled.errors).toBeUndefined();
     const payout = await prisma.payout.findFirstOrThrow({
       where: { affiliateId: user.id },
       include: { items: { select: { orderId: true, amountMinor: true } } },
     });
     expect(payout).toMatchObject({
-      status: 'PAID',
+      status: 'SCHEDULED',
       currency: 'EUR',
       amountMinor: 700n,
       items: [{ orderId: approved.id, amountMinor: 700 }],
     });
-    expect(data.triggerEvent.summary).toBe(
+    expect(scheduled.data.triggerEvent.summary).toBe(
+      `payout ${payout.reference} of 7.00 EUR scheduled (id ${payout.id})`,
+    );
+    const processing = await trigger(token, { type: 'PAYOUT_PROCESSING' });
+    expect(processing.data.triggerEvent.summary).toBe(
+      `payout ${payout.reference} of 7.00 EUR processing (id ${payout.id})`,
+    );
+    expect(await prisma.payout.findUniqueOrThrow({ where: { id: payout.id } })).toMatchObject({
+      status: 'PROCESSING',
+      initiatedAt: expect.any(Date),
+    });
+    const paid = await trigger(token, { type: 'PAYOUT_PAID' });
+    expect(paid.data.triggerEvent.summary).toBe(
       `payout ${payout.reference} of 7.00 EUR paid (id ${payout.id})`,
     );
     const statuses = await prisma.order.findMany({
@@ -448,25 +470,52 @@ describe('payout.paid', () => {
       [approved.id]: 'PAID',
       [pending.id]: 'PENDING',
     });
-    const events = await prisma.webhookEvent.findMany({
-      where: { payoutId: payout.id },
-      select: { type: true },
-      orderBy: { seq: 'asc' },
-    });
-    expect(events.map(({ type }) => type)).toEqual(['payout.scheduled', 'payout.paid']);
+    expect(await payoutEvents(payout.id)).toEqual([
+      'payout.scheduled',
+      'payout.processing',
+      'payout.paid',
+    ]);
   });
 
-  test('with no available order, says to approve one first', async () => {
+  test('failed with its reason, or cancelled: its event, and its orders available again', async () => {
+    const { user, token } = await withAvailableOrder();
+    await trigger(token, { type: 'PAYOUT_SCHEDULED' });
+    const failed = await trigger(token, { type: 'PAYOUT_FAILED', note: 'the account is closed' });
+    const first = await prisma.payout.findFirstOrThrow({ where: { affiliateId: user.id } });
+    expect(failed.data.triggerEvent.summary).toBe(
+      `payout ${first.reference} of 7.00 EUR failed: the account is closed (id ${first.id})`,
+    );
+    expect(first).toMatchObject({ status: 'FAILED', failureReason: 'the account is closed' });
+    // Available again: the next payout takes the order.
+    await trigger(token, { type: 'PAYOUT_SCHEDULED' });
+    const cancelled = await trigger(token, { type: 'PAYOUT_CANCELLED' });
+    expect(cancelled.errors).toBeUndefined();
+    const second = await prisma.payout.findFirstOrThrow({
+      where: { affiliateId: user.id, id: { not: first.id } },
+    });
+    expect(second.status).toBe('CANCELLED');
+    expect(await payoutEvents(first.id)).toEqual(['payout.scheduled', 'payout.failed']);
+    expect(await payoutEvents(second.id)).toEqual(['payout.scheduled', 'payout.cancelled']);
+  });
+
+  test('with nothing to pay or to move, says which step comes first', async () => {
     const { user, brand, token } = await affiliateWithBrand();
     await createOrder(user.id, brand.id, { status: 'PENDING' });
-    const { errors } = await trigger(token, { type: 'PAYOUT_PAID' });
-    expect(errors).toEqual([
-      expect.objectContaining({
-        message:
-          'payout.paid pays available orders, and you have none: approve one (order.status_changed), then lock it (order.locked)',
-        extensions: { code: 'BAD_REQUEST' },
-      }),
-    ]);
+    for (const [type, message] of [
+      [
+        'PAYOUT_SCHEDULED',
+        'payout.scheduled pays available orders, and you have none: approve one (order.status_changed), then lock it (order.locked)',
+      ],
+      [
+        'PAYOUT_PAID',
+        'payout.paid moves a payout of yours that is SCHEDULED or PROCESSING, and you have none: trigger payout.scheduled first',
+      ],
+    ] as const) {
+      const { errors } = await trigger(token, { type });
+      expect(errors).toEqual([
+        expect.objectContaining({ message, extensions: { code: 'BAD_REQUEST' } }),
+      ]);
+    }
     expect(await prisma.payout.count({ where: { affiliateId: user.id } })).toBe(0);
   });
 });

@@ -131,7 +131,7 @@ describe('managing endpoints (dashboard, x-api-token)', () => {
   test.each([
     [
       { url: 'https://127.0.0.1/h', events: ['order.deleted'] },
-      'Unknown event type order.deleted; the events are order.created, order.status_changed, order.adjusted, order.locked, order.paid, payout.scheduled, payout.paid, payout.failed',
+      'Unknown event type order.deleted; the events are order.created, order.status_changed, order.adjusted, order.locked, order.paid, payout.scheduled, payout.processing, payout.paid, payout.failed, payout.cancelled',
     ],
     [{ url: 'https://127.0.0.1/h', events: [] }, 'events must name at least one'],
     [{ url: 'not a url', events: ORDER_EVENTS }, 'url must be an absolute URL'],

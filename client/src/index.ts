@@ -4,9 +4,9 @@
 // Retry-After on 429 (bounded), page iteration over the `meta` / `pagination` envelopes, and a
 // failure to reach the API as the client's own error.
 import createClient, { type Client } from 'openapi-fetch';
-import type { components, paths } from './openapi.gen';
+import type { components, paths, webhooks } from './openapi.gen';
 
-export type { components, paths } from './openapi.gen';
+export type { components, paths, webhooks } from './openapi.gen';
 export type Schemas = components['schemas'];
 export type ShortUrl = Schemas['ShortUrl'];
 export type PageInfo = Schemas['PageMeta'] | Schemas['Pagination'];
@@ -308,11 +308,23 @@ export function pageInfoOf(body: unknown): PageInfo {
 /** An order as `GET /affiliate/orders/{orderId}` answers it, as order webhooks carry it. */
 export type Order = Schemas['Order'];
 export type OrderStatus = Schemas['OrderStatus'];
-/** `order.created`: an order of the affiliate was recorded. */
-export type OrderCreatedWebhook = Schemas['OrderCreatedWebhook'];
-/** `order.status_changed`: the order's status changed from `previousStatus` to the order's. */
-export type OrderStatusChangedWebhook = Schemas['OrderStatusChangedWebhook'];
+/** A payout as `GET /affiliate/payouts/{payoutId}` answers it, as payout webhooks carry it. */
+export type Payout = Schemas['Payout'];
+/** The body of each webhook the service sends, by its event type (the document's `webhooks`). */
+export type WebhookBodies = {
+  [Type in keyof webhooks]: NonNullable<
+    webhooks[Type]['post']
+  >['requestBody']['content']['application/json'];
+};
+export type WebhookType = keyof WebhookBodies;
+/**
+ * The body of a webhook request, once its signature is verified (Standard Webhooks): one of every
+ * event the service sends, told apart by `type`.
+ */
+export type Webhook = WebhookBodies[WebhookType];
+/** The order events' webhooks (`order.*`). */
+export type OrderWebhook = Extract<Webhook, { type: `order.${string}` }>;
+/** The payout events' webhooks (`payout.*`). */
+export type PayoutWebhook = Extract<Webhook, { type: `payout.${string}` }>;
 /** `webhook.test`: sent by `sendTestWebhook`. */
-export type TestWebhook = Schemas['TestWebhook'];
-/** The body of a webhook request, once its signature is verified (Standard Webhooks). */
-export type OrderWebhook = OrderCreatedWebhook | OrderStatusChangedWebhook | TestWebhook;
+export type TestWebhook = WebhookBodies['webhook.test'];

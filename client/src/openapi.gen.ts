@@ -870,66 +870,6 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
-  'payout.scheduled': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * A payout of the affiliate was scheduled
-     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
-     */
-    post: operations['payoutScheduledWebhook'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'payout.paid': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * A payout of the affiliate was paid
-     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
-     */
-    post: operations['payoutPaidWebhook'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'payout.failed': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * A payout of the affiliate failed
-     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
-     */
-    post: operations['payoutFailedWebhook'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   'order.adjusted': {
     parameters: {
       query?: never;
@@ -984,6 +924,106 @@ export interface webhooks {
      * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
      */
     post: operations['orderPaidWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'payout.scheduled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A payout of the affiliate was scheduled
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
+     */
+    post: operations['payoutScheduledWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'payout.processing': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A payout's payment started
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
+     */
+    post: operations['payoutProcessingWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'payout.paid': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A payout of the affiliate was paid
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
+     */
+    post: operations['payoutPaidWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'payout.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A payout of the affiliate failed
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
+     */
+    post: operations['payoutFailedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'payout.cancelled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A payout of the affiliate was cancelled
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
+     */
+    post: operations['payoutCancelledWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1360,6 +1400,11 @@ export interface components {
       earningsDelta: number | null;
       /**
        * Format: date-time
+       * @description The order's lock date after it: once past, the order no longer changes but for APPROVED to PAID (a sync needs not read the order to know it)
+       */
+      locksAt: string;
+      /**
+       * Format: date-time
        * @description The start of the writer's transaction
        */
       occurredAt: string;
@@ -1483,6 +1528,21 @@ export interface components {
       lockedAt: string | null;
       /** @description Whether the order will never change again: locked, and not awaiting payment */
       isFinal: boolean;
+      /**
+       * Format: uuid
+       * @description The payout that pays (or paid) the order: in payment or PAID; null while none holds it (a failed or cancelled payout lets it go)
+       */
+      payoutId: string | null;
+      /**
+       * @description That payout's status
+       * @enum {string|null}
+       */
+      payoutStatus: 'SCHEDULED' | 'PROCESSING' | 'PAID' | 'FAILED' | 'CANCELLED' | null;
+      /**
+       * Format: date-time
+       * @description When that payout paid the order; null until it is PAID
+       */
+      paidAt: string | null;
     };
     AffiliateOrderPage: {
       data: components['schemas']['Order'][];
@@ -1563,9 +1623,16 @@ export interface components {
       scheduledAt: string;
       /**
        * Format: date-time
+       * @description When its payment started (it became PROCESSING); null before, or not recorded
+       */
+      initiatedAt: string | null;
+      /**
+       * Format: date-time
        * @description Set once PAID
        */
       paidAt: string | null;
+      /** @description Why the payment failed, in words (set with FAILED); null otherwise */
+      failureReason: string | null;
       /** @description How it is paid (BANK_TRANSFER, PAYPAL ...), as the network names it */
       method: string | null;
       /** @description The payment's reference (a bank transfer's, an invoice number) */
@@ -1764,45 +1831,6 @@ export interface components {
         note?: string | null;
       };
     };
-    /** @description A payout of the affiliate was scheduled: its orders are in payment */
-    PayoutScheduledWebhook: {
-      /** @constant */
-      type: 'payout.scheduled';
-      /**
-       * Format: date-time
-       * @description When the change happened
-       */
-      timestamp: string;
-      data: {
-        payout: components['schemas']['Payout'];
-      };
-    };
-    /** @description A payout of the affiliate was paid: its orders are PAID (each with its order.status_changed) */
-    PayoutPaidWebhook: {
-      /** @constant */
-      type: 'payout.paid';
-      /**
-       * Format: date-time
-       * @description When the change happened
-       */
-      timestamp: string;
-      data: {
-        payout: components['schemas']['Payout'];
-      };
-    };
-    /** @description A payout of the affiliate failed: its orders are available for another payout */
-    PayoutFailedWebhook: {
-      /** @constant */
-      type: 'payout.failed';
-      /**
-       * Format: date-time
-       * @description When the change happened
-       */
-      timestamp: string;
-      data: {
-        payout: components['schemas']['Payout'];
-      };
-    };
     /** @description The order's amounts changed: the order has the new ones, `previous*` the old ones */
     OrderAdjustedWebhook: {
       /** @constant */
@@ -1852,6 +1880,71 @@ export interface components {
       data: {
         order: components['schemas']['Order'];
         previousStatus: components['schemas']['OrderStatus'];
+      };
+    };
+    /** @description A payout of the affiliate was scheduled: its orders are in payment */
+    PayoutScheduledWebhook: {
+      /** @constant */
+      type: 'payout.scheduled';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        payout: components['schemas']['Payout'];
+      };
+    };
+    /** @description A payout's payment started: the payout is PROCESSING since its `initiatedAt` */
+    PayoutProcessingWebhook: {
+      /** @constant */
+      type: 'payout.processing';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        payout: components['schemas']['Payout'];
+      };
+    };
+    /** @description A payout of the affiliate was paid: its orders are PAID (each with its order.status_changed) */
+    PayoutPaidWebhook: {
+      /** @constant */
+      type: 'payout.paid';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        payout: components['schemas']['Payout'];
+      };
+    };
+    /** @description A payout of the affiliate failed: its `failureReason` says why, and its orders are available for another payout */
+    PayoutFailedWebhook: {
+      /** @constant */
+      type: 'payout.failed';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        payout: components['schemas']['Payout'];
+      };
+    };
+    /** @description A payout of the affiliate was cancelled: the network changed its mind before paying; its orders are available for another payout */
+    PayoutCancelledWebhook: {
+      /** @constant */
+      type: 'payout.cancelled';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        payout: components['schemas']['Payout'];
       };
     };
     /** @description Sent by `sendTestWebhook` */
@@ -4816,6 +4909,8 @@ export interface operations {
         sub4?: string;
         /** @description Orders whose sub5 is exactly this value. */
         sub5?: string;
+        /** @description The orders one payout of the affiliate pays. */
+        payoutId?: string;
       };
       header?: {
         /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
@@ -4898,6 +4993,8 @@ export interface operations {
         sub4?: string;
         /** @description Orders whose sub5 is exactly this value. */
         sub5?: string;
+        /** @description The orders one payout of the affiliate pays. */
+        payoutId?: string;
       };
       header?: {
         /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
@@ -7493,93 +7590,6 @@ export interface operations {
       };
     };
   };
-  payoutScheduledWebhook: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
-        'webhook-id': string;
-        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
-        'webhook-timestamp': number;
-        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PayoutScheduledWebhook'];
-      };
-    };
-    responses: {
-      /** @description Received */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  payoutPaidWebhook: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
-        'webhook-id': string;
-        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
-        'webhook-timestamp': number;
-        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PayoutPaidWebhook'];
-      };
-    };
-    responses: {
-      /** @description Received */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  payoutFailedWebhook: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
-        'webhook-id': string;
-        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
-        'webhook-timestamp': number;
-        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PayoutFailedWebhook'];
-      };
-    };
-    responses: {
-      /** @description Received */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
   orderAdjustedWebhook: {
     parameters: {
       query?: never;
@@ -7655,6 +7665,151 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['OrderPaidWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  payoutScheduledWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PayoutScheduledWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  payoutProcessingWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PayoutProcessingWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  payoutPaidWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PayoutPaidWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  payoutFailedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PayoutFailedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  payoutCancelledWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PayoutCancelledWebhook'];
       };
     };
     responses: {

@@ -1142,7 +1142,12 @@ async function seedDemoPayouts(prisma: PrismaClient, payouts: DemoPayout[]): Pro
       }),
     ]);
     if (status !== 'SCHEDULED') {
-      await prisma.payout.update({ where: { id: payout.id }, data: { status, paidAt } });
+      // A failed payment says why, as the database asks.
+      const failureReason = status === 'FAILED' ? 'the bank returned the transfer' : null;
+      await prisma.payout.update({
+        where: { id: payout.id },
+        data: { status, paidAt, failureReason },
+      });
     }
   }
 }

@@ -281,6 +281,7 @@ describe('macro values', () => {
       campaign_id: '',
       link_code: '',
       channel_id: '',
+      payout_id: '',
       ordered_at: '2026-01-15T10:30:00.000Z',
       ordered_at_unix: '1768473000',
       delivery_id: 'd-1',

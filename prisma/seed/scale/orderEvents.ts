@@ -33,7 +33,7 @@ export function orderEventsStep(anchor: Sql): Step {
     after: ['orders'],
     triggersOff: { OrderEvent: 'USER' },
     sql: `WITH happened AS MATERIALIZED (
-        SELECT o."affiliateId", o."id" AS order_id, o."currency", e.*
+        SELECT o."affiliateId", o."id" AS order_id, o."currency", o."locksAt", e.*
         FROM generate_series($1::int, $2::int - 1) AS a
         JOIN "Order" o ON o."affiliateId" = ${affiliateIdOf('a')}
         CROSS JOIN LATERAL (${lifecycleOf(
@@ -57,10 +57,11 @@ export function orderEventsStep(anchor: Sql): Step {
       new_events AS (
         INSERT INTO "OrderEvent" ("id", "affiliateId", "number", "orderId", "type", "status",
           "previousStatus", "reason", "currency", "transactionValueMinor", "earningsMinor",
-          "previousTransactionValueMinor", "previousEarningsMinor", "occurredAt")
+          "previousTransactionValueMinor", "previousEarningsMinor", "locksAt", "occurredAt")
         SELECT ${idOf('order-event', `order_id || ':' || step`)}, "affiliateId", number, order_id,
           type::"OrderEventType", status::"OrderStatus", previous_status::"OrderStatus",
-          reason, "currency", value, earnings, previous_value, previous_earnings, occurred_at
+          reason, "currency", value, earnings, previous_value, previous_earnings, "locksAt",
+          occurred_at
         FROM numbered
         RETURNING 1),
       counters AS (

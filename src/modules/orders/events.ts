@@ -108,6 +108,11 @@ export const OrderEvent = builder.prismaObject('OrderEvent', {
       description: '`earnings` less `previousEarnings`: ADJUSTED only',
       resolve: (event) => delta(event.earningsMinor, event.previousEarningsMinor),
     }),
+    locksAt: t.expose('locksAt', {
+      type: 'DateTime',
+      description:
+        "The order's lock date after it: once past, the order no longer changes but for APPROVED to PAID (a sync needs not read the order to know it)",
+    }),
     occurredAt: t.expose('occurredAt', {
       type: 'DateTime',
       description: "The start of the writer's transaction",

@@ -3,7 +3,12 @@
 // exist for a request; another affiliate's order is not found.
 import type { InputShapeFromFields } from '@pothos/core';
 import { prisma } from '../../platform/db';
-import { OrderStatus, OrderStatusReason, type Prisma } from '../../generated/prisma/client';
+import {
+  OrderStatus,
+  OrderStatusReason,
+  PayoutStatus,
+  type Prisma,
+} from '../../generated/prisma/client';
 import { OrganizationSummary } from '../catalog/brands';
 import { builder, keyAuth } from '../../schema/builder';
 import { affiliateOf } from '../../schema/context';
@@ -48,6 +53,7 @@ const orderFilterArgs = builder.args((t) => ({
   sub3: t.string({ description: 'Orders whose sub3 is exactly this value' }),
   sub4: t.string({ description: 'Orders whose sub4 is exactly this value' }),
   sub5: t.string({ description: 'Orders whose sub5 is exactly this value' }),
+  payoutId: t.field({ type: 'UUID', description: 'The orders one payout of the affiliate pays' }),
 }));
 
 /** The affiliate's orders matching the filter; every filter narrows the list (AND). */
@@ -58,6 +64,7 @@ export function affiliateOrderWhere(
   // Orders of brands hidden since stay listed: they are the affiliate's earnings record.
   const where: Prisma.OrderWhereInput = { affiliateId };
   if (filter.status?.length) where.status = { in: filter.status };
+  if (filter.payoutId) where.payoutItems = { some: { payoutId: filter.payoutId } };
   if (filter.organizationId) where.organizationId = filter.organizationId;
   const range = dateRange(filter.startAt, filter.endAt);
   if (range) where[ORDER_DATES[filter.dateType ?? 'ordered']] = range;
@@ -103,6 +110,18 @@ const OrderItem = builder.prismaObject('OrderItem', {
     }),
   }),
 });
+
+/**
+ * The payout holding the order (one at most: an item holds its order until its payout fails or is
+ * cancelled), in one selection the three payout fields share.
+ */
+const payoutOfOrder = {
+  payoutItems: {
+    where: { heldOrderId: { not: null } },
+    select: { payout: { select: { id: true, status: true, paidAt: true } } },
+    take: 1,
+  },
+} as const;
 
 /** The description of an order's sub-ID field. */
 const reportedSubId = (name: string) =>
@@ -184,6 +203,28 @@ const Order = builder.prismaObject('Order', {
     isFinal: t.boolean({
       description: 'Whether the order will never change again: locked, and not awaiting payment',
       resolve: (order) => isFinal(order, new Date()),
+    }),
+    payoutId: t.field({
+      type: 'UUID',
+      nullable: true,
+      description:
+        'The payout that pays (or paid) the order: in payment or PAID; null while none holds it (a failed or cancelled payout lets it go)',
+      select: payoutOfOrder,
+      resolve: (order) => order.payoutItems[0]?.payout.id ?? null,
+    }),
+    payoutStatus: t.field({
+      type: PayoutStatus,
+      nullable: true,
+      description: "That payout's status",
+      select: payoutOfOrder,
+      resolve: (order) => order.payoutItems[0]?.payout.status ?? null,
+    }),
+    paidAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When that payout paid the order; null until it is PAID',
+      select: payoutOfOrder,
+      resolve: (order) => order.payoutItems[0]?.payout.paidAt ?? null,
     }),
     events: t.relation('events', {
       type: OrderEvent,

@@ -43,7 +43,16 @@ export const Payout = builder.prismaObject('Payout', {
       description: 'End of the period it covers (excluded)',
     }),
     scheduledAt: t.expose('scheduledAt', { type: 'DateTime' }),
+    initiatedAt: t.expose('initiatedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When its payment started (it became PROCESSING); null before, or not recorded',
+    }),
     paidAt: t.expose('paidAt', { type: 'DateTime', nullable: true, description: 'Set once PAID' }),
+    failureReason: t.exposeString('failureReason', {
+      nullable: true,
+      description: 'Why the payment failed, in words (set with FAILED); null otherwise',
+    }),
     method: t.exposeString('method', {
       nullable: true,
       description: 'How it is paid (BANK_TRANSFER, PAYPAL ...), as the network names it',

@@ -7,7 +7,10 @@ import type { Conversion } from './macros';
 export async function readConversion(
   orderId: string,
 ): Promise<(Conversion & { affiliateId: string; status: OrderStatus }) | null> {
-  const order = await prisma.order.findUnique({ where: { id: orderId } });
+  const order = await prisma.order.findUnique({
+    where: { id: orderId },
+    include: { payoutItems: { where: { heldOrderId: { not: null } }, select: { payoutId: true } } },
+  });
   if (!order) return null;
   const link = order.shortUrlCode
     ? await prisma.shortUrl.findUnique({
@@ -24,6 +27,7 @@ export async function readConversion(
     campaignId: link?.campaignId ?? null,
     linkCode: order.shortUrlCode,
     channelId: order.channelId,
+    payoutId: order.payoutItems[0]?.payoutId ?? null,
     currency: order.currency,
     earningsMinor: order.earningsMinor,
     transactionValueMinor: order.transactionValueMinor,

@@ -28,6 +28,7 @@ export const MACROS = {
   campaign_id: 'the campaign of the order’s link, if it has one',
   link_code: 'the code of the order’s short link, if it has one',
   channel_id: 'the order’s channel, if it has one',
+  payout_id: 'the payout that pays or paid the order, once one holds it',
   ordered_at: 'when the order was placed (ISO 8601, UTC)',
   ordered_at_unix: 'when the order was placed (Unix seconds)',
   delivery_id: 'the delivery: the same on every retry and redelivery',
@@ -54,6 +55,8 @@ export interface Conversion {
   campaignId: string | null;
   linkCode: string | null;
   channelId: string | null;
+  /** The payout holding the order, if one does. */
+  payoutId: string | null;
   currency: string;
   earningsMinor: number;
   transactionValueMinor: number;
@@ -159,6 +162,7 @@ export function macroValues(
     campaign_id: conversion.campaignId ?? '',
     link_code: conversion.linkCode ?? '',
     channel_id: conversion.channelId ?? '',
+    payout_id: conversion.payoutId ?? '',
     ordered_at: conversion.orderedAt.toISOString(),
     ordered_at_unix: String(Math.floor(conversion.orderedAt.getTime() / 1000)),
     delivery_id: context.deliveryId,
@@ -179,6 +183,7 @@ export const SAMPLE_CONVERSION: Conversion = {
   campaignId: '5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a',
   linkCode: 'Ab12Cd34',
   channelId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  payoutId: null,
   currency: 'EUR',
   earningsMinor: 1250,
   transactionValueMinor: 25000,

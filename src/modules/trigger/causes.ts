@@ -6,7 +6,12 @@ import { databaseRefusalOf } from '../../platform/databaseOutage';
 import { prisma } from '../../platform/db';
 import { BadRequestError, notFound } from '../../platform/errors';
 import { isUuid } from '../../platform/formats';
-import { OrderStatus, type OrderStatusReason, type Prisma } from '../../generated/prisma/client';
+import {
+  OrderStatus,
+  type OrderStatusReason,
+  type PayoutStatus,
+  type Prisma,
+} from '../../generated/prisma/client';
 import { isSubId, MAX_SUB_ID_LENGTH, SUB_ID_NAMES } from '../links/subIds';
 import type { TriggerEventType } from './events';
 
@@ -23,6 +28,8 @@ export interface TriggerRequest {
   subIds: readonly (string | null)[];
   /** order.created: the sub-IDs the link's newest counted clicks carried, where none is given. */
   latestClick: boolean;
+  /** payout.*: the payout to move (default: the newest that can). */
+  payoutId: string | null;
 }
 
 /** What it did: the order it wrote, and a line saying so. */
@@ -222,7 +229,7 @@ function reasonOf({ status, reason, note }: TriggerRequest) {
 async function changeOrderStatus(request: TriggerRequest): Promise<Triggered> {
   if (request.status === 'PAID') {
     throw new BadRequestError(
-      'An order is paid by a payout, as the back office pays it: lock it (order.locked), then trigger payout.paid',
+      'An order is paid by a payout, as the back office pays it: lock it (order.locked), then trigger payout.scheduled and payout.paid',
     );
   }
   const order = await orderToChange(request);
@@ -230,7 +237,7 @@ async function changeOrderStatus(request: TriggerRequest): Promise<Triggered> {
   if (!status) {
     throw new BadRequestError(
       `Order ${order.orderNumber} is ${order.status}, which moves on only to a status given (status)` +
-        (order.status === 'APPROVED' ? ', or is paid by a payout (payout.paid)' : ''),
+        (order.status === 'APPROVED' ? ', or is paid by a payout (payout.scheduled)' : ''),
     );
   }
   if (status === order.status) {
@@ -313,10 +320,10 @@ async function lockOrder({ affiliateId, orderId }: TriggerRequest): Promise<Trig
 }
 
 /**
- * A payout of the user's available orders in the currency that has the most, made and paid as the
- * back office does (docs/operating.md, "Payouts"): the payout, its items, then PAID.
+ * A payout of the user's available orders in the currency that has the most, scheduled as the back
+ * office does (docs/operating.md, "Payouts"): the payout, then its items, in one transaction.
  */
-async function payAvailableOrders({ affiliateId }: TriggerRequest): Promise<Triggered> {
+async function schedulePayout({ affiliateId }: TriggerRequest): Promise<Triggered> {
   const reference = `TRIG-PAYOUT-${randomBytes(4).toString('hex').toUpperCase()}`;
   const payout = await prisma
     .$transaction(async (tx) => {
@@ -348,14 +355,60 @@ async function payAvailableOrders({ affiliateId }: TriggerRequest): Promise<Trig
     .catch(asBadRequest);
   if (!payout) {
     throw new BadRequestError(
-      'payout.paid pays available orders, and you have none: approve one (order.status_changed), then lock it (order.locked)',
+      'payout.scheduled pays available orders, and you have none: approve one (order.status_changed), then lock it (order.locked)',
     );
   }
-  await prisma.$executeRaw`
-    UPDATE "Payout" SET "status" = 'PAID' WHERE "id" = ${payout.id}::uuid`.catch(asBadRequest);
   return {
     orderId: null,
-    summary: `payout ${reference} of ${money(payout.amountMinor, payout.currency)} paid (id ${payout.id})`,
+    summary: `payout ${reference} of ${money(payout.amountMinor, payout.currency)} scheduled (id ${payout.id})`,
+  };
+}
+
+/** What each later step of a payout sets, and from which statuses. */
+const PAYOUT_STEPS = {
+  'payout.processing': { status: 'PROCESSING', from: ['SCHEDULED'], done: 'processing' },
+  'payout.paid': { status: 'PAID', from: ['SCHEDULED', 'PROCESSING'], done: 'paid' },
+  'payout.failed': { status: 'FAILED', from: ['SCHEDULED', 'PROCESSING'], done: 'failed' },
+  'payout.cancelled': { status: 'CANCELLED', from: ['SCHEDULED', 'PROCESSING'], done: 'cancelled' },
+} as const satisfies Record<string, { status: PayoutStatus; from: PayoutStatus[]; done: string }>;
+
+/**
+ * The next step of the user's newest open payout (or the one named), as the back office writes it:
+ * its payment started, paid (its orders PAID), failed (with its reason) or cancelled.
+ */
+function payoutStep(type: keyof typeof PAYOUT_STEPS): Cause {
+  const step = PAYOUT_STEPS[type];
+  return async ({ affiliateId, payoutId, note }) => {
+    const open = { affiliateId, status: { in: [...step.from] } };
+    const payout =
+      payoutId !== null
+        ? isUuid(payoutId)
+          ? await prisma.payout.findFirst({ where: { id: payoutId, affiliateId } })
+          : null
+        : await prisma.payout.findFirst({
+            where: open,
+            orderBy: [{ scheduledAt: 'desc' }, { id: 'desc' }],
+          });
+    if (!payout) {
+      if (payoutId !== null) throw notFound('Payout', payoutId);
+      throw new BadRequestError(
+        `${type} moves a payout of yours that is ${step.from.join(' or ')}, and you have none: trigger payout.scheduled first`,
+      );
+    }
+    const failureReason =
+      step.status === 'FAILED' ? (note ?? 'the bank refused the transfer (npm run trigger)') : null;
+    await prisma.payout
+      .update({
+        where: { id: payout.id },
+        data: { status: step.status, ...(failureReason && { failureReason }) },
+        select: { id: true },
+      })
+      .catch(asBadRequest);
+    const why = failureReason ? `: ${failureReason}` : '';
+    return {
+      orderId: null,
+      summary: `payout ${payout.reference ?? payout.id} of ${money(Number(payout.amountMinor), payout.currency)} ${step.done}${why} (id ${payout.id})`,
+    };
   };
 }
 
@@ -364,5 +417,9 @@ export const CAUSES: Record<TriggerEventType, Cause> = {
   'order.status_changed': changeOrderStatus,
   'order.adjusted': adjustOrder,
   'order.locked': lockOrder,
-  'payout.paid': payAvailableOrders,
+  'payout.scheduled': schedulePayout,
+  'payout.processing': payoutStep('payout.processing'),
+  'payout.paid': payoutStep('payout.paid'),
+  'payout.failed': payoutStep('payout.failed'),
+  'payout.cancelled': payoutStep('payout.cancelled'),
 };

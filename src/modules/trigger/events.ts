@@ -9,8 +9,15 @@ export const TRIGGER_EVENTS = {
     "Corrects an unlocked order's amounts (the newest, or the one named) down by a tenth, as a partial return: reason AMOUNT_CORRECTED",
   'order.locked':
     'Locks an approved order (the newest, or the one named) as the lock pass does once its lock date passed: it becomes payable',
+  'payout.scheduled':
+    'Schedules a payout of your available (approved and locked) orders of one currency: they are in payment',
+  'payout.processing': "Starts your newest scheduled payout's payment (or the one named)",
   'payout.paid':
-    'Pays your available (approved and locked) orders of one currency in a payout: payout.scheduled, then payout.paid and their orders PAID',
+    'Pays your newest scheduled or processing payout (or the one named): its orders become PAID',
+  'payout.failed':
+    'Fails your newest open payout (or the one named), with the reason in --note: its orders are available again',
+  'payout.cancelled':
+    'Cancels your newest open payout (or the one named): its orders are available again',
 } as const;
 
 export type TriggerEventType = keyof typeof TRIGGER_EVENTS;

@@ -70,6 +70,9 @@ function registerTriggerEvent(): void {
           description:
             'order.created: sub1 ... sub5 in order, as the brand reports them (null: none)',
         }),
+        payoutId: t.arg.id({
+          description: 'payout.*: the payout to move (default: the newest that can)',
+        }),
         latestClick: t.arg.boolean({
           description:
             "order.created with linkCode: the sub-IDs of the link's latest counted click, where subIds gives none",
@@ -86,6 +89,7 @@ function registerTriggerEvent(): void {
           linkCode: args.linkCode ?? null,
           subIds: (args.subIds ?? []).map((value) => value ?? null),
           latestClick: args.latestClick ?? false,
+          payoutId: args.payoutId == null ? null : String(args.payoutId),
         });
         return { type: args.type, ...triggered };
       },

@@ -20,8 +20,17 @@ export function isOrderEventType(type: string): type is OrderEventType {
   return (ORDER_EVENT_TYPES as readonly string[]).includes(type);
 }
 
-/** Written by the database triggers on "Payout" (migration payouts); no postback takes them. */
-export const PAYOUT_EVENT_TYPES = ['payout.scheduled', 'payout.paid', 'payout.failed'] as const;
+/**
+ * Written by the database triggers on "Payout" (migrations payouts, payout_progress), one per
+ * status a payout reaches: `payout.` and the status in lower case; no postback takes them.
+ */
+export const PAYOUT_EVENT_TYPES = [
+  'payout.scheduled',
+  'payout.processing',
+  'payout.paid',
+  'payout.failed',
+  'payout.cancelled',
+] as const;
 
 /** Every event an endpoint can subscribe to. */
 export const WEBHOOK_EVENT_TYPES = [...ORDER_EVENT_TYPES, ...PAYOUT_EVENT_TYPES] as const;

@@ -1,6 +1,12 @@
 // The order webhooks in the document's `webhooks` section (OpenAPI 3.1): the requests the service
 // sends to an endpoint, their Standard Webhooks headers and bodies, so integrators (and the typed
 // client) read the body's type where they read the routes'.
+import {
+  ORDER_EVENT_TYPES,
+  PAYOUT_EVENT_TYPES,
+  TEST_EVENT_TYPE,
+  type WebhookEventType,
+} from './events';
 import { SECRET_GRACE_PERIOD_S } from './signing';
 import type { OpenApiFragment } from '../../rest/openapi/fragment';
 import { ref, type Json } from '../../rest/openapi/json';
@@ -82,90 +88,134 @@ function lifecycleWebhook(
 
 const money = (description: string) => ({ type: 'number', description });
 
-const SCHEMAS: Record<string, Json> = {
-  OrderCreatedWebhook: {
-    type: 'object',
-    description: 'An order of the affiliate was recorded',
-    required: ['type', 'timestamp', 'data'],
-    properties: {
-      type: { type: 'string', const: 'order.created' },
-      timestamp,
-      data: {
-        type: 'object',
-        required: ['order'],
-        properties: { order: ref('Order') },
-      },
-    },
+/** An event as the document describes it: its body's schema (a component) and its summary. */
+interface EventDocument {
+  operationId: string;
+  schemaName: string;
+  summary: string;
+  schema: Json;
+}
+
+const payoutEvent = (
+  type: string,
+  name: string,
+  summary: string,
+  description: string,
+): EventDocument => ({
+  operationId: `payout${name}Webhook`,
+  schemaName: `Payout${name}Webhook`,
+  summary,
+  schema: payoutWebhookSchema(type, `${summary}: ${description}`),
+});
+
+/** Every event an endpoint can receive, each described once: its body, and the `webhooks` entry. */
+const EVENTS: Record<WebhookEventType | typeof TEST_EVENT_TYPE, EventDocument> = {
+  'order.created': {
+    operationId: 'orderCreatedWebhook',
+    schemaName: 'OrderCreatedWebhook',
+    summary: 'An order of the affiliate was recorded',
+    schema: lifecycleWebhook('order.created', 'An order of the affiliate was recorded'),
   },
-  OrderStatusChangedWebhook: {
-    type: 'object',
-    description: "The order's status changed from `previousStatus` to the order's `status`",
-    required: ['type', 'timestamp', 'data'],
-    properties: {
-      type: { type: 'string', const: 'order.status_changed' },
-      timestamp,
-      data: {
-        type: 'object',
-        required: ['order', 'previousStatus'],
-        properties: {
-          order: ref('Order'),
-          previousStatus: ref('OrderStatus'),
-          ...reasonProperties,
-        },
-      },
-    },
+  'order.status_changed': {
+    operationId: 'orderStatusChangedWebhook',
+    schemaName: 'OrderStatusChangedWebhook',
+    summary: "An order's status changed",
+    schema: lifecycleWebhook(
+      'order.status_changed',
+      "The order's status changed from `previousStatus` to the order's `status`",
+      { previousStatus: ref('OrderStatus'), ...reasonProperties },
+      ['previousStatus'],
+    ),
   },
-  PayoutScheduledWebhook: payoutWebhookSchema(
+  'order.adjusted': {
+    operationId: 'orderAdjustedWebhook',
+    schemaName: 'OrderAdjustedWebhook',
+    summary: "An order's amounts changed",
+    schema: lifecycleWebhook(
+      'order.adjusted',
+      "The order's amounts changed: the order has the new ones, `previous*` the old ones",
+      {
+        ...reasonProperties,
+        previousSaleAmount: money('The transaction value before the change'),
+        previousEarnings: money('The earnings before the change'),
+        saleAmountDelta: money('The new transaction value less the previous one'),
+        earningsDelta: money('The new earnings less the previous ones'),
+      },
+      ['reason', 'previousSaleAmount', 'previousEarnings', 'saleAmountDelta', 'earningsDelta'],
+    ),
+  },
+  'order.locked': {
+    operationId: 'orderLockedWebhook',
+    schemaName: 'OrderLockedWebhook',
+    summary: 'An order locked',
+    schema: lifecycleWebhook(
+      'order.locked',
+      'The order passed its lock date: it no longer changes, but for APPROVED to PAID',
+    ),
+  },
+  'order.paid': {
+    operationId: 'orderPaidWebhook',
+    schemaName: 'OrderPaidWebhook',
+    summary: 'An order was paid',
+    schema: lifecycleWebhook(
+      'order.paid',
+      'The order was paid (an `order.status_changed` to PAID comes with it)',
+      { previousStatus: ref('OrderStatus') },
+      ['previousStatus'],
+    ),
+  },
+  'payout.scheduled': payoutEvent(
     'payout.scheduled',
-    'A payout of the affiliate was scheduled: its orders are in payment',
+    'Scheduled',
+    'A payout of the affiliate was scheduled',
+    'its orders are in payment',
   ),
-  PayoutPaidWebhook: payoutWebhookSchema(
+  'payout.processing': payoutEvent(
+    'payout.processing',
+    'Processing',
+    "A payout's payment started",
+    'the payout is PROCESSING since its `initiatedAt`',
+  ),
+  'payout.paid': payoutEvent(
     'payout.paid',
-    'A payout of the affiliate was paid: its orders are PAID (each with its order.status_changed)',
+    'Paid',
+    'A payout of the affiliate was paid',
+    'its orders are PAID (each with its order.status_changed)',
   ),
-  PayoutFailedWebhook: payoutWebhookSchema(
+  'payout.failed': payoutEvent(
     'payout.failed',
-    'A payout of the affiliate failed: its orders are available for another payout',
+    'Failed',
+    'A payout of the affiliate failed',
+    'its `failureReason` says why, and its orders are available for another payout',
   ),
-  OrderAdjustedWebhook: lifecycleWebhook(
-    'order.adjusted',
-    "The order's amounts changed: the order has the new ones, `previous*` the old ones",
-    {
-      ...reasonProperties,
-      previousSaleAmount: money('The transaction value before the change'),
-      previousEarnings: money('The earnings before the change'),
-      saleAmountDelta: money('The new transaction value less the previous one'),
-      earningsDelta: money('The new earnings less the previous ones'),
-    },
-    ['reason', 'previousSaleAmount', 'previousEarnings', 'saleAmountDelta', 'earningsDelta'],
+  'payout.cancelled': payoutEvent(
+    'payout.cancelled',
+    'Cancelled',
+    'A payout of the affiliate was cancelled',
+    'the network changed its mind before paying; its orders are available for another payout',
   ),
-  OrderLockedWebhook: lifecycleWebhook(
-    'order.locked',
-    'The order passed its lock date: it no longer changes, but for APPROVED to PAID',
-  ),
-  OrderPaidWebhook: lifecycleWebhook(
-    'order.paid',
-    'The order was paid (an `order.status_changed` to PAID comes with it)',
-    { previousStatus: ref('OrderStatus') },
-    ['previousStatus'],
-  ),
-  TestWebhook: {
-    type: 'object',
-    description: 'Sent by `sendTestWebhook`',
-    required: ['type', 'timestamp', 'data'],
-    properties: {
-      type: { type: 'string', const: 'webhook.test' },
-      timestamp,
-      data: {
-        type: 'object',
-        required: ['endpointId'],
-        properties: { endpointId: { type: 'string', format: 'uuid' } },
+  [TEST_EVENT_TYPE]: {
+    operationId: 'testWebhook',
+    schemaName: 'TestWebhook',
+    summary: 'A test from the dashboard',
+    schema: {
+      type: 'object',
+      description: 'Sent by `sendTestWebhook`',
+      required: ['type', 'timestamp', 'data'],
+      properties: {
+        type: { type: 'string', const: TEST_EVENT_TYPE },
+        timestamp,
+        data: {
+          type: 'object',
+          required: ['endpointId'],
+          properties: { endpointId: { type: 'string', format: 'uuid' } },
+        },
       },
     },
   },
 };
 
-function webhookOperation(operationId: string, schema: string, summary: string): Json {
+function webhookOperation({ operationId, schemaName, summary }: EventDocument): Json {
   return {
     post: {
       operationId,
@@ -175,59 +225,26 @@ function webhookOperation(operationId: string, schema: string, summary: string):
         'Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.',
       security: [],
       parameters: HEADERS,
-      requestBody: { required: true, content: { 'application/json': { schema: ref(schema) } } },
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: ref(schemaName) } },
+      },
       responses: { '2XX': { description: 'Received' } },
     },
   };
 }
 
+const listed = (types: readonly string[]) => types.map((type) => `\`${type}\``).join(', ');
+
 /** The document's `webhooks` and the component schemas of their bodies. */
 export function webhookDocumentation(): Required<
   Pick<OpenApiFragment, 'webhooks' | 'schemas' | 'tags' | 'description'>
 > {
+  const events = Object.entries(EVENTS);
   return {
     tags: [TAG],
-    description:
-      '**Webhooks.** Order events (`order.created`, `order.status_changed`, `order.adjusted`, `order.locked`, `order.paid`) and payout events (`payout.scheduled`, `payout.paid`, `payout.failed`) are sent to the endpoints an affiliate user manages over GraphQL, signed per Standard Webhooks; the `webhooks` section describes their requests.',
-    webhooks: {
-      'order.created': webhookOperation(
-        'orderCreatedWebhook',
-        'OrderCreatedWebhook',
-        'An order of the affiliate was recorded',
-      ),
-      'order.status_changed': webhookOperation(
-        'orderStatusChangedWebhook',
-        'OrderStatusChangedWebhook',
-        "An order's status changed",
-      ),
-      'payout.scheduled': webhookOperation(
-        'payoutScheduledWebhook',
-        'PayoutScheduledWebhook',
-        'A payout of the affiliate was scheduled',
-      ),
-      'payout.paid': webhookOperation(
-        'payoutPaidWebhook',
-        'PayoutPaidWebhook',
-        'A payout of the affiliate was paid',
-      ),
-      'payout.failed': webhookOperation(
-        'payoutFailedWebhook',
-        'PayoutFailedWebhook',
-        'A payout of the affiliate failed',
-      ),
-      'order.adjusted': webhookOperation(
-        'orderAdjustedWebhook',
-        'OrderAdjustedWebhook',
-        "An order's amounts changed",
-      ),
-      'order.locked': webhookOperation(
-        'orderLockedWebhook',
-        'OrderLockedWebhook',
-        'An order locked',
-      ),
-      'order.paid': webhookOperation('orderPaidWebhook', 'OrderPaidWebhook', 'An order was paid'),
-      'webhook.test': webhookOperation('testWebhook', 'TestWebhook', 'A test from the dashboard'),
-    },
-    schemas: SCHEMAS,
+    description: `**Webhooks.** Order events (${listed(ORDER_EVENT_TYPES)}) and payout events (${listed(PAYOUT_EVENT_TYPES)}) are sent to the endpoints an affiliate user manages over GraphQL, signed per Standard Webhooks; the \`webhooks\` section describes their requests.`,
+    webhooks: Object.fromEntries(events.map(([type, event]) => [type, webhookOperation(event)])),
+    schemas: Object.fromEntries(events.map(([, event]) => [event.schemaName, event.schema])),
   };
 }

@@ -51,7 +51,10 @@ export async function createPayout(
 
 /** Moves a payout to `status`, as the back office does. */
 export async function setPayoutStatus(payoutId: string, status: PayoutStatus): Promise<void> {
-  await prisma.$executeRaw`UPDATE "Payout" SET "status" = ${status}::"PayoutStatus" WHERE "id" = ${payoutId}::uuid`;
+  // A failure says why, as the database asks.
+  const reason = status === 'FAILED' ? 'the bank refused the transfer' : null;
+  await prisma.$executeRaw`UPDATE "Payout" SET "status" = ${status}::"PayoutStatus",
+    "failureReason" = coalesce(${reason}, "failureReason") WHERE "id" = ${payoutId}::uuid`;
 }
 
 /**
