@@ -286,7 +286,6 @@ describe('an order written in SQL', () => {
 });
 
 describe('the database refuses', () => {
-
   test('a rejection without a reason', async () => {
     const id = await insertOrderInSql('RF-1');
     await expect(
@@ -639,6 +638,21 @@ test('the demo data has orders adjusted, rejected and locked, each with its even
   expect(orders.some((order) => order.lockedAt !== null)).toBe(true);
   const corrected = orders.filter((order) => order.earningsMinor !== order.originalEarningsMinor);
   expect(corrected).toHaveLength(adjusted.length);
+  // Each order locks its brand's period after it was placed, as if recorded then: the history
+  // over past months, the newest orders on days to come, so `finalThrough` moves as they lock.
+  const day = (date: Date) => date.toISOString().slice(0, 10);
+  const now = Date.now();
+  const comingDays = new Set(
+    orders.filter((o) => o.locksAt.getTime() > now).map((o) => day(o.locksAt)),
+  );
+  const pastDays = new Set(
+    orders.filter((o) => o.locksAt.getTime() <= now).map((o) => day(o.locksAt)),
+  );
+  expect(comingDays.size).toBeGreaterThan(2);
+  expect(pastDays.size).toBeGreaterThan(10);
+  for (const order of orders) {
+    expect(order.locksAt.getTime() - order.orderedAt.getTime()).toBe(30 * DAY);
+  }
   // A second run changes nothing.
   await seedDemoData(prisma);
   expect(await prisma.orderEvent.count({ where: { affiliateId: DEMO.users.affiliate } })).toBe(

@@ -15,14 +15,14 @@ import {
 import { config } from '../../src/platform/config';
 import { DEMO_KEYS, DEMO_USERS } from '../../src/auth/demoIdentities';
 import { SCOPES_BY_KEY_TYPE, type KeyType } from '../../src/auth/scopes';
-import type {
-  CampaignType,
-  CommissionType,
-  LinkType,
-  OfferType,
-  OrderStatus,
+import {
   Prisma,
-  PrismaClient,
+  type CampaignType,
+  type CommissionType,
+  type LinkType,
+  type OfferType,
+  type OrderStatus,
+  type PrismaClient,
 } from '../../src/generated/prisma/client';
 
 // ---------------------------------------------------------------------------------------------
@@ -1239,6 +1239,29 @@ export async function seedDemoData(prisma: PrismaClient, now = new Date()): Prom
     prisma.order.createMany({ data: rows.orders, skipDuplicates: true }),
     prisma.orderItem.createMany({ data: rows.orderItems, skipDuplicates: true }),
     ...demoCorrections(prisma, rows.orders, rows.corrections),
+    ...demoLockDates(prisma, rows.orders),
   ]);
   await seedDemoPayouts(prisma, rows.payouts);
+}
+
+/**
+ * The demo's orders lock as if each was recorded when it was placed: its brand's lock period after
+ * it, so the history locked over the past months and the newest orders lock over the coming days.
+ * (Recorded today, every past order would lock at once: the database keeps an order recorded late
+ * open until then, and the lock date it sets no writer moves; the seed alone steps past that rule.)
+ */
+function demoLockDates(prisma: PrismaClient, orders: Prisma.OrderCreateManyInput[]) {
+  const ids = Prisma.join(orders.map((order) => Prisma.sql`${order.id!}::uuid`));
+  return [
+    prisma.$executeRaw`ALTER TABLE "Order" DISABLE TRIGGER "Order_lifecycle_update"`,
+    prisma.$executeRaw`
+      UPDATE "Order" o SET "locksAt" = o."orderedAt" + make_interval(days => b."orderLockDays")
+      FROM "Organization" b
+      WHERE b."id" = o."organizationId" AND o."id" IN (${ids}) AND o."lockedAt" IS NULL
+        AND o."locksAt" <> o."orderedAt" + make_interval(days => b."orderLockDays")`,
+    prisma.$executeRaw`ALTER TABLE "Order" ENABLE TRIGGER "Order_lifecycle_update"`,
+    prisma.$executeRaw`
+      UPDATE "OrderEvent" e SET "locksAt" = o."locksAt" FROM "Order" o
+      WHERE o."id" = e."orderId" AND o."id" IN (${ids}) AND e."locksAt" <> o."locksAt"`,
+  ];
 }
