@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The container's production path, outside a container (no engine runs on CI's machines): build in
-# one clean clone, install production dependencies only in another (under 150 MB, without tsx, the
-# Prisma CLI or TypeScript), copy the build there, start it with node alone on PostgreSQL + Redis,
-# probe /readyz, an authenticated route and the GraphiQL page, stop it with SIGTERM and see it
-# exit 0.
+# The production path, outside a container (no engine runs on CI's machines): docs/operating.md's
+# build block as it is (a clean clone, every dependency, the build, then production dependencies
+# alone: under 150 MB, without tsx, the Prisma CLI or TypeScript), then the build started with node
+# alone on PostgreSQL + Redis: /readyz, an authenticated route and the GraphiQL page probed, the
+# banner read, SIGTERM, and an exit 0.
 # Usage: scripts/check-production-path.sh <postgresql-url> <redis-url>
 set -euo pipefail
 install_limit_mb=150
@@ -21,25 +21,24 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "-- build stage: all dependencies without install scripts, the Prisma client generated, npm run build"
-git clone -q "$repo" "$work/build"
-(cd "$work/build" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error &&
-  npm run -s generate >/dev/null && npm run -s build)
-
-echo "-- runtime stage: production dependencies only, no install scripts, the build copied in"
-git clone -q "$repo" "$work/runtime"
-(cd "$work/runtime" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
-install_mb="$(du -sm "$work/runtime/node_modules" | cut -f1)"
-echo "production install: ${install_mb} MB in node_modules ($(ls "$work/runtime/node_modules" | wc -l) entries)"
+echo "-- docs/operating.md's build block, as it is: clone, npm ci, npm run build, production dependencies"
+# The first sh block under "## Build and start", run in $work with REPO set to this repository.
+build_block="$(awk '/^## Build and start/ { section = 1 } section && /^```sh$/ { inside = 1; next }
+  inside && /^```$/ { exit } inside { print }' "$repo/docs/operating.md")"
+[ -n "$build_block" ] || { echo "docs/operating.md has no build block"; exit 1; }
+(cd "$work" && REPO="$repo" npm_config_loglevel=error npm_config_audit=false npm_config_fund=false \
+  bash -euo pipefail -c "$build_block" >"$work/build.log" 2>&1) ||
+  { cat "$work/build.log"; echo "the build block failed"; exit 1; }
+install_mb="$(du -sm "$work/api/node_modules" | cut -f1)"
+echo "production install: ${install_mb} MB in node_modules ($(ls "$work/api/node_modules" | wc -l) entries)"
 for tool in tsx prisma typescript effect @prisma/client; do
-  [ ! -e "$work/runtime/node_modules/$tool" ] || { echo "production install holds $tool"; exit 1; }
+  [ ! -e "$work/api/node_modules/$tool" ] || { echo "production install holds $tool"; exit 1; }
 done
 [ "$install_mb" -lt "$install_limit_mb" ] || { echo "production install over ${install_limit_mb} MB"; exit 1; }
-cp -r "$work/build/dist" "$work/runtime/dist"
-echo "the build: $(du -sm "$work/runtime/dist" | cut -f1) MB in dist"
+echo "the build: $(du -sm "$work/api/dist" | cut -f1) MB in dist"
 
 secret="production-path-dashboard-secret-0123456789"
-cd "$work/runtime"
+cd "$work/api"
 # GraphiQL on, as an operator may turn it: its code is loaded from the production install on the
 # page's first request, not from the bundle.
 GRAPHIQL=true NODE_ENV=production PORT=$port DATABASE_URL="$database_url" DATABASE_SCHEMA="$schema" \
@@ -55,6 +54,9 @@ for _ in $(seq 1 120); do
 done
 curl -sf "$base/readyz"
 echo
+grep -q "listening on .*:$port, public address https://api.example.com$" "$work/server.log" ||
+  { echo "the banner names no bound address and public address"; cat "$work/server.log"; exit 1; }
+echo "banner: $(grep -m1 "listening on" "$work/server.log")"
 
 # An account (as the back office writes it), a dashboard token for it, a key made over GraphQL,
 # and the key on the partner catalog.

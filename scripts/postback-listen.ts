@@ -1,7 +1,8 @@
 // `npm run postback:listen`: a stand-in tracker for trying postbacks on one's own machine, as
 // `npm run webhook:listen` is for webhooks. It prints every request it gets (method, path, each
 // query parameter and form field decoded, a JSON body) and answers 200 `OK`, the answer Keitaro's
-// preset expects. Postbacks carry no signature: there is nothing to verify. The path is printed as
+// preset expects; a HEAD (a readiness probe) is answered without being printed. Postbacks carry no
+// signature: there is nothing to verify. The path is printed as
 // it came, a postback key in it included: this is the tracker's side, which holds that key anyway.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -51,6 +52,11 @@ function bodyLines(body: string, contentType: string): string[] {
 }
 
 const server = createServer(async (request, response) => {
+  // A HEAD is a readiness probe (trackers receive GETs and POSTs): answered, not printed.
+  if (request.method === 'HEAD') {
+    response.writeHead(200, { 'content-type': 'text/plain' }).end();
+    return;
+  }
   const at = new Date().toISOString();
   const body = await readBody(request);
   const url = new URL(request.url ?? '/', 'http://listener');

@@ -48,11 +48,13 @@ export async function startServer({ beforeListening }: StartOptions = {}): Promi
     });
   });
   const workers = app.startWorkers();
-  const { port } = server.address() as AddressInfo;
-  const base = `http://localhost:${port}`;
+  const { address, family, port } = server.address() as AddressInfo;
+  // Where it listens, as bound; and where clients reach it, as PUBLIC_BASE_URL says.
+  const listening = family === 'IPv6' ? `[${address}]:${port}` : `${address}:${port}`;
+  const base = config.publicBaseUrl;
   console.log(
     [
-      `Affiliate network API listening on ${base}`,
+      `Affiliate network API listening on ${listening}, public address ${base}`,
       config.graphiql ? `  GraphiQL:        ${base}/graphql` : `  GraphQL:         ${base}/graphql`,
       `  API reference:   ${base}/docs`,
     ].join('\n'),

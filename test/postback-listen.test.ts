@@ -37,6 +37,15 @@ test('a GET is answered 200 OK and printed with each parameter decoded', async (
   );
 });
 
+test('a HEAD, the readiness probe of the docs, is answered and not printed', async () => {
+  const before = output;
+  expect((await fetch(url, { method: 'HEAD' })).status).toBe(200);
+  // A GET after it is printed: had the HEAD been, it would show first.
+  await fetch(`${url}after-the-probe`);
+  await until(() => output.includes('--> GET /after-the-probe'), 'the GET');
+  expect(output.slice(before.length)).not.toContain('--> HEAD');
+});
+
 test('a POST prints its form or JSON body', async () => {
   await fetch(`${url}form`, {
     method: 'POST',

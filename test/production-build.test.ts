@@ -131,6 +131,13 @@ test('node runs dist/server.js: ready, keys checked, spans exported, SIGTERM exi
       async () => (await fetch(`${server.base}/readyz`)).status === 200,
       'the service to be ready',
     );
+    // The banner says where it listens (every interface, in production) and its public address.
+    const port = new URL(server.base).port;
+    expect(server.output()).toContain(
+      `Affiliate network API listening on [::]:${port}, public address https://api.example.com\n` +
+        '  GraphQL:         https://api.example.com/graphql\n' +
+        '  API reference:   https://api.example.com/docs',
+    );
     // On PostgreSQL the service shares this test's schema: a key made here opens the catalog there
     // (a live key: production takes live keys). The embedded database is the child's own and holds
     // no key: a key is refused.

@@ -246,6 +246,12 @@ describe('the blocks, run in one shell', () => {
     expect(request).toContain('status = "lead"');
   }, 60_000);
 
+  test('each answer they print ends its line: no answer runs into what is printed next', () => {
+    const answers = stdout.split('\n').filter((line) => line.startsWith('{'));
+    expect(answers.length).toBeGreaterThan(3);
+    expect(answers.filter((line) => !line.endsWith('}'))).toEqual([]);
+  });
+
   test('every request they send is answered 2xx or 3xx, GraphQL without errors', () => {
     const answered = replica
       .output()

@@ -36,8 +36,9 @@ export async function startReplica(
   const base = await new Promise<string>((resolve, reject) => {
     const collect = (chunk: Buffer) => {
       output += chunk.toString();
-      const found = /listening on (http:\/\/localhost:\d+)/.exec(output);
-      if (found) resolve(found[1]!);
+      // The banner's bound address ends with its port; the replica is reached on loopback.
+      const found = /listening on \S+:(\d+), public address /.exec(output);
+      if (found) resolve(`http://127.0.0.1:${found[1]}`);
     };
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
