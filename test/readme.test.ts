@@ -77,6 +77,14 @@ test.each(PAGES)('every relative link of %s leads to a file and heading that exi
   expect(broken).toEqual([]);
 });
 
+test("the quick start says which of npm install's warnings on Node 20 is harmless", () => {
+  const quickStart = README.slice(
+    README.indexOf('## Quick start'),
+    README.indexOf('## The first hour'),
+  );
+  expect(quickStart).toMatch(/`EBADENGINE`\s+for\s+`@prisma\/streams-local`[^.]*harmless/);
+});
+
 test('the route table lists every route, the redirect and the probes', () => {
   const listed = [...README.matchAll(/^\| `(GET|POST) ([^`]+)`/gm)].map(
     ([, method, path]) => `${method} ${path}`,
