@@ -80,7 +80,10 @@ function lifecycleWebhook(
   };
 }
 
-const money = (description: string) => ({ type: 'number', description });
+const money = (description: string) => ({
+  type: 'number',
+  description: `${description}, in the order's \`currency\` with its decimals`,
+});
 
 const SCHEMAS: Record<string, Json> = {
   OrderCreatedWebhook: {
