@@ -346,11 +346,18 @@ describe('reading the JSON columns defensively', () => {
     ]);
   });
 
-  test('the price bounds compare the sale price when set, else the price', () => {
+  test('the price bounds compare the sale price when set, else the price, in minor units of each currency', () => {
+    const inCurrencies = (currency: object, gte: number, lte: number) => ({
+      currency,
+      OR: [{ salePriceMinor: { gte, lte } }, { salePriceMinor: null, priceMinor: { gte, lte } }],
+    });
     expect(effectivePriceWhere(1.5, 20)).toEqual({
       OR: [
-        { salePriceMinor: { gte: 150, lte: 2000 } },
-        { salePriceMinor: null, priceMinor: { gte: 150, lte: 2000 } },
+        // 1.5 yen is at least 2 yen
+        inCurrencies({ in: expect.arrayContaining(['JPY', 'KRW']) }, 2, 20),
+        inCurrencies({ in: expect.arrayContaining(['BHD', 'KWD']) }, 1500, 20000),
+        inCurrencies({ in: ['CLF', 'UYW'] }, 15000, 200000),
+        inCurrencies({ notIn: expect.arrayContaining(['JPY', 'BHD', 'CLF']) }, 150, 2000),
       ],
     });
     expect(effectivePriceWhere(null, undefined)).toBeUndefined();

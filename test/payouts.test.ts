@@ -35,6 +35,9 @@ beforeAll(async () => {
   brandId = (await createBrand({ name: 'Lumen' })).id;
 });
 
+/** The decimals of the currencies these tests pay in (ISO 4217). */
+const DECIMALS: Record<string, number> = { EUR: 2, USD: 2, JPY: 0 };
+
 /** The balance summed directly over the affiliate's orders, in major units, by currency. */
 async function summedBalance(affiliateId: string) {
   const orders = await prisma.order.findMany({
@@ -65,7 +68,7 @@ async function summedBalance(affiliateId: string) {
       ...Object.fromEntries(
         Object.entries(states).map(([name, { minor, orders }]) => [
           name,
-          { amount: minor / 100, orders },
+          { amount: minor / 10 ** DECIMALS[currency]!, orders },
         ]),
       ),
     }));

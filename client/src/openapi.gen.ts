@@ -1158,7 +1158,7 @@ export interface components {
       type: 'PERCENTAGE' | 'FIXED';
       /**
        * Format: float
-       * @description Percent for PERCENTAGE (5.5 = 5.5 %), amount in major units for FIXED
+       * @description Percent for PERCENTAGE (5.5 = 5.5 %); for FIXED the amount per sale with two decimals, in no named currency (the catalog records none for a brand): an order's `earnings` are in the order's currency
        */
       value: number;
     };
@@ -1275,7 +1275,7 @@ export interface components {
       /** @description What sets the variant apart, as name/value pairs (size: M, color: red), the first 10 */
       attributes: components['schemas']['ProductProperty'][];
     };
-    /** @description A product of a visible brand; money in major units of `currency` */
+    /** @description A product of a visible brand; money in `currency`, with the currency's decimals (ISO 4217: 0 for JPY, 2 for EUR, 3 for BHD) */
     Product: {
       id: string;
       organizationId: string;
@@ -1334,7 +1334,7 @@ export interface components {
     ShortUrlResult: {
       data: components['schemas']['ShortUrl'];
     };
-    /** @description A change of an order, recorded by the database in the writer's transaction; money in major units of `currency` */
+    /** @description A change of an order, recorded by the database in the writer's transaction; money in `currency`, with its decimals */
     OrderEvent: {
       /** @description The event's identity and where the feed resumes after it (`GET /affiliate/order-events?after=`); opaque */
       cursor: string;
@@ -1426,7 +1426,7 @@ export interface components {
        */
       finalThrough: string;
     };
-    /** @description A line of an order; money in major units, rates in percent */
+    /** @description A line of an order; money in the order's currency, rates in percent */
     OrderItem: {
       productId: string | null;
       sku: string;
@@ -1445,7 +1445,7 @@ export interface components {
       /** Format: float */
       commissionValue: number;
     };
-    /** @description An order the affiliate referred; money in major units of `currency` */
+    /** @description An order the affiliate referred; money in `currency`, with the currency's decimals (ISO 4217: 0 for JPY, 2 for EUR, 3 for BHD) */
     Order: {
       id: string;
       orderNumber: string;
@@ -1556,14 +1556,14 @@ export interface components {
     AffiliateOrderResult: {
       data: components['schemas']['Order'];
     };
-    /** @description Earnings of some orders, in major units of the currency, and how many orders */
+    /** @description Earnings of some orders, in the balance's currency with its decimals, and how many orders */
     BalanceAmount: {
       /** Format: float */
       amount: number;
       /** Format: int32 */
       orders: number;
     };
-    /** @description What payouts paid in the period (by `paidAt`), in major units of the currency */
+    /** @description What payouts paid in the period (by `paidAt`), in the balance's currency with its decimals */
     BalancePaidInPeriod: {
       /** Format: float */
       amount: number;
@@ -1592,7 +1592,7 @@ export interface components {
       /** Format: int32 */
       count: number;
     };
-    /** @description A payment to the affiliate of its orders' earnings; money in major units of `currency` */
+    /** @description A payment to the affiliate of its orders' earnings; money in `currency`, with its decimals */
     Payout: {
       id: string;
       /** @enum {string} */
@@ -1650,7 +1650,7 @@ export interface components {
     AffiliatePayoutResult: {
       data: components['schemas']['Payout'];
     };
-    /** @description An order a payout pays and the amount it pays for it (the order's earnings); money in major units of `currency` */
+    /** @description An order a payout pays and the amount it pays for it (the order's earnings); money in `currency`, with its decimals */
     PayoutItem: {
       orderId: string;
       orderNumber: string;
@@ -1691,7 +1691,7 @@ export interface components {
       data: components['schemas']['PayoutItem'][];
       meta: components['schemas']['PageMeta'];
     };
-    /** @description Earnings of the row's orders by commission status, in major units of `currency` */
+    /** @description Earnings of the row's orders by commission status, in `currency` with its decimals */
     EarningsByStatus: {
       /** Format: float */
       PENDING: number;
@@ -1702,7 +1702,7 @@ export interface components {
       /** Format: float */
       REJECTED: number;
     };
-    /** @description One row of a performance report: a key (the day, brand, campaign, link or sub-ID value the report groups by; the other keys are null) and a currency. Clicks belong to the key, whatever the currency: each of a key's currency rows shows all of its clicks. Money in major units of `currency`. */
+    /** @description One row of a performance report: a key (the day, brand, campaign, link or sub-ID value the report groups by; the other keys are null) and a currency. Clicks belong to the key, whatever the currency: each of a key's currency rows shows all of its clicks. Money in `currency`, with its decimals (ISO 4217: 0 for JPY, 2 for EUR, 3 for BHD). */
     PerformanceRow: {
       /** @description groupBy=day: the local day (YYYY-MM-DD) in `timezone` */
       date: string | null;
@@ -1760,7 +1760,7 @@ export interface components {
       conversionRate: number | null;
       /**
        * Format: float
-       * @description Earnings per click in major units, 4 decimals; null without clicks
+       * @description Earnings per click in `currency`, with two decimals more than it has (4 for EUR, 2 for JPY, 5 for BHD); null without clicks
        */
       epc: number | null;
     };
@@ -1845,13 +1845,13 @@ export interface components {
         reason: components['schemas']['OrderStatusReason'];
         /** @description The brand's words beside the reason */
         note?: string | null;
-        /** @description The transaction value before the change */
+        /** @description The transaction value before the change, in the order's `currency` with its decimals */
         previousSaleAmount: number;
-        /** @description The earnings before the change */
+        /** @description The earnings before the change, in the order's `currency` with its decimals */
         previousEarnings: number;
-        /** @description The new transaction value less the previous one */
+        /** @description The new transaction value less the previous one, in the order's `currency` with its decimals */
         saleAmountDelta: number;
-        /** @description The new earnings less the previous ones */
+        /** @description The new earnings less the previous ones, in the order's `currency` with its decimals */
         earningsDelta: number;
       };
     };
@@ -4655,9 +4655,9 @@ export interface operations {
         search?: string;
         /** @description One brand. */
         organizationId?: string;
-        /** @description Effective price (sale price when set) at least. */
+        /** @description Effective price (sale price when set) at least, as the price is answered: in the product's currency. */
         minPrice?: number;
-        /** @description Effective price (sale price when set) at most. */
+        /** @description Effective price (sale price when set) at most, as the price is answered: in the product's currency. */
         maxPrice?: number;
         available?: boolean;
         /** @description Products in any of these categories. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
@@ -4724,9 +4724,9 @@ export interface operations {
         search?: string;
         /** @description One brand. */
         organizationId?: string;
-        /** @description Effective price (sale price when set) at least. */
+        /** @description Effective price (sale price when set) at least, as the price is answered: in the product's currency. */
         minPrice?: number;
-        /** @description Effective price (sale price when set) at most. */
+        /** @description Effective price (sale price when set) at most, as the price is answered: in the product's currency. */
         maxPrice?: number;
         available?: boolean;
         /** @description Products in any of these categories. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */

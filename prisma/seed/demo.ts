@@ -901,11 +901,36 @@ function shortUrlRow(link: ShortUrlSeed, index: number, now: Date): Prisma.Short
   };
 }
 
-function orderItemRows(orderId: string, rateBps: number, rng: Rng, products: ProductSeed[]) {
+/**
+ * The currency of an affiliate's n-th order: mostly euros, some dollars, yen and Bahraini dinars,
+ * so every surface shows amounts with 2, 0 and 3 decimals.
+ */
+function orderCurrency(n: number): string {
+  if (n % 6 === 5) return 'USD';
+  if (n % 10 === 2) return 'JPY';
+  if (n % 10 === 8) return 'BHD';
+  return 'EUR';
+}
+
+/**
+ * Minor units of each currency a euro cent of the catalog's prices is sold for (160 yen and 0.410
+ * dinars to the euro); dollars at par.
+ */
+const MINOR_PER_EURO_CENT: Record<string, number> = { EUR: 1, USD: 1, JPY: 1.6, BHD: 4.1 };
+
+function orderItemRows(
+  orderId: string,
+  currency: string,
+  rateBps: number,
+  rng: Rng,
+  products: ProductSeed[],
+) {
   return Array.from({ length: int(rng, 1, 3) }, (_, position) => {
     const product = pick(rng, products);
     const quantity = int(rng, 1, 3);
-    const unitPriceMinor = product.salePriceMinor ?? product.priceMinor;
+    const unitPriceMinor = Math.round(
+      (product.salePriceMinor ?? product.priceMinor) * MINOR_PER_EURO_CENT[currency]!,
+    );
     const totalMinor = quantity * unitPriceMinor;
     return {
       id: demoId(`order-item:${orderId}:${position}`),
@@ -959,7 +984,8 @@ function orderRows(now: Date) {
       plannedStatus.set(id, status);
       int(rng, 3, 20); // a draw the later rows were generated after: kept, so they stay as they are
       const products = PRODUCTS.filter((p) => p.owner === owner);
-      const orderItems = orderItemRows(id, rateBps, rng, products);
+      const currency = orderCurrency(n);
+      const orderItems = orderItemRows(id, currency, rateBps, rng, products);
       const link = SHORT_URLS.find((s) => s.affiliateId === plan.affiliateId && s.owner === owner);
       const throughLink = link !== undefined && n % 2 === 1;
       const amounts = {
@@ -978,7 +1004,7 @@ function orderRows(now: Date) {
         status: status === 'PAID' && plan.affiliateId === AFFILIATE_ID ? 'APPROVED' : status,
         // A rejection carries its reason (the database requires one).
         statusReason: status === 'REJECTED' ? (n % 2 ? 'RETURNED' : 'CANCELLED') : null,
-        currency: n % 6 === 5 ? 'USD' : 'EUR',
+        currency,
         transactionValueMinor: amounts.transactionValueMinor,
         commissionRateBps: rateBps,
         earningsMinor: amounts.earningsMinor,
@@ -1055,7 +1081,7 @@ const monthStart = (date: Date, months = 0) =>
 
 /**
  * The first affiliate's payouts: one PAID per currency and month of her paid orders (scheduled
- * five days after the month, paid five days later); of her approved EUR orders, newest first, one
+ * five days after the month, paid five days later); of her approved orders, newest first, one
  * in a SCHEDULED payout, one PROCESSING, one whose payout FAILED and one whose payout was
  * CANCELLED (those two available again).
  */

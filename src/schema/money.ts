@@ -1,25 +1,16 @@
-// Money is stored in minor units and rates in basis points; answers use decimal numbers.
+// Rates are stored in basis points and answered in percent; amounts are converted per currency by
+// src/platform/currencies.ts. A catalog commission's value, which has no currency, is here.
 import { CommissionType } from '../generated/prisma/client';
 import { builder } from './builder';
-
-/** 1234 minor units -> 12.34 */
-export function fromMinor(minor: number): number {
-  return minor / 100;
-}
 
 /** 550 basis points -> 5.5 (%) */
 export function fromBasisPoints(bps: number): number {
   return bps / 100;
 }
 
-/** Minor units of a decimal amount, for filters given in major units. */
-export function toMinor(amount: number): number {
-  return Math.round(amount * 100);
-}
-
 export interface CommissionShape {
   type: CommissionType;
-  /** Basis points for PERCENTAGE, minor units for FIXED. */
+  /** Basis points for PERCENTAGE, hundredths for FIXED. */
   stored: number;
 }
 
@@ -30,8 +21,12 @@ export const Commission = builder.objectRef<CommissionShape>('Commission').imple
   fields: (t) => ({
     type: t.field({ type: CommissionType, resolve: (commission) => commission.type }),
     value: t.float({
-      description: 'Percent for PERCENTAGE (5.5 = 5.5 %), amount in major units for FIXED',
-      resolve: (commission) => fromMinor(commission.stored),
+      description:
+        "Percent for PERCENTAGE (5.5 = 5.5 %); for FIXED the amount per sale with two decimals, in no named currency (the catalog records none for a brand): an order's `earnings` are in the order's currency",
+      resolve: (commission) =>
+        commission.type === 'PERCENTAGE'
+          ? fromBasisPoints(commission.stored)
+          : commission.stored / 100,
     }),
   }),
 });

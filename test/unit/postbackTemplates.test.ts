@@ -5,7 +5,6 @@ import type { OrderStatus, PostbackPayoutRule } from '../../src/generated/prisma
 import {
   conversionKey,
   macroValues,
-  majorUnits,
   SAMPLE_CONVERSION,
   type MacroValues,
 } from '../../src/modules/postbacks/macros';
@@ -292,14 +291,41 @@ describe('macro values', () => {
   });
 
   test.each([
-    [0, '0.00'],
-    [5, '0.05'],
-    [1250, '12.50'],
-    [-1005, '-10.05'],
-    [123456789, '1234567.89'],
-  ])('%i minor units are %s', (minor, major) => {
-    expect(majorUnits(minor)).toBe(major);
-  });
+    ['JPY', 1005, 123456, 1500, ['1005', '123456', '1500', '-1005']],
+    ['EUR', 1005, 123456, 1500, ['10.05', '1234.56', '15.00', '-10.05']],
+    ['BHD', 1005, 123456, 1500, ['1.005', '123.456', '1.500', '-1.005']],
+    ['EUR', 5, 0, 0, ['0.05', '0.00', '0.00', '-0.05']],
+    ['JPY', 0, 5, 7, ['0', '5', '7', '0']],
+  ])(
+    'payout, sale_amount and original_payout of a %s order (%i, %i, %i minor) are written with its decimals',
+    (currency, earningsMinor, transactionValueMinor, originalEarningsMinor, written) => {
+      const conversion = {
+        ...SAMPLE_CONVERSION,
+        currency,
+        earningsMinor,
+        transactionValueMinor,
+        originalEarningsMinor,
+      };
+      const context = {
+        event: 'order.status_changed',
+        status: 'REJECTED' as const,
+        previousStatus: 'APPROVED' as const,
+        reason: null,
+        deliveryId: 'd-1',
+        attempt: 1,
+      };
+      const rules = (payoutRule: PostbackPayoutRule) => ({
+        statusMap: {},
+        typeMap: {},
+        payoutRule,
+      });
+      const values = macroValues(conversion, context, rules('EARNINGS'), null);
+      const reversed = macroValues(conversion, context, rules('OWED_REVERSED'), null);
+      expect([values.payout, values.sale_amount, values.original_payout, reversed.payout]).toEqual(
+        written,
+      );
+    },
+  );
 });
 
 describe('what a postback reports of an order in each status', () => {

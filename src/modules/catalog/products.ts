@@ -1,14 +1,19 @@
-// Products of visible brands, for the affiliate to promote. Money in major units of `currency`.
+// Products of visible brands, for the affiliate to promote. Money in `currency`, with its decimals.
 import type { InputShapeFromFields } from '@pothos/core';
+import {
+  CURRENCIES_BY_EXPONENT,
+  DEFAULT_EXPONENT,
+  fromMinor,
+  scaledToMinor,
+} from '../../platform/currencies';
 import { prisma } from '../../platform/db';
 import { BadRequestError } from '../../platform/errors';
-import type { Prisma } from '../../generated/prisma/client';
+import type { Prisma, ProductVariant as ProductVariantRow } from '../../generated/prisma/client';
 import { OrganizationSummary } from './brands';
 import { builder, keyAuth } from '../../schema/builder';
 import { IN_CATALOG } from './visibility';
 import { containing } from '../../schema/filters';
 import { listQuery } from '../../schema/lists';
-import { fromMinor, toMinor } from '../../schema/money';
 import { listOf, searchWork } from '../../schema/complexity';
 
 /**
@@ -27,13 +32,34 @@ const MAX_STORED_MINOR = 2 ** 31 - 1;
 const productFilterArgs = builder.args((t) => ({
   search: t.string({ description: 'Part of the name or SKU, any case' }),
   organizationId: t.field({ type: 'UUID', description: 'One brand' }),
-  minPrice: t.float({ description: 'Effective price (sale price when set) at least' }),
-  maxPrice: t.float({ description: 'Effective price (sale price when set) at most' }),
+  minPrice: t.float({
+    description:
+      "Effective price (sale price when set) at least, as the price is answered: in the product's currency",
+  }),
+  maxPrice: t.float({
+    description:
+      "Effective price (sale price when set) at most, as the price is answered: in the product's currency",
+  }),
   available: t.boolean(),
   categories: t.stringList({ description: 'Products in any of these categories' }),
 }));
 
-/** Products whose effective price (salePrice when set, else price) lies within the bounds. */
+/** The currencies of each exponent a price filter converts its bounds for, the default's last. */
+const PRICE_CURRENCY_GROUPS = [...CURRENCIES_BY_EXPONENT].map(([exponent, codes]) => ({
+  exponent,
+  currency: { in: [...codes] },
+}));
+const ALL_OTHER_CURRENCIES = {
+  exponent: DEFAULT_EXPONENT,
+  currency: { notIn: [...CURRENCIES_BY_EXPONENT.values()].flat() },
+};
+
+/**
+ * Products whose effective price (salePrice when set, else price) lies within the bounds, read as
+ * each product's price is answered: in its currency's major units (minPrice=1500 is 1,500 yen for
+ * a JPY product and 1,500.00 euros for a EUR one), so each group of currencies with the same
+ * decimals compares its own minor units.
+ */
 export function effectivePriceWhere(
   minPrice?: number | null,
   maxPrice?: number | null,
@@ -50,11 +76,20 @@ export function effectivePriceWhere(
     throw new BadRequestError('minPrice must not be greater than maxPrice');
   }
   if (!hasMin && !hasMax) return undefined;
-  const bounds = {
-    ...(hasMin && { gte: Math.min(toMinor(minPrice), MAX_STORED_MINOR) }),
-    ...(hasMax && { lte: Math.min(toMinor(maxPrice), MAX_STORED_MINOR) }),
+  return {
+    OR: [...PRICE_CURRENCY_GROUPS, ALL_OTHER_CURRENCIES].map(({ exponent, currency }) => {
+      const bound = (amount: number, rounding: 'up' | 'down') =>
+        Math.min(scaledToMinor(amount, exponent, rounding), MAX_STORED_MINOR);
+      const bounds = {
+        ...(hasMin && { gte: bound(minPrice, 'up') }),
+        ...(hasMax && { lte: bound(maxPrice, 'down') }),
+      };
+      return {
+        currency,
+        OR: [{ salePriceMinor: bounds }, { salePriceMinor: null, priceMinor: bounds }],
+      };
+    }),
   };
-  return { OR: [{ salePriceMinor: bounds }, { salePriceMinor: null, priceMinor: bounds }] };
 }
 
 /** Products of visible brands matching the filter; every filter narrows the list (AND). */
@@ -131,14 +166,17 @@ const ProductProperty = builder.objectRef<NameValue>('ProductProperty').implemen
   }),
 });
 
-const ProductVariant = builder.prismaObject('ProductVariant', {
+/** A product's variant with the product's currency, which its price is in. */
+type VariantOfProduct = ProductVariantRow & { currency: string };
+
+const ProductVariant = builder.objectRef<VariantOfProduct>('ProductVariant').implement({
   description: "A variant of a product, priced in the product's currency",
   fields: (t) => ({
-    id: t.exposeID('id'),
-    sku: t.exposeString('sku'),
-    name: t.exposeString('name'),
-    price: t.float({ resolve: (v) => fromMinor(v.priceMinor) }),
-    stock: t.exposeInt('stock'),
+    id: t.id({ resolve: (v) => v.id }),
+    sku: t.string({ resolve: (v) => v.sku }),
+    name: t.string({ resolve: (v) => v.name }),
+    price: t.float({ resolve: (v) => fromMinor(v.priceMinor, v.currency) }),
+    stock: t.int({ resolve: (v) => v.stock }),
     attributes: t.field({
       type: [ProductProperty],
       description: `What sets the variant apart, as name/value pairs (size: M, color: red), the first ${MAX_VARIANT_ATTRIBUTES}`,
@@ -149,7 +187,8 @@ const ProductVariant = builder.prismaObject('ProductVariant', {
 });
 
 const Product = builder.prismaObject('Product', {
-  description: 'A product of a visible brand; money in major units of `currency`',
+  description:
+    "A product of a visible brand; money in `currency`, with the currency's decimals (ISO 4217: 0 for JPY, 2 for EUR, 3 for BHD)",
   fields: (t) => ({
     id: t.exposeID('id'),
     organizationId: t.exposeID('organizationId'),
@@ -158,10 +197,10 @@ const Product = builder.prismaObject('Product', {
     description: t.exposeString('description', { nullable: true }),
     sku: t.exposeString('sku'),
     url: t.exposeString('url'),
-    price: t.float({ resolve: (p) => fromMinor(p.priceMinor) }),
+    price: t.float({ resolve: (p) => fromMinor(p.priceMinor, p.currency) }),
     salePrice: t.float({
       nullable: true,
-      resolve: (p) => (p.salePriceMinor === null ? null : fromMinor(p.salePriceMinor)),
+      resolve: (p) => (p.salePriceMinor === null ? null : fromMinor(p.salePriceMinor, p.currency)),
     }),
     currency: t.exposeString('currency', { description: 'ISO 4217 code' }),
     stock: t.exposeInt('stock'),
@@ -173,11 +212,15 @@ const Product = builder.prismaObject('Product', {
       complexity: listOf(MAX_PRODUCT_SPECIFICATIONS),
       resolve: (p) => specificationsOf(p.specifications),
     }),
-    variants: t.relation('variants', {
-      type: ProductVariant,
+    variants: t.field({
+      type: [ProductVariant],
       description: `In position order, the first ${MAX_PRODUCT_VARIANTS}`,
-      query: { orderBy: [{ position: 'asc' }, { id: 'asc' }], take: MAX_PRODUCT_VARIANTS },
+      select: {
+        variants: { orderBy: [{ position: 'asc' }, { id: 'asc' }], take: MAX_PRODUCT_VARIANTS },
+      },
       complexity: listOf(MAX_PRODUCT_VARIANTS),
+      // A variant's price is in the product's currency, which a variant does not store.
+      resolve: (p) => p.variants.map((variant) => ({ ...variant, currency: p.currency })),
     }),
     categories: t.exposeStringList('categories'),
   }),

@@ -1,6 +1,7 @@
 // An order's history, written by the database in the writer's transaction (migration
 // order_lifecycle): one order's events, and the affiliate's change feed of all of them, in the
 // order they committed. A cursor is an event's number in its affiliate's sequence.
+import { fromMinor } from '../../platform/currencies';
 import { prisma } from '../../platform/db';
 import { BadRequestError, notFound } from '../../platform/errors';
 import {
@@ -12,7 +13,6 @@ import {
 import { builder, keyAuth } from '../../schema/builder';
 import { ENVELOPE_DATA, listOf } from '../../schema/complexity';
 import { affiliateOf } from '../../schema/context';
-import { fromMinor } from '../../schema/money';
 import type { PaginatedRule } from '../../schema/pagination';
 import { isUuid } from '../../platform/formats';
 import { finalThroughOf } from './lifecycle';
@@ -49,16 +49,17 @@ export const OrderEventTypeEnum = builder.enumType(OrderEventType, {
     'What an order event records; its webhook and postback event is `order.` and the type in lower case (`order.adjusted`)',
 });
 
-const amount = (minor: number | null) => (minor === null ? null : fromMinor(minor));
-const delta = (after: number, before: number | null) =>
-  before === null ? null : fromMinor(after - before);
+const amount = (minor: number | null, currency: string) =>
+  minor === null ? null : fromMinor(minor, currency);
+const delta = (after: number, before: number | null, currency: string) =>
+  before === null ? null : fromMinor(after - before, currency);
 
 // Every field reads the row's own columns, which each way of loading events selects in full: a
 // field `select` would make the Prisma plugin fetch each event again when its list was not loaded
 // through a Prisma field (the feed's page).
 export const OrderEvent = builder.prismaObject('OrderEvent', {
   description:
-    "A change of an order, recorded by the database in the writer's transaction; money in major units of `currency`",
+    "A change of an order, recorded by the database in the writer's transaction; money in `currency`, with its decimals",
   fields: (t) => ({
     cursor: t.string({
       description:
@@ -82,31 +83,32 @@ export const OrderEvent = builder.prismaObject('OrderEvent', {
     currency: t.exposeString('currency', { description: 'ISO 4217 code' }),
     saleAmount: t.float({
       description: "The order's transaction value after it",
-      resolve: (event) => fromMinor(event.transactionValueMinor),
+      resolve: (event) => fromMinor(event.transactionValueMinor, event.currency),
     }),
     earnings: t.float({
       description: "The order's earnings after it",
-      resolve: (event) => fromMinor(event.earningsMinor),
+      resolve: (event) => fromMinor(event.earningsMinor, event.currency),
     }),
     previousSaleAmount: t.float({
       nullable: true,
       description: 'The transaction value before it: ADJUSTED only',
-      resolve: (event) => amount(event.previousTransactionValueMinor),
+      resolve: (event) => amount(event.previousTransactionValueMinor, event.currency),
     }),
     previousEarnings: t.float({
       nullable: true,
       description: 'The earnings before it: ADJUSTED only',
-      resolve: (event) => amount(event.previousEarningsMinor),
+      resolve: (event) => amount(event.previousEarningsMinor, event.currency),
     }),
     saleAmountDelta: t.float({
       nullable: true,
       description: '`saleAmount` less `previousSaleAmount`: ADJUSTED only',
-      resolve: (event) => delta(event.transactionValueMinor, event.previousTransactionValueMinor),
+      resolve: (event) =>
+        delta(event.transactionValueMinor, event.previousTransactionValueMinor, event.currency),
     }),
     earningsDelta: t.float({
       nullable: true,
       description: '`earnings` less `previousEarnings`: ADJUSTED only',
-      resolve: (event) => delta(event.earningsMinor, event.previousEarningsMinor),
+      resolve: (event) => delta(event.earningsMinor, event.previousEarningsMinor, event.currency),
     }),
     locksAt: t.expose('locksAt', {
       type: 'DateTime',

@@ -2,11 +2,13 @@
 // items, the lock date, and the affiliate's `finalThrough` watermark beside a list. Only the key's affiliate's orders
 // exist for a request; another affiliate's order is not found.
 import type { InputShapeFromFields } from '@pothos/core';
+import { fromMinor } from '../../platform/currencies';
 import { prisma } from '../../platform/db';
 import {
   OrderStatus,
   OrderStatusReason,
   PayoutStatus,
+  type OrderItem as OrderItemRow,
   type Prisma,
 } from '../../generated/prisma/client';
 import { OrganizationSummary } from '../catalog/brands';
@@ -15,7 +17,7 @@ import { affiliateOf } from '../../schema/context';
 import { containing, dateRange } from '../../schema/filters';
 import { itemQuery, listQuery } from '../../schema/lists';
 import { SUB_ID_NAMES } from '../links/subIds';
-import { fromBasisPoints, fromMinor } from '../../schema/money';
+import { fromBasisPoints } from '../../schema/money';
 import { listOf, searchWork } from '../../schema/complexity';
 import { ORDER_DATES, OrderDateType, type OrderDateName } from './dates';
 import { EVENT_ORDER, EVENTS_ON_ORDER, OrderEvent } from './events';
@@ -90,23 +92,24 @@ const OLDEST_CHANGE_FIRST = [
   { id: 'asc' },
 ] satisfies Prisma.OrderOrderByWithRelationInput[];
 
-const OrderItem = builder.prismaObject('OrderItem', {
-  description: 'A line of an order; money in major units, rates in percent',
+/** An order's line with the order's currency, which its amounts are in. */
+type OrderLine = OrderItemRow & { currency: string };
+
+const OrderItem = builder.objectRef<OrderLine>('OrderItem').implement({
+  description: "A line of an order; money in the order's currency, rates in percent",
   fields: (t) => ({
-    productId: t.exposeID('productId', { nullable: true }),
-    sku: t.exposeString('sku'),
-    name: t.exposeString('name'),
-    quantity: t.exposeInt('quantity'),
-    unitPrice: t.float({
-      resolve: (item) => fromMinor(item.unitPriceMinor),
-    }),
-    total: t.float({ resolve: (item) => fromMinor(item.totalMinor) }),
+    productId: t.id({ nullable: true, resolve: (item) => item.productId }),
+    sku: t.string({ resolve: (item) => item.sku }),
+    name: t.string({ resolve: (item) => item.name }),
+    quantity: t.int({ resolve: (item) => item.quantity }),
+    unitPrice: t.float({ resolve: (item) => fromMinor(item.unitPriceMinor, item.currency) }),
+    total: t.float({ resolve: (item) => fromMinor(item.totalMinor, item.currency) }),
     commissionRate: t.float({
       description: 'Percent (5.5 = 5.5 %)',
       resolve: (item) => fromBasisPoints(item.commissionRateBps),
     }),
     commissionValue: t.float({
-      resolve: (item) => fromMinor(item.commissionValueMinor),
+      resolve: (item) => fromMinor(item.commissionValueMinor, item.currency),
     }),
   }),
 });
@@ -128,7 +131,8 @@ const reportedSubId = (name: string) =>
   `The \`${name}\` of the click the order came from (GET /s/{urlCode}?${name}=…), as the brand reported it`;
 
 const Order = builder.prismaObject('Order', {
-  description: 'An order the affiliate referred; money in major units of `currency`',
+  description:
+    "An order the affiliate referred; money in `currency`, with the currency's decimals (ISO 4217: 0 for JPY, 2 for EUR, 3 for BHD)",
   fields: (t) => ({
     id: t.exposeID('id'),
     orderNumber: t.exposeString('orderNumber'),
@@ -137,7 +141,7 @@ const Order = builder.prismaObject('Order', {
     status: t.expose('status', { type: OrderStatus }),
     currency: t.exposeString('currency', { description: 'ISO 4217 code' }),
     transactionValue: t.float({
-      resolve: (order) => fromMinor(order.transactionValueMinor),
+      resolve: (order) => fromMinor(order.transactionValueMinor, order.currency),
     }),
     commissionRate: t.float({
       description: 'Percent (5.5 = 5.5 %)',
@@ -145,13 +149,15 @@ const Order = builder.prismaObject('Order', {
     }),
     earnings: t.float({
       description: "The affiliate's commission on this order",
-      resolve: (order) => fromMinor(order.earningsMinor),
+      resolve: (order) => fromMinor(order.earningsMinor, order.currency),
     }),
-    items: t.relation('items', {
-      type: OrderItem,
+    items: t.field({
+      type: [OrderItem],
       description: `The order's lines in position order, the first ${MAX_ORDER_ITEMS}`,
-      query: { orderBy: [{ position: 'asc' }, { id: 'asc' }], take: MAX_ORDER_ITEMS },
+      select: { items: { orderBy: [{ position: 'asc' }, { id: 'asc' }], take: MAX_ORDER_ITEMS } },
       complexity: listOf(MAX_ORDER_ITEMS),
+      // The lines' amounts are in the order's currency, which a line does not store.
+      resolve: (order) => order.items.map((item) => ({ ...item, currency: order.currency })),
     }),
     shortUrlCode: t.exposeString('shortUrlCode', { nullable: true }),
     channelId: t.exposeID('channelId', { nullable: true }),
@@ -177,11 +183,11 @@ const Order = builder.prismaObject('Order', {
     }),
     originalSaleAmount: t.float({
       description: '`transactionValue` as first recorded',
-      resolve: (order) => fromMinor(order.originalTransactionValueMinor),
+      resolve: (order) => fromMinor(order.originalTransactionValueMinor, order.currency),
     }),
     originalEarnings: t.float({
       description: '`earnings` as first recorded',
-      resolve: (order) => fromMinor(order.originalEarningsMinor),
+      resolve: (order) => fromMinor(order.originalEarningsMinor, order.currency),
     }),
     adjusted: t.boolean({
       description: 'Whether the amounts differ from those first recorded',

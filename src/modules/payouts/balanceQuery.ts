@@ -1,11 +1,11 @@
 // GET /affiliate/balance: per currency, where the affiliate's earnings stand (pending, approved,
 // available, in payment, paid) from the rollup the database keeps ("AffiliateBalance", migration
 // payouts), and what payouts paid in a period. No order is read.
+import { fromMinor } from '../../platform/currencies';
 import { prisma } from '../../platform/db';
 import { BadRequestError } from '../../platform/errors';
 import { builder, keyAuth } from '../../schema/builder';
 import { listQuery } from '../../schema/lists';
-import { fromMinor } from '../../schema/money';
 import type { Page } from '../../schema/pagination';
 import { BALANCE_STATES } from './balance';
 
@@ -14,12 +14,14 @@ type BalanceStateName = (typeof BALANCE_STATES)[number];
 interface Amount {
   orders: number;
   minor: number;
+  /** The balance's currency, which `minor` is in. */
+  currency: string;
 }
 
 export interface BalanceRecord {
   currency: string;
   states: Record<BalanceStateName, Amount>;
-  paidInPeriod: { payouts: number; minor: number };
+  paidInPeriod: { payouts: number; minor: number; currency: string };
 }
 
 interface BalanceQuery {
@@ -42,7 +44,7 @@ export function balancePeriod(startAt: Date | null | undefined, endAt: Date | nu
   return { startAt: start, endAt: end };
 }
 
-const noAmount = (): Amount => ({ orders: 0, minor: 0 });
+const noAmount = (currency: string): Amount => ({ orders: 0, minor: 0, currency });
 
 async function balancePage(query: BalanceQuery, page: Page) {
   const [states, paid] = await Promise.all([
@@ -62,11 +64,11 @@ async function balancePage(query: BalanceQuery, page: Page) {
   const recordOf = (currency: string) => {
     let record = byCurrency.get(currency);
     if (!record) {
-      const empty = Object.fromEntries(BALANCE_STATES.map((state) => [state, noAmount()]));
+      const empty = Object.fromEntries(BALANCE_STATES.map((state) => [state, noAmount(currency)]));
       record = {
         currency,
         states: empty as BalanceRecord['states'],
-        paidInPeriod: { payouts: 0, minor: 0 },
+        paidInPeriod: { payouts: 0, minor: 0, currency },
       };
       byCurrency.set(currency, record);
     }
@@ -77,12 +79,14 @@ async function balancePage(query: BalanceQuery, page: Page) {
     recordOf(row.currency).states[row.state] = {
       orders: row.orders,
       minor: Number(row.earningsMinor),
+      currency: row.currency,
     };
   }
   for (const row of paid) {
     recordOf(row.currency).paidInPeriod = {
       payouts: row._count._all,
       minor: Number(row._sum.amountMinor ?? 0n),
+      currency: row.currency,
     };
   }
   const rows = [...byCurrency.values()]
@@ -92,9 +96,10 @@ async function balancePage(query: BalanceQuery, page: Page) {
 }
 
 const BalanceAmount = builder.objectRef<Amount>('BalanceAmount').implement({
-  description: 'Earnings of some orders, in major units of the currency, and how many orders',
+  description:
+    "Earnings of some orders, in the balance's currency with its decimals, and how many orders",
   fields: (t) => ({
-    amount: t.float({ resolve: (amount) => fromMinor(amount.minor) }),
+    amount: t.float({ resolve: (amount) => fromMinor(amount.minor, amount.currency) }),
     orders: t.int({ resolve: (amount) => amount.orders }),
   }),
 });
@@ -102,9 +107,10 @@ const BalanceAmount = builder.objectRef<Amount>('BalanceAmount').implement({
 const PaidInPeriod = builder
   .objectRef<BalanceRecord['paidInPeriod']>('BalancePaidInPeriod')
   .implement({
-    description: 'What payouts paid in the period (by `paidAt`), in major units of the currency',
+    description:
+      "What payouts paid in the period (by `paidAt`), in the balance's currency with its decimals",
     fields: (t) => ({
-      amount: t.float({ resolve: (paid) => fromMinor(paid.minor) }),
+      amount: t.float({ resolve: (paid) => fromMinor(paid.minor, paid.currency) }),
       payouts: t.int({ resolve: (paid) => paid.payouts }),
     }),
   });

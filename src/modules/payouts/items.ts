@@ -2,12 +2,13 @@
 // first, each with the amount the payout pays for it; as CSV too. A payout of another affiliate, or
 // none, is not found.
 import { OrderStatus } from '../../generated/prisma/client';
+import { fromMinor } from '../../platform/currencies';
 import { prisma } from '../../platform/db';
 import { notFound } from '../../platform/errors';
 import { isUuid } from '../../platform/formats';
 import { builder, keyAuth } from '../../schema/builder';
 import { listQuery } from '../../schema/lists';
-import { fromBasisPoints, fromMinor } from '../../schema/money';
+import { fromBasisPoints } from '../../schema/money';
 import type { Page } from '../../schema/pagination';
 
 interface PayoutItemQuery {
@@ -86,7 +87,7 @@ export async function payoutItemsPage(
 
 const PayoutItem = builder.objectRef<PayoutItemRecord>('PayoutItem').implement({
   description:
-    "An order a payout pays and the amount it pays for it (the order's earnings); money in major units of `currency`",
+    "An order a payout pays and the amount it pays for it (the order's earnings); money in `currency`, with its decimals",
   fields: (t) => ({
     orderId: t.id({ resolve: (item) => item.orderId }),
     orderNumber: t.string({ resolve: (item) => item.orderNumber }),
@@ -99,16 +100,18 @@ const PayoutItem = builder.objectRef<PayoutItemRecord>('PayoutItem').implement({
     currency: t.string({ description: 'ISO 4217 code', resolve: (item) => item.currency }),
     amount: t.float({
       description: 'What the payout pays for the order',
-      resolve: (item) => fromMinor(item.amountMinor),
+      resolve: (item) => fromMinor(item.amountMinor, item.currency),
     }),
-    transactionValue: t.float({ resolve: (item) => fromMinor(item.transactionValueMinor) }),
+    transactionValue: t.float({
+      resolve: (item) => fromMinor(item.transactionValueMinor, item.currency),
+    }),
     commissionRate: t.float({
       description: 'Percent (5.5 = 5.5 %)',
       resolve: (item) => fromBasisPoints(item.commissionRateBps),
     }),
     earnings: t.float({
       description: "The affiliate's commission on the order",
-      resolve: (item) => fromMinor(item.earningsMinor),
+      resolve: (item) => fromMinor(item.earningsMinor, item.currency),
     }),
     orderedAt: t.field({ type: 'DateTime', resolve: (item) => item.orderedAt }),
     orderUpdatedAt: t.field({

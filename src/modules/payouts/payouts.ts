@@ -6,7 +6,7 @@ import { prisma } from '../../platform/db';
 import { BadRequestError } from '../../platform/errors';
 import { builder, keyAuth } from '../../schema/builder';
 import { itemQuery, listQuery } from '../../schema/lists';
-import { fromMinor } from '../../schema/money';
+import { fromMinor } from '../../platform/currencies';
 
 builder.enumType(PayoutStatus, {
   name: 'PayoutStatus',
@@ -24,14 +24,14 @@ export function currencyFilter(currency: string): string {
 
 export const Payout = builder.prismaObject('Payout', {
   description:
-    "A payment to the affiliate of its orders' earnings; money in major units of `currency`",
+    "A payment to the affiliate of its orders' earnings; money in `currency`, with its decimals",
   fields: (t) => ({
     id: t.exposeID('id'),
     status: t.expose('status', { type: PayoutStatus }),
     currency: t.exposeString('currency', { description: 'ISO 4217 code' }),
     amount: t.float({
       description: 'The sum of its items: the earnings of the orders it pays',
-      resolve: (payout) => fromMinor(Number(payout.amountMinor)),
+      resolve: (payout) => fromMinor(payout.amountMinor, payout.currency),
     }),
     orders: t.exposeInt('itemCount', { description: 'The orders it pays (its items)' }),
     periodStart: t.expose('periodStart', {

@@ -3,6 +3,7 @@
 // the empty text. Pure.
 import { hash } from 'node:crypto';
 import type { OrderStatus, PostbackPayoutRule } from '../../generated/prisma/client';
+import { amountText } from '../../platform/currencies';
 
 /** Every macro, with what it stands for (docs/postbacks.md lists the same). */
 export const MACROS = {
@@ -20,9 +21,9 @@ export const MACROS = {
   previous_status: 'the status before a status change, as the network names it (PENDING ...)',
   reason: 'the reason the event gives for a rejection or a change of amounts (RETURNED ...)',
   payout:
-    'the affiliate’s earnings on the order, in major units (12.50), or what the payout rule makes of them in the order’s status',
-  original_payout: 'the earnings as first recorded, in major units',
-  sale_amount: 'the order’s transaction value, in major units',
+    'the affiliate’s earnings on the order, written with every decimal of its currency (12.50 EUR, 1500 JPY, 1.234 BHD), or what the payout rule makes of them in the order’s status',
+  original_payout: 'the earnings as first recorded, written as payout is',
+  sale_amount: 'the order’s transaction value, written as payout is',
   currency: 'the order’s currency (ISO 4217, EUR)',
   brand_id: 'the brand’s id',
   campaign_id: 'the campaign of the order’s link, if it has one',
@@ -126,13 +127,6 @@ export interface RenderRules {
   payoutRule: PostbackPayoutRule;
 }
 
-/** 1250 minor units -> "12.50": two decimals, as the order routes answer money. */
-export function majorUnits(minor: number): string {
-  const sign = minor < 0 ? '-' : '';
-  const absolute = Math.abs(minor);
-  return `${sign}${Math.floor(absolute / 100)}.${String(absolute % 100).padStart(2, '0')}`;
-}
-
 export function macroValues(
   conversion: Conversion,
   context: RequestContext,
@@ -154,9 +148,9 @@ export function macroValues(
     type: typeMap[context.status] ?? '',
     previous_status: context.previousStatus ?? '',
     reason: context.reason ?? '',
-    payout: majorUnits(payout),
-    original_payout: majorUnits(conversion.originalEarningsMinor),
-    sale_amount: majorUnits(conversion.transactionValueMinor),
+    payout: amountText(payout, conversion.currency),
+    original_payout: amountText(conversion.originalEarningsMinor, conversion.currency),
+    sale_amount: amountText(conversion.transactionValueMinor, conversion.currency),
     currency: conversion.currency,
     brand_id: conversion.brandId,
     campaign_id: conversion.campaignId ?? '',

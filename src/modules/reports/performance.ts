@@ -2,12 +2,12 @@
 // brand, campaign, link or sub-ID value, per currency, from the hourly rollups
 // (./performanceRows.ts). A list like the others (`listQuery`, `meta` envelope); its rows are
 // computed, not stored.
+import { fromMinor, NO_CURRENCY } from '../../platform/currencies';
 import { shortUrlOf } from '../links/links';
 import { OTHER_SUB_ID_VALUES, SUB_ID_HISTORY_DAYS } from '../links/subIds';
 import { builder, keyAuth } from '../../schema/builder';
 import { listQuery } from '../../schema/lists';
 import { OrderDateType } from '../orders/dates';
-import { fromMinor } from '../../schema/money';
 import {
   performancePage,
   REPORT_GROUPS,
@@ -16,7 +16,13 @@ import {
   type PerformanceRecord,
   type ReportQuery,
 } from './performanceRows';
-import { perClick, reportPeriod, reportTimeZone, requireSubIdHistory } from './range';
+import {
+  earningsPerClick,
+  perClick,
+  reportPeriod,
+  reportTimeZone,
+  requireSubIdHistory,
+} from './range';
 
 const ReportGroupBy = builder.enumType('ReportGroupBy', {
   description:
@@ -24,17 +30,19 @@ const ReportGroupBy = builder.enumType('ReportGroupBy', {
   values: REPORT_GROUPS,
 });
 
-type EarningsByStatus = PerformanceRecord['earningsByStatusMinor'];
+/** A row's currency; a row without orders has none, and only zeros (counted in "no currency"). */
+const currencyOf = (row: PerformanceRecord) => row.currency ?? NO_CURRENCY;
 
-const money = (minor: number) => fromMinor(minor);
+/** An amount of the row, in its currency with its decimals. */
+const money = (minor: number, row: PerformanceRecord) => fromMinor(minor, currencyOf(row));
 
-const EarningsByStatus = builder.objectRef<EarningsByStatus>('EarningsByStatus').implement({
-  description: "Earnings of the row's orders by commission status, in major units of `currency`",
+const EarningsByStatus = builder.objectRef<PerformanceRecord>('EarningsByStatus').implement({
+  description: "Earnings of the row's orders by commission status, in `currency` with its decimals",
   fields: (t) => ({
-    PENDING: t.float({ resolve: (earnings) => money(earnings.PENDING) }),
-    APPROVED: t.float({ resolve: (earnings) => money(earnings.APPROVED) }),
-    PAID: t.float({ resolve: (earnings) => money(earnings.PAID) }),
-    REJECTED: t.float({ resolve: (earnings) => money(earnings.REJECTED) }),
+    PENDING: t.float({ resolve: (row) => money(row.earningsByStatusMinor.PENDING, row) }),
+    APPROVED: t.float({ resolve: (row) => money(row.earningsByStatusMinor.APPROVED, row) }),
+    PAID: t.float({ resolve: (row) => money(row.earningsByStatusMinor.PAID, row) }),
+    REJECTED: t.float({ resolve: (row) => money(row.earningsByStatusMinor.REJECTED, row) }),
   }),
 });
 
@@ -46,7 +54,7 @@ function earningsMinorOf(row: PerformanceRecord): number {
 
 const PerformanceRow = builder.objectRef<PerformanceRecord>('PerformanceRow').implement({
   description:
-    "One row of a performance report: a key (the day, brand, campaign, link or sub-ID value the report groups by; the other keys are null) and a currency. Clicks belong to the key, whatever the currency: each of a key's currency rows shows all of its clicks. Money in major units of `currency`.",
+    "One row of a performance report: a key (the day, brand, campaign, link or sub-ID value the report groups by; the other keys are null) and a currency. Clicks belong to the key, whatever the currency: each of a key's currency rows shows all of its clicks. Money in `currency`, with its decimals (ISO 4217: 0 for JPY, 2 for EUR, 3 for BHD).",
   fields: (t) => ({
     date: t.string({
       nullable: true,
@@ -115,15 +123,15 @@ const PerformanceRow = builder.objectRef<PerformanceRecord>('PerformanceRow').im
     }),
     transactionValue: t.float({
       description: 'Value of those orders, every status',
-      resolve: (row) => money(row.transactionValueMinor),
+      resolve: (row) => money(row.transactionValueMinor, row),
     }),
     earnings: t.float({
       description: 'Earnings of those orders in every status but REJECTED',
-      resolve: (row) => money(earningsMinorOf(row)),
+      resolve: (row) => money(earningsMinorOf(row), row),
     }),
     earningsByStatus: t.field({
       type: EarningsByStatus,
-      resolve: (row) => row.earningsByStatusMinor,
+      resolve: (row) => row,
     }),
     conversionRate: t.float({
       nullable: true,
@@ -132,8 +140,9 @@ const PerformanceRow = builder.objectRef<PerformanceRecord>('PerformanceRow').im
     }),
     epc: t.float({
       nullable: true,
-      description: 'Earnings per click in major units, 4 decimals; null without clicks',
-      resolve: (row) => perClick(fromMinor(earningsMinorOf(row)), row.clicks),
+      description:
+        'Earnings per click in `currency`, with two decimals more than it has (4 for EUR, 2 for JPY, 5 for BHD); null without clicks',
+      resolve: (row) => earningsPerClick(earningsMinorOf(row), row.clicks, currencyOf(row)),
     }),
   }),
 });

@@ -1,5 +1,6 @@
 // The report's period and its arithmetic, pure: the hours it reads, its local days, its rates.
 // Rollups are kept per UTC hour, so a period is read in whole hours.
+import { decimalText, exponentOf } from '../../platform/currencies';
 import { BadRequestError, shown } from '../../platform/errors';
 import { SUB_ID_HISTORY_DAYS, subIdHistoryStart } from '../links/subIds';
 
@@ -103,6 +104,23 @@ export function reportTimeZone(timezone: string | null | undefined): string {
     );
   }
   return timezone;
+}
+
+/**
+ * Earnings per click in the currency with two decimals more than it has (hundredths of a minor
+ * unit: 4 for EUR, 2 for JPY, 5 for BHD), rounded half away from zero; null without clicks.
+ */
+export function earningsPerClick(
+  earningsMinor: number,
+  clicks: number,
+  currency: string,
+): number | null {
+  if (clicks === 0) return null;
+  // In hundredths of a minor unit, rounded in integers: (2 * 100 * earnings + clicks) / (2 * clicks).
+  const hundredths = BigInt(Math.abs(earningsMinor)) * 100n;
+  const rounded = (2n * hundredths + BigInt(clicks)) / (2n * BigInt(clicks));
+  const places = exponentOf(currency) + 2;
+  return Number(decimalText(earningsMinor < 0 ? -rounded : rounded, places));
 }
 
 /** `part / clicks` rounded to 4 decimals; null without clicks (no rate can be said). */

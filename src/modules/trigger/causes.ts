@@ -2,6 +2,7 @@
 // UPDATEs on "Order" and "OrderItem", so the database's triggers run as for any writer (the outbox
 // and its webhook and postback deliveries, the performance and sub-ID rollups, updatedAt).
 import { randomBytes, randomInt } from 'node:crypto';
+import { amountText } from '../../platform/currencies';
 import { databaseRefusalOf } from '../../platform/databaseOutage';
 import { prisma } from '../../platform/db';
 import { BadRequestError, notFound } from '../../platform/errors';
@@ -47,9 +48,15 @@ type Cause = (request: TriggerRequest) => Promise<Triggered>;
 const NEXT_STATUS: Partial<Record<OrderStatus, OrderStatus>> = { PENDING: 'APPROVED' };
 
 /** A made-up line when the brand has no products. */
-const SAMPLE_ITEM = { sku: 'TRIGGER-1', name: 'Triggered item', priceMinor: 4_990 };
+const SAMPLE_ITEM = {
+  sku: 'TRIGGER-1',
+  name: 'Triggered item',
+  priceMinor: 4_990,
+  currency: 'EUR',
+};
 
-const money = (minor: number, currency: string) => `${(minor / 100).toFixed(2)} ${currency}`;
+/** 1500 JPY-minor -> "1500 JPY", 1250 EUR-minor -> "12.50 EUR". */
+const money = (minor: number, currency: string) => `${amountText(minor, currency)} ${currency}`;
 
 /** An order number of its own, recognisable as a triggered one: TRIG-20261127-5F2K9Q. */
 function triggeredOrderNumber(at: Date): string {
@@ -114,17 +121,26 @@ async function recordOrder(request: TriggerRequest): Promise<Triggered> {
   const brand = relation.organization;
   const products = await prisma.product.findMany({
     where: { organizationId: brand.id },
-    select: { id: true, sku: true, name: true, priceMinor: true, salePriceMinor: true },
+    select: {
+      id: true,
+      sku: true,
+      name: true,
+      priceMinor: true,
+      salePriceMinor: true,
+      currency: true,
+    },
     orderBy: { id: 'asc' },
     take: 20,
   });
   const rateBps = relation.commissionType === 'PERCENTAGE' ? relation.commissionValue : 0;
   const choices = products.length > 0 ? products : [{ id: null, ...SAMPLE_ITEM }];
-  // One or two of the brand's products, from a random place in its list.
+  // One or two of the brand's products, from a random place in its list; the order is in the
+  // first one's currency, which the second must share.
   const first = randomInt(choices.length);
-  const lines = [...new Set([first, (first + 1) % choices.length].slice(0, randomInt(1, 3)))].map(
-    (index) => choices[index]!,
-  );
+  const currency = choices[first]!.currency;
+  const lines = [...new Set([first, (first + 1) % choices.length].slice(0, randomInt(1, 3)))]
+    .map((index) => choices[index]!)
+    .filter((line) => line.currency === currency);
   const items = lines.map((line, position) => {
     const quantity = randomInt(1, 4);
     const unitPriceMinor = ('salePriceMinor' in line && line.salePriceMinor) || line.priceMinor;
@@ -148,7 +164,6 @@ async function recordOrder(request: TriggerRequest): Promise<Triggered> {
     } satisfies Omit<Prisma.OrderItemCreateManyInput, 'orderId'>;
   });
   const orderedAt = new Date();
-  const currency = 'EUR';
   const order = await prisma.order.create({
     data: {
       orderNumber: triggeredOrderNumber(orderedAt),

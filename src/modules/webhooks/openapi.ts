@@ -86,7 +86,10 @@ function lifecycleWebhook(
   };
 }
 
-const money = (description: string) => ({ type: 'number', description });
+const money = (description: string) => ({
+  type: 'number',
+  description: `${description}, in the order's \`currency\` with its decimals`,
+});
 
 /** An event as the document describes it: its body's schema (a component) and its summary. */
 interface EventDocument {

@@ -4,7 +4,7 @@
 // and for an adjustment the amounts before it and the deltas; of a payout event, the payout as its
 // route answers it. Pure.
 import type { OrderEvent as OrderEventRow } from '../../generated/prisma/client';
-import { fromMinor } from '../../schema/money';
+import { fromMinor } from '../../platform/currencies';
 import type { WebhookBody } from './events';
 
 /** An order as its route answers it, for the order's affiliate (src/modules/webhooks/orderAnswer.ts). */
@@ -32,6 +32,7 @@ export function changeOf(
     | 'type'
     | 'reason'
     | 'note'
+    | 'currency'
     | 'transactionValueMinor'
     | 'earningsMinor'
     | 'previousTransactionValueMinor'
@@ -46,12 +47,13 @@ export function changeOf(
   ) {
     return reason;
   }
+  const money = (minor: number) => fromMinor(minor, event.currency);
   return {
     ...reason,
-    previousSaleAmount: fromMinor(event.previousTransactionValueMinor),
-    previousEarnings: fromMinor(event.previousEarningsMinor),
-    saleAmountDelta: fromMinor(event.transactionValueMinor - event.previousTransactionValueMinor),
-    earningsDelta: fromMinor(event.earningsMinor - event.previousEarningsMinor),
+    previousSaleAmount: money(event.previousTransactionValueMinor),
+    previousEarnings: money(event.previousEarningsMinor),
+    saleAmountDelta: money(event.transactionValueMinor - event.previousTransactionValueMinor),
+    earningsDelta: money(event.earningsMinor - event.previousEarningsMinor),
   };
 }
 
