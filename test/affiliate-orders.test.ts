@@ -160,6 +160,9 @@ const MARCH_ORDER = () => ({
   ).toISOString(),
   lockedAt: null,
   isFinal: false,
+  payoutId: null,
+  payoutStatus: null,
+  paidAt: null,
 });
 
 describe('GET /affiliate/orders', () => {
@@ -493,6 +496,9 @@ describe('GraphQL answers what REST answers', () => {
               locksAt
               lockedAt
               isFinal
+              payoutId
+              payoutStatus
+              paidAt
             }
             meta {
               total

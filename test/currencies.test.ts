@@ -621,6 +621,10 @@ describe.each(CASES)('$currency amounts, $decimals decimals', (amounts) => {
     );
 
     await payableOrder(user.id, brand.id, { currency, earningsMinor: 1234 });
+    const scheduled = await trigger({ type: 'PAYOUT_SCHEDULED' });
+    expect(scheduled.summary).toMatch(
+      new RegExp(`^payout TRIG-PAYOUT-\\w+ of ${amounts.text.earnings} ${currency} scheduled`),
+    );
     const paid = await trigger({ type: 'PAYOUT_PAID' });
     expect(paid.summary).toMatch(
       new RegExp(`^payout TRIG-PAYOUT-\\w+ of ${amounts.text.earnings} ${currency} paid`),
