@@ -1,6 +1,6 @@
 // The order-event feed at scale (npm run seed:scale data): GET /affiliate/order-events of the big
 // account (about 2.2 million events) through the whole route (createApp, the demo key, REST), its
-// first page and a page --depth pages of 1,000 in, with `finalThrough`; beside each, what its two
+// first page and a page --depth pages of 500 in, with `finalThrough`; beside each, what its two
 // statements take alone (the page's events, the watermark). Medians of --runs after --warmup.
 //
 //   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres DATABASE_SCHEMA=bench_scale \
@@ -11,7 +11,7 @@ import { medianTime, quietService, timingOptions } from './support/routeTiming';
 
 const options = timingOptions({ depth: '500' });
 const DEPTH = options.number('depth');
-const PAGE = 1_000;
+const PAGE = 500;
 
 quietService({ scaleData: true });
 

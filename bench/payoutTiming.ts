@@ -1,6 +1,7 @@
-// Balances and payouts at scale (npm run seed:scale data): how long the big account's balance,
-// its payouts and the first page of its largest payout's items take through the whole route
-// (createApp, its key, REST). Medians over --runs runs after --warmup.
+// Balances, the ledger and payouts at scale (npm run seed:scale data): how long the big account's
+// balance, its ledger entries (all, and one order's clawbacks), its payouts and the first page of
+// its largest payout's items (orders and entries) take through the whole route (createApp, its
+// key, REST). Medians over --runs runs after --warmup.
 //
 //   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres DATABASE_SCHEMA=bench_scale \
 //     npx tsx bench/payoutTiming.ts
@@ -23,9 +24,21 @@ async function main(): Promise<void> {
       orderBy: { itemCount: 'desc' },
       select: { id: true, itemCount: true },
     });
-    if (!largest) throw new Error('the big account has no payouts: run npm run seed:scale');
+    const clawback = await prisma.earning.findFirst({
+      where: { affiliateId: DEMO.users.affiliate, kind: 'CLAWBACK' },
+      select: { orderId: true },
+    });
+    if (!largest || !clawback) {
+      throw new Error('the big account has no payouts or entries: run npm run seed:scale');
+    }
     const cases = [
       { name: 'the balance', path: '/affiliate/balance' },
+      { name: 'the ledger entries, first page', path: '/affiliate/earnings' },
+      { name: 'the CPC entries, first page', path: '/affiliate/earnings?kind=CPC' },
+      {
+        name: "an order's clawbacks",
+        path: `/affiliate/earnings?orderId=${clawback.orderId}`,
+      },
       { name: 'the payouts, first page', path: '/affiliate/payouts' },
       {
         name: `the largest payout's items (${largest.itemCount}), first page`,

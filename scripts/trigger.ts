@@ -17,9 +17,11 @@ import {
 
 const MUTATION = `mutation Trigger($type: TriggerEventType!, $orderId: ID, $status: OrderStatus,
   $reason: OrderStatusReason, $note: String, $linkCode: String, $subIds: [String],
-  $latestClick: Boolean, $payoutId: ID) {
+  $latestClick: Boolean, $payoutId: ID, $holdReason: HoldReason, $kind: LedgerKind,
+  $amount: Float, $currency: String) {
   triggerEvent(type: $type, orderId: $orderId, status: $status, reason: $reason, note: $note,
-    linkCode: $linkCode, subIds: $subIds, latestClick: $latestClick, payoutId: $payoutId) {
+    linkCode: $linkCode, subIds: $subIds, latestClick: $latestClick, payoutId: $payoutId,
+    holdReason: $holdReason, kind: $kind, amount: $amount, currency: $currency) {
     type orderId summary }
 }`;
 
@@ -39,6 +41,18 @@ const USAGE = [
   '  --reason <REASON> why: RETURNED, CANCELLED, FRAUD, DUPLICATE, TEST_ORDER, TERMS_VIOLATION,',
   '                    AMOUNT_CORRECTED or OTHER (a rejection without one: OTHER)',
   '  --note <text>     the reason in words (OTHER needs one)',
+  'order.held, order.released, order.clawback:',
+  '  --order <id>      the order (default: your newest that can)',
+  '  --hold <REASON>   order.held: REVIEW (default), DISPUTE or FRAUD_CHECK; --note says more',
+  '  --amount <n>      order.clawback: how much to take back (default: all that is left)',
+  "  --note <text>     order.clawback: why (the entry's reason)",
+  'earning.created:',
+  '  --kind <KIND>     BONUS (default), CPC, CREDIT or DEBIT',
+  "  --amount <n>      in major units, the currency's decimals at most (default 10)",
+  "  --currency <CODE> ISO 4217 (default: your newest order's)",
+  '  --note <text>     its reason',
+  'payout.scheduled:',
+  '  --currency <CODE> the currency to pay (default: the one with the most available lines)',
   'payout.processing, payout.paid, payout.failed, payout.cancelled:',
   '  --payout <id>     the payout to move (default: your newest that can)',
   '  --note <text>     payout.failed: why it failed',
@@ -74,6 +88,10 @@ async function main(): Promise<void> {
         note: { type: 'string' },
         link: { type: 'string' },
         payout: { type: 'string' },
+        hold: { type: 'string' },
+        kind: { type: 'string' },
+        amount: { type: 'string' },
+        currency: { type: 'string' },
         click: { type: 'string' },
         sub1: { type: 'string' },
         sub2: { type: 'string' },
@@ -97,6 +115,10 @@ async function main(): Promise<void> {
   if (!isTriggerEventType(type)) fail(`Unknown event "${type}".\n\n${USAGE}`, 2);
   if (values.click !== undefined && values.click !== 'latest') {
     fail(`--click takes "latest" (the link's latest counted click).\n\n${USAGE}`, 2);
+  }
+  const amount = values.amount === undefined ? null : Number(values.amount);
+  if (amount !== null && !(values.amount!.trim() !== '' && Number.isFinite(amount))) {
+    fail(`--amount takes a number (12.50).\n\n${USAGE}`, 2);
   }
   if (!servesTriggers(config)) {
     fail(
@@ -127,6 +149,10 @@ async function main(): Promise<void> {
           ),
           latestClick: values.click === 'latest',
           payoutId: values.payout ?? null,
+          holdReason: values.hold?.toUpperCase() ?? null,
+          kind: values.kind?.toUpperCase() ?? null,
+          amount,
+          currency: values.currency?.toUpperCase() ?? null,
         },
       }),
     });

@@ -160,6 +160,8 @@ const MARCH_ORDER = () => ({
   ).toISOString(),
   lockedAt: null,
   isFinal: false,
+  heldReason: null,
+  heldNote: null,
   payoutId: null,
   payoutStatus: null,
   paidAt: null,
@@ -496,6 +498,8 @@ describe('GraphQL answers what REST answers', () => {
               locksAt
               lockedAt
               isFinal
+              heldReason
+              heldNote
               payoutId
               payoutStatus
               paidAt

@@ -171,6 +171,18 @@ const TABLE: Row[] = [
     otherTenant: (t) => ({ payoutId: t.b.payout.id }),
   },
   {
+    field: 'Query.affiliateEarnings',
+    rest: 'GET /affiliate/earnings',
+    auth: key('affiliate', 'payouts:read'),
+  },
+  {
+    field: 'Query.affiliateEarning',
+    rest: 'GET /affiliate/earnings/:earningId',
+    auth: key('affiliate', 'payouts:read'),
+    args: (t) => ({ earningId: t.a.earning.id }),
+    otherTenant: (t) => ({ earningId: t.b.earning.id }),
+  },
+  {
     field: 'Mutation.createShortUrl',
     rest: 'POST /affiliate/shortener/url',
     auth: key('affiliate', 'shortener:write'),
@@ -672,18 +684,20 @@ describe('cross-tenant: affiliate a asking for affiliate b rows', () => {
     },
   );
 
-  test("lists never show the other affiliate's channels, orders, links or payouts", async () => {
+  test("lists never show the other affiliate's channels, orders, links, payouts or entries", async () => {
     const lists = [
       '/affiliate/channels',
       '/affiliate/orders',
       '/affiliate/shortener/urls',
       '/affiliate/payouts',
+      '/affiliate/earnings',
     ];
     const theirs = [
       tenants.b.channel.id,
       tenants.b.order.id,
       tenants.b.link.urlCode,
       tenants.b.payout.id,
+      tenants.b.earning.id,
     ];
     for (const path of lists) {
       const { status, text } = await send(app, `${path}?limit=100`, { headers: headersOf(aKey()) });

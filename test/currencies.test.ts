@@ -2,7 +2,8 @@
 // that answers one: an order, its items and events (the order's history and the affiliate's
 // feed) over REST and GraphQL, the webhooks a real receiver verifies, the postback macros a real
 // tracker records, the performance report (JSON and CSV), the balance, payouts and their items
-// (JSON and CSV), products and their price filter, and the trigger's summaries.
+// (JSON and CSV), ledger entries and the balance's outlook, products and their price filter, and
+// the trigger's summaries.
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { config } from '../src/platform/config';
 import { prisma } from '../src/platform/db';
@@ -17,6 +18,7 @@ import { app, call, graphql, useTestDatabase } from './support/app';
 import {
   createApiKey,
   createBrand,
+  createEntry,
   createLink,
   createOrder,
   createPayout,
@@ -39,7 +41,7 @@ Object.assign(config, { webhookAllowPrivateUrls: true });
  * What each stored amount reads as in each currency, written out by hand: the order records
  * 123456 minor of sale and 1234 of earnings (one line: 2 x 61728), is corrected to 111110 and 1111,
  * then paid; a second order of 100 minor earns 5 and stays pending; 3 clicks on the first order's
- * link.
+ * link; after payment, 555 of its earnings are clawed back, under a minimum payout of 1000.
  */
 const CASES = [
   {
@@ -55,6 +57,8 @@ const CASES = [
     epc: 370.33,
     salePrice: 99999,
     oneMinorLess: 99998,
+    clawback: -555,
+    minimumPayout: 1000,
     // As postback macros and the trigger write them: every decimal of the currency.
     text: {
       sale: '123456',
@@ -63,6 +67,7 @@ const CASES = [
       adjustedEarnings: '1111',
       smallSale: '100',
       smallEarnings: '5',
+      clawback: '-555',
     },
     decimals: 0,
   },
@@ -79,6 +84,8 @@ const CASES = [
     epc: 3.7033,
     salePrice: 999.99,
     oneMinorLess: 999.98,
+    clawback: -5.55,
+    minimumPayout: 10,
     text: {
       sale: '1234.56',
       earnings: '12.34',
@@ -86,6 +93,7 @@ const CASES = [
       adjustedEarnings: '11.11',
       smallSale: '1.00',
       smallEarnings: '0.05',
+      clawback: '-5.55',
     },
     decimals: 2,
   },
@@ -102,6 +110,8 @@ const CASES = [
     epc: 0.37033,
     salePrice: 99.999,
     oneMinorLess: 99.998,
+    clawback: -0.555,
+    minimumPayout: 1,
     text: {
       sale: '123.456',
       earnings: '1.234',
@@ -109,6 +119,7 @@ const CASES = [
       adjustedEarnings: '1.111',
       smallSale: '0.100',
       smallEarnings: '0.005',
+      clawback: '-0.555',
     },
     decimals: 3,
   },
@@ -464,12 +475,16 @@ describe.each(CASES)('$currency amounts, $decimals decimals', (amounts) => {
     expect(body.data).toEqual([
       {
         currency,
-        pending: { amount: amounts.smallEarnings, orders: 1 },
-        approved: { amount: 0, orders: 0 },
-        available: { amount: 0, orders: 0 },
-        inPayment: { amount: 0, orders: 0 },
-        paid: { amount: amounts.adjustedEarnings, orders: 1 },
+        pending: { amount: amounts.smallEarnings, orders: 1, entries: 0 },
+        approved: { amount: 0, orders: 0, entries: 0 },
+        available: { amount: 0, orders: 0, entries: 0 },
+        inPayment: { amount: 0, orders: 0, entries: 0 },
+        paid: { amount: amounts.adjustedEarnings, orders: 1, entries: 0 },
+        held: { amount: 0, orders: 0, entries: 0 },
         paidInPeriod: { amount: amounts.adjustedEarnings, payouts: 1 },
+        minimumPayout: null,
+        nextPayoutAt: null,
+        payoutNote: null,
       },
     ]);
     const { body: answer } = await graphql(
@@ -536,6 +551,30 @@ describe.each(CASES)('$currency amounts, $decimals decimals', (amounts) => {
       affiliatePayoutItems: {
         data: [{ amount: amounts.adjustedEarnings, transactionValue: amounts.adjustedSale }],
       },
+    });
+  });
+
+  test('a clawback after payment: the entry, the order event, the balance below zero and its outlook', async () => {
+    const { affiliateId } = await prisma.order.findUniqueOrThrow({ where: { id: orderId } });
+    await prisma.payoutTerms.create({
+      data: { affiliateId, currency, minimumMinor: 1000, payoutDay: 15 },
+    });
+    const entry = await createEntry(affiliateId, {
+      kind: 'CLAWBACK',
+      currency,
+      orderId,
+      amountMinor: -555,
+    });
+    expect(
+      (await call(`/affiliate/earnings/${entry.id}`, { key: apiKey })).body.data,
+    ).toMatchObject({ currency, amount: amounts.clawback, state: 'AVAILABLE' });
+    const history = (await call(`/affiliate/orders/${orderId}/events`, { key: apiKey })).body.data;
+    expect(history.at(-1)).toMatchObject({ type: 'CLAWBACK', clawback: amounts.clawback });
+    const [balance] = (await call('/affiliate/balance', { key: apiKey })).body.data;
+    expect(balance).toMatchObject({
+      available: { amount: amounts.clawback, orders: 0, entries: 1 },
+      minimumPayout: amounts.minimumPayout,
+      payoutNote: `The available balance is ${amounts.text.clawback} ${currency} after clawbacks and debits: later earnings fill it before anything is paid.`,
     });
   });
 

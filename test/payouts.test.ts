@@ -1,11 +1,9 @@
 // Balances and payouts on REST and GraphQL (scope payouts:read): GET /affiliate/balance equals the
 // orders it summarises; the payouts list, a payout and its items (JSON and CSV); another affiliate's
 // payout is not found; payout events reach a real receiver once, signed, in order.
-import { config } from '../src/platform/config';
 import { prisma } from '../src/platform/db';
-import { balanceStateOf } from '../src/modules/payouts/balance';
-import { startWebhookDispatcher, type Dispatcher } from '../src/modules/webhooks/dispatcher';
-import { eventAnswersOf } from '../src/modules/webhooks/orderAnswer';
+import type { BalanceState } from '../src/generated/prisma/client';
+import { balanceStateOf, entryBalanceStateOf } from '../src/modules/payouts/balance';
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { SCOPES_BY_KEY_TYPE } from '../src/auth/scopes';
 import { app, call, expectError, graphql, useTestDatabase } from './support/app';
@@ -20,7 +18,8 @@ import {
   setPayoutStatus,
 } from './support/factories';
 import { fetchOpenApiDocument, schemaValidators } from './support/openapi';
-import { startReceiver, until, type Receiver } from './support/webhookReceiver';
+import { subscribeAtReceiver, useWebhookDelivery } from './support/webhookDelivery';
+import { until } from './support/webhookReceiver';
 
 useTestDatabase();
 
@@ -38,11 +37,17 @@ beforeAll(async () => {
 /** The decimals of the currencies these tests pay in (ISO 4217). */
 const DECIMALS: Record<string, number> = { EUR: 2, USD: 2, JPY: 0 };
 
-/** The balance summed directly over the affiliate's orders, in major units, by currency. */
+/** The balance summed directly over the affiliate's orders and entries, in major units, by currency. */
 async function summedBalance(affiliateId: string) {
-  const orders = await prisma.order.findMany({
+  const holding = {
+    payoutItems: { where: { heldOrderId: { not: null } }, include: { payout: true } },
+  };
+  const orders = await prisma.order.findMany({ where: { affiliateId }, include: holding });
+  const entries = await prisma.earning.findMany({
     where: { affiliateId },
-    include: { payoutItems: { where: { heldOrderId: { not: null } }, include: { payout: true } } },
+    include: {
+      payoutItems: { where: { heldEarningId: { not: null } }, include: { payout: true } },
+    },
   });
   const names = {
     PENDING: 'pending',
@@ -50,25 +55,33 @@ async function summedBalance(affiliateId: string) {
     AVAILABLE: 'available',
     IN_PAYMENT: 'inPayment',
     PAID: 'paid',
+    HELD: 'held',
   } as const;
-  const sums: Record<string, Record<string, { minor: number; orders: number }>> = {};
+  type Sum = { minor: number; orders: number; entries: number };
+  const sums: Record<string, Record<string, Sum>> = {};
+  const add = (currencyCode: string, state: BalanceState, minor: number, line: keyof Sum) => {
+    const currency = (sums[currencyCode] ??= Object.fromEntries(
+      Object.values(names).map((name) => [name, { minor: 0, orders: 0, entries: 0 }]),
+    ));
+    currency[names[state]]!.minor += minor;
+    currency[names[state]]![line] += 1;
+  };
   for (const order of orders) {
     const state = balanceStateOf(order, order.payoutItems[0]?.payout.status ?? null);
-    if (state === null) continue;
-    const currency = (sums[order.currency] ??= Object.fromEntries(
-      Object.values(names).map((name) => [name, { minor: 0, orders: 0 }]),
-    ));
-    currency[names[state]]!.minor += order.earningsMinor;
-    currency[names[state]]!.orders += 1;
+    if (state !== null) add(order.currency, state, order.earningsMinor, 'orders');
+  }
+  for (const entry of entries) {
+    const state = entryBalanceStateOf(entry, entry.payoutItems[0]?.payout.status ?? null);
+    add(entry.currency, state, entry.amountMinor, 'entries');
   }
   return Object.entries(sums)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([currency, states]) => ({
       currency,
       ...Object.fromEntries(
-        Object.entries(states).map(([name, { minor, orders }]) => [
+        Object.entries(states).map(([name, { minor, orders, entries }]) => [
           name,
-          { amount: minor / 10 ** DECIMALS[currency]!, orders },
+          { amount: minor / 10 ** DECIMALS[currency]!, orders, entries },
         ]),
       ),
     }));
@@ -81,7 +94,17 @@ describe('GET /affiliate/balance', () => {
       const { status, body } = await call('/affiliate/balance', { key: apiKey });
       expect(status).toBe(200);
       const withoutPeriod = body.data.map(
-        ({ paidInPeriod: _, ...rest }: { paidInPeriod: unknown }) => rest,
+        ({
+          paidInPeriod: _,
+          minimumPayout,
+          nextPayoutAt,
+          payoutNote,
+          ...rest
+        }: Record<string, unknown>) => {
+          // No payout terms in these currencies.
+          expect([minimumPayout, nextPayoutAt, payoutNote]).toEqual([null, null, null]);
+          return rest;
+        },
       );
       expect(withoutPeriod).toEqual(await summedBalance(affiliateId));
       expect(body.count).toBe(body.data.length);
@@ -119,15 +142,19 @@ describe('GET /affiliate/balance', () => {
     const body = await expectBalance();
     expect(body.data.find((row: { currency: string }) => row.currency === 'EUR')).toEqual({
       currency: 'EUR',
-      pending: { amount: 6.06, orders: 1 },
-      approved: { amount: 0, orders: 0 },
-      available: { amount: 0, orders: 0 },
-      inPayment: { amount: 0, orders: 0 },
-      paid: { amount: 30.03, orders: 2 },
+      pending: { amount: 6.06, orders: 1, entries: 0 },
+      approved: { amount: 0, orders: 0, entries: 0 },
+      available: { amount: 0, orders: 0, entries: 0 },
+      inPayment: { amount: 0, orders: 0, entries: 0 },
+      paid: { amount: 30.03, orders: 2, entries: 0 },
+      held: { amount: 0, orders: 0, entries: 0 },
       paidInPeriod: { amount: 30.03, payouts: 1 },
+      minimumPayout: null,
+      nextPayoutAt: null,
+      payoutNote: null,
     });
     const usdRow = body.data.find((row: { currency: string }) => row.currency === 'USD');
-    expect(usdRow.available).toEqual({ amount: 90.09, orders: 2 });
+    expect(usdRow.available).toEqual({ amount: 90.09, orders: 2, entries: 0 });
     expect(usdRow.paidInPeriod).toEqual({ amount: 0, payouts: 0 });
   });
 
@@ -319,7 +346,10 @@ describe('GET /affiliate/payouts/{payoutId} and its items', () => {
     const page = await call(`/affiliate/payouts/${payout}/items?limit=2`, { key: apiKey });
     expect(page.body.meta).toEqual({ total: 3, page: 1, limit: 2, totalPages: 2 });
     expect(page.body.data[0]).toEqual({
+      kind: 'ORDER',
       orderId: orders[2]!.id,
+      earningId: null,
+      reason: null,
       orderNumber: orders[2]!.orderNumber,
       organizationId: brandId,
       organizationName: 'Lumen',
@@ -461,11 +491,11 @@ describe('GET /affiliate/payouts/{payoutId} and its items', () => {
     expect(response.headers.get('x-total-count')).toBe('1');
     const [header, row, end] = (await response.text()).split('\r\n');
     expect(header).toBe(
-      '"orderId","orderNumber","organizationId","organizationName","orderStatus","currency","amount","transactionValue","commissionRate","earnings","orderedAt","orderUpdatedAt"',
+      '"kind","orderId","earningId","reason","orderNumber","organizationId","organizationName","orderStatus","currency","amount","transactionValue","commissionRate","earnings","orderedAt","orderUpdatedAt"',
     );
     expect(row).toMatch(
       new RegExp(
-        `^"${order.id}","'=1\\+1;@SUM\\(A1\\)","${brand.id}","'＝HYPERLINK\\(""https://evil.example""\\)","APPROVED","EUR",2.5,100,5,2.5,"2026-01-05T10:00:00.000Z","[^"]+"$`,
+        `^"ORDER","${order.id}",,,"'=1\\+1;@SUM\\(A1\\)","${brand.id}","'＝HYPERLINK\\(""https://evil.example""\\)","APPROVED","EUR",2.5,100,5,2.5,"2026-01-05T10:00:00.000Z","[^"]+"$`,
       ),
     );
     expect(end).toBe('');
@@ -473,54 +503,18 @@ describe('GET /affiliate/payouts/{payoutId} and its items', () => {
 });
 
 describe('payout events', () => {
-  let dispatcher: Dispatcher;
-  let receiver: Receiver;
-  const allowPrivateUrls = config.webhookAllowPrivateUrls;
-
-  beforeAll(async () => {
-    Object.assign(config, { webhookAllowPrivateUrls: true });
-    receiver = await startReceiver();
-    dispatcher = startWebhookDispatcher(eventAnswersOf(app.runRoute), {
-      pollIntervalMs: 200,
-      leaseS: 30,
-      retryDelaysS: [1, 1],
-      disableAfterS: 3600,
-      allowPrivateUrls: true,
-    });
-  });
-
-  afterAll(async () => {
-    await dispatcher.stop();
-    await receiver.close();
-    Object.assign(config, { webhookAllowPrivateUrls: allowPrivateUrls });
-  });
+  const delivery = useWebhookDelivery();
 
   test('payout.scheduled, payout.processing, payout.paid, payout.failed and payout.cancelled arrive once each, signed, in order, with the payout as its route answers it; no postback takes them', async () => {
+    const { receiver } = delivery;
     const user = await createUser('AFFILIATE');
-    const token = await signDashboardToken(user.id);
-    const { body } = await graphql(
-      `
-        mutation ($input: CreateWebhookEndpointInput!) {
-          createWebhookEndpoint(input: $input) {
-            secret
-          }
-        }
-      `,
-      {
-        input: {
-          url: `${receiver.url}/payouts`,
-          events: [
-            'payout.scheduled',
-            'payout.processing',
-            'payout.paid',
-            'payout.failed',
-            'payout.cancelled',
-          ],
-        },
-      },
-      { token, idempotencyKey: 'payout-endpoint' },
-    );
-    receiver.secrets.push(body.data.createWebhookEndpoint.secret);
+    await subscribeAtReceiver(receiver, user.id, '/payouts', [
+      'payout.scheduled',
+      'payout.processing',
+      'payout.paid',
+      'payout.failed',
+      'payout.cancelled',
+    ]);
     // The first attempt of the first event fails: the next event of the payout waits for it.
     let failedOnce = false;
     receiver.answer = (webhook) => {

@@ -44,9 +44,11 @@ function runTrigger(
 
 const TRIGGER = `mutation ($type: TriggerEventType!, $orderId: ID, $status: OrderStatus,
   $reason: OrderStatusReason, $note: String, $linkCode: String, $subIds: [String],
-  $latestClick: Boolean, $payoutId: ID) {
+  $latestClick: Boolean, $payoutId: ID, $holdReason: HoldReason, $kind: LedgerKind,
+  $amount: Float, $currency: String) {
   triggerEvent(type: $type, orderId: $orderId, status: $status, reason: $reason, note: $note,
-    linkCode: $linkCode, subIds: $subIds, latestClick: $latestClick, payoutId: $payoutId) {
+    linkCode: $linkCode, subIds: $subIds, latestClick: $latestClick, payoutId: $payoutId,
+    holdReason: $holdReason, kind: $kind, amount: $amount, currency: $currency) {
     type orderId summary }
 }`;
 
@@ -504,7 +506,7 @@ describe('payouts, step by step', () => {
     for (const [type, message] of [
       [
         'PAYOUT_SCHEDULED',
-        'payout.scheduled pays available orders, and you have none: approve one (order.status_changed), then lock it (order.locked)',
+        'payout.scheduled pays available money, and you have none: approve an order (order.status_changed), then lock it (order.locked)',
       ],
       [
         'PAYOUT_PAID',
@@ -517,6 +519,120 @@ describe('payouts, step by step', () => {
       ]);
     }
     expect(await prisma.payout.count({ where: { affiliateId: user.id } })).toBe(0);
+  });
+});
+
+describe('the ledger, step by step', () => {
+  const summaryOf = async (token: string, variables: Record<string, unknown>) => {
+    const { data, errors } = await trigger(token, variables);
+    expect(errors).toBeUndefined();
+    return data.triggerEvent.summary as string;
+  };
+  const refusalOf = async (token: string, variables: Record<string, unknown>) => {
+    const { errors } = await trigger(token, variables);
+    expect(errors?.[0]?.extensions).toEqual({ code: 'BAD_REQUEST' });
+    return errors![0]!.message as string;
+  };
+
+  test("earning.created writes a bonus in the newest order's currency, or the kind, amount and currency given, in the currency's decimals", async () => {
+    const { user, brand, token } = await affiliateWithBrand();
+    await createOrder(user.id, brand.id, { currency: 'JPY' });
+    expect(await summaryOf(token, { type: 'EARNING_CREATED' })).toMatch(
+      /^BONUS of 10 JPY written \(entry [0-9a-f-]{36}\)$/,
+    );
+    const debit = { type: 'EARNING_CREATED', kind: 'DEBIT', currency: 'BHD', note: 'a fee' };
+    expect(await summaryOf(token, { ...debit, amount: 1.5 })).toMatch(
+      /^DEBIT of -1\.500 BHD written/,
+    );
+    const entries = await prisma.earning.findMany({
+      where: { affiliateId: user.id },
+      orderBy: { createdAt: 'asc' },
+    });
+    expect(
+      entries.map((entry) => [entry.kind, entry.currency, entry.amountMinor, entry.reason]),
+    ).toEqual([
+      ['BONUS', 'JPY', 10, 'bonus written with npm run trigger'],
+      ['DEBIT', 'BHD', -1500, 'a fee'],
+    ]);
+    expect(await refusalOf(token, { ...debit, amount: 1.2345 })).toBe(
+      'amount 1.2345 has more decimals than BHD has (3)',
+    );
+    expect(await refusalOf(token, { type: 'EARNING_CREATED', kind: 'CLAWBACK' })).toBe(
+      'A clawback takes back from a paid order: trigger order.clawback',
+    );
+    // Each entry is an event, as the back office's are.
+    expect(
+      await prisma.webhookEvent.count({
+        where: { type: 'earning.created', earningId: { in: entries.map((entry) => entry.id) } },
+      }),
+    ).toBe(2);
+  });
+
+  test('order.held and order.released hold and release the newest order that can be, each with its event', async () => {
+    const { user, brand, token } = await affiliateWithBrand();
+    const order = await createOrder(user.id, brand.id, { status: 'PENDING' });
+    expect(
+      await summaryOf(token, {
+        type: 'ORDER_HELD',
+        holdReason: 'FRAUD_CHECK',
+        note: 'one address',
+      }),
+    ).toBe(`order ${order.orderNumber} held, FRAUD_CHECK (id ${order.id})`);
+    expect(await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({
+      heldReason: 'FRAUD_CHECK',
+      heldNote: 'one address',
+    });
+    expect(await refusalOf(token, { type: 'ORDER_HELD' })).toMatch(/^order\.held holds a pending/);
+    expect(await summaryOf(token, { type: 'ORDER_RELEASED' })).toBe(
+      `order ${order.orderNumber} released (id ${order.id})`,
+    );
+    const events = await prisma.orderEvent.findMany({
+      where: { orderId: order.id },
+      orderBy: { number: 'asc' },
+      select: { type: true },
+    });
+    expect(events.map(({ type }) => type)).toEqual(['CREATED', 'HELD', 'RELEASED']);
+    expect(await refusalOf(token, { type: 'ORDER_RELEASED' })).toMatch(/you have none/);
+  });
+
+  test('order.clawback takes back what is left of a paid order; the next payout nets it, and none is made below zero or the minimum', async () => {
+    const { user, brand, token } = await affiliateWithBrand();
+    const paid = await createOrder(user.id, brand.id, { status: 'APPROVED', earningsMinor: 900 });
+    await lockOrders([paid.id]);
+    await summaryOf(token, { type: 'PAYOUT_SCHEDULED' });
+    await summaryOf(token, { type: 'PAYOUT_PAID' });
+    expect(await summaryOf(token, { type: 'ORDER_CLAWBACK', amount: 2.5 })).toMatch(
+      new RegExp(`^order ${paid.orderNumber}: -2\\.50 EUR clawed back \\(entry [0-9a-f-]{36}\\)$`),
+    );
+    expect(await summaryOf(token, { type: 'ORDER_CLAWBACK' })).toMatch(/: -6\.50 EUR clawed back/);
+    expect(await refusalOf(token, { type: 'ORDER_CLAWBACK' })).toBe(
+      `Order ${paid.orderNumber}'s earnings were all taken back already`,
+    );
+    expect(await refusalOf(token, { type: 'PAYOUT_SCHEDULED' })).toBe(
+      'payout.scheduled pays available money, and yours is -9.00 EUR after clawbacks and debits: later earnings fill it first',
+    );
+    const next = await createOrder(user.id, brand.id, { status: 'APPROVED', earningsMinor: 1500 });
+    await lockOrders([next.id]);
+    await prisma.payoutTerms.create({
+      data: { affiliateId: user.id, currency: 'EUR', minimumMinor: 1000, payoutDay: 1 },
+    });
+    expect(await refusalOf(token, { type: 'PAYOUT_SCHEDULED' })).toBe(
+      'payout.scheduled: your available 6.00 EUR is below the minimum payout of 10.00 EUR; it carries forward until it reaches it',
+    );
+    await prisma.payoutTerms.updateMany({
+      where: { affiliateId: user.id },
+      data: { minimumMinor: 500 },
+    });
+    expect(await summaryOf(token, { type: 'PAYOUT_SCHEDULED', currency: 'EUR' })).toMatch(
+      /^payout TRIG-PAYOUT-\w+ of 6\.00 EUR scheduled/,
+    );
+    const payout = await prisma.payout.findFirstOrThrow({
+      where: { affiliateId: user.id, status: 'SCHEDULED' },
+      include: { items: true },
+    });
+    expect(payout.items.map((item) => item.amountMinor).sort((a, b) => a - b)).toEqual([
+      -650, -250, 1500,
+    ]);
   });
 });
 

@@ -9,7 +9,7 @@ import { eventAnswersOf } from '../src/modules/webhooks/orderAnswer';
 import { startWebhookDispatcher, type Dispatcher } from '../src/modules/webhooks/dispatcher';
 import { pruneWebhookHistory } from '../src/modules/webhooks/history';
 import { resolveHost } from '../src/modules/webhooks/urls';
-import { ORDER_EVENT_TYPES } from '../src/modules/webhooks/events';
+import { ORDER_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../src/modules/webhooks/events';
 import { lockDueOrders } from '../src/modules/orders/lifecycle';
 import { app, call, graphql, send, useTestDatabase } from './support/app';
 import { MAX_ANSWER_BYTES } from '../src/graphql/answerSize';
@@ -131,7 +131,7 @@ describe('managing endpoints (dashboard, x-api-token)', () => {
   test.each([
     [
       { url: 'https://127.0.0.1/h', events: ['order.deleted'] },
-      'Unknown event type order.deleted; the events are order.created, order.status_changed, order.adjusted, order.locked, order.paid, payout.scheduled, payout.processing, payout.paid, payout.failed, payout.cancelled',
+      `Unknown event type order.deleted; the events are ${WEBHOOK_EVENT_TYPES.join(', ')}`,
     ],
     [{ url: 'https://127.0.0.1/h', events: [] }, 'events must name at least one'],
     [{ url: 'not a url', events: ORDER_EVENTS }, 'url must be an absolute URL'],

@@ -326,5 +326,9 @@ export type Webhook = WebhookBodies[WebhookType];
 export type OrderWebhook = Extract<Webhook, { type: `order.${string}` }>;
 /** The payout events' webhooks (`payout.*`). */
 export type PayoutWebhook = Extract<Webhook, { type: `payout.${string}` }>;
+/** A ledger entry as `GET /affiliate/earnings/{earningId}` answers it, as `earning.created` carries it. */
+export type Earning = Schemas['Earning'];
+/** The ledger events' webhooks (`earning.*`). */
+export type EarningWebhook = Extract<Webhook, { type: `earning.${string}` }>;
 /** `webhook.test`: sent by `sendTestWebhook`. */
 export type TestWebhook = WebhookBodies['webhook.test'];

@@ -728,8 +728,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The orders one of the key's affiliate's payouts pays, newest order first
-     * @description The orders one of the key's affiliate's payouts pays, newest order first. `Accept: text/csv` answers the rows as CSV
+     * The lines one of the key's affiliate's payouts pays (orders and ledger entries), newest...
+     * @description The lines one of the key's affiliate's payouts pays (orders and ledger entries), newest first. `Accept: text/csv` answers the rows as CSV
      *
      *     **Key:** affiliate key with scope `payouts:read`.
      */
@@ -739,14 +739,74 @@ export interface paths {
     delete?: never;
     options?: never;
     /**
-     * The orders one of the key's affiliate's payouts pays, newest order first (headers only)
+     * The lines one of the key's affiliate's payouts pays (orders and ledger entries), newest... (headers only)
      * @description As `GET`, without the body.
      *
-     *     The orders one of the key's affiliate's payouts pays, newest order first. `Accept: text/csv` answers the rows as CSV
+     *     The lines one of the key's affiliate's payouts pays (orders and ledger entries), newest first. `Accept: text/csv` answers the rows as CSV
      *
      *     **Key:** affiliate key with scope `payouts:read`.
      */
     head: operations['affiliatePayoutItemsHead'];
+    patch?: never;
+    trace?: never;
+  };
+  '/affiliate/earnings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The key's affiliate's ledger entries beside its orders (bonuses, pay per click, credits...
+     * @description The key's affiliate's ledger entries beside its orders (bonuses, pay per click, credits, debits, clawbacks), newest first (by earnedAt)
+     *
+     *     **Key:** affiliate key with scope `payouts:read`.
+     */
+    get: operations['affiliateEarnings'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * The key's affiliate's ledger entries beside its orders (bonuses, pay per click, credits... (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     The key's affiliate's ledger entries beside its orders (bonuses, pay per click, credits, debits, clawbacks), newest first (by earnedAt)
+     *
+     *     **Key:** affiliate key with scope `payouts:read`.
+     */
+    head: operations['affiliateEarningsHead'];
+    patch?: never;
+    trace?: never;
+  };
+  '/affiliate/earnings/{earningId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One of the key's affiliate's ledger entries
+     * @description One of the key's affiliate's ledger entries
+     *
+     *     **Key:** affiliate key with scope `payouts:read`.
+     */
+    get: operations['affiliateEarning'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * One of the key's affiliate's ledger entries (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     One of the key's affiliate's ledger entries
+     *
+     *     **Key:** affiliate key with scope `payouts:read`.
+     */
+    head: operations['affiliateEarningHead'];
     patch?: never;
     trace?: never;
   };
@@ -930,6 +990,66 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'order.held': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An order was held
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
+     */
+    post: operations['orderHeldWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'order.released': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An order was released from its hold
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
+     */
+    post: operations['orderReleasedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'order.clawback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Money was taken back from a paid order
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
+     */
+    post: operations['orderClawbackWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'payout.scheduled': {
     parameters: {
       query?: never;
@@ -1030,6 +1150,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'earning.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A ledger entry of the affiliate was written
+     * @description Sent as a JSON POST to every enabled endpoint subscribed to the event (GraphQL `createWebhookEndpoint`). Verify `webhook-signature` on the raw body before parsing it (any Standard Webhooks library). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter). One order’s (or payout’s) events arrive in order.
+     */
+    post: operations['earningCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'webhook.test': {
     parameters: {
       query?: never;
@@ -1053,6 +1193,11 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    /**
+     * HoldReason
+     * @enum {string}
+     */
+    HoldReason: 'REVIEW' | 'DISPUTE' | 'FRAUD_CHECK';
     /**
      * OrderStatusReason
      * @enum {string}
@@ -1340,7 +1485,15 @@ export interface components {
       cursor: string;
       orderId: string;
       /** @enum {string} */
-      type: 'CREATED' | 'STATUS_CHANGED' | 'ADJUSTED' | 'LOCKED' | 'PAID';
+      type:
+        | 'CREATED'
+        | 'STATUS_CHANGED'
+        | 'ADJUSTED'
+        | 'LOCKED'
+        | 'PAID'
+        | 'HELD'
+        | 'RELEASED'
+        | 'CLAWBACK';
       /**
        * @description The order's status after it
        * @enum {string}
@@ -1398,6 +1551,18 @@ export interface components {
        * @description `earnings` less `previousEarnings`: ADJUSTED only
        */
       earningsDelta: number | null;
+      /**
+       * @description Why the order is held: HELD only (`note` says more)
+       * @enum {string|null}
+       */
+      heldReason: 'REVIEW' | 'DISPUTE' | 'FRAUD_CHECK' | null;
+      /** @description The ledger entry taking money back (GET /affiliate/earnings/{earningId}): CLAWBACK only */
+      earningId: string | null;
+      /**
+       * Format: float
+       * @description What the clawback takes back (negative): CLAWBACK only; its reason is `note`
+       */
+      clawback: number | null;
       /**
        * Format: date-time
        * @description The order's lock date after it: once past, the order no longer changes but for APPROVED to PAID (a sync needs not read the order to know it)
@@ -1529,6 +1694,13 @@ export interface components {
       /** @description Whether the order will never change again: locked, and not awaiting payment */
       isFinal: boolean;
       /**
+       * @description Why the order is held (its earnings are in the balance's `held`, never paid while held); null when not held
+       * @enum {string|null}
+       */
+      heldReason: 'REVIEW' | 'DISPUTE' | 'FRAUD_CHECK' | null;
+      /** @description The network's words beside `heldReason` */
+      heldNote: string | null;
+      /**
        * Format: uuid
        * @description The payout that pays (or paid) the order: in payment or PAID; null while none holds it (a failed or cancelled payout lets it go)
        */
@@ -1556,12 +1728,20 @@ export interface components {
     AffiliateOrderResult: {
       data: components['schemas']['Order'];
     };
-    /** @description Earnings of some orders, in the balance's currency with its decimals, and how many orders */
+    /** @description Earnings of some orders and ledger entries, in the balance's currency with its decimals, and how many of each */
     BalanceAmount: {
-      /** Format: float */
+      /**
+       * Format: float
+       * @description Negative when clawbacks and debits outweigh the rest
+       */
       amount: number;
       /** Format: int32 */
       orders: number;
+      /**
+       * Format: int32
+       * @description Ledger entries (GET /affiliate/earnings) counted beside the orders
+       */
+      entries: number;
     };
     /** @description What payouts paid in the period (by `paidAt`), in the balance's currency with its decimals */
     BalancePaidInPeriod: {
@@ -1570,29 +1750,43 @@ export interface components {
       /** Format: int32 */
       payouts: number;
     };
-    /** @description The affiliate's earnings in one currency by where they stand; every order but REJECTED ones is in exactly one of pending, approved, available, inPayment and paid (docs/payouts.md) */
+    /** @description The affiliate's earnings in one currency by where they stand; every order but REJECTED ones, and every ledger entry, is in exactly one of pending, approved, available, inPayment, paid and held (docs/payouts.md) */
     Balance: {
       /** @description ISO 4217 code */
       currency: string;
       /** @description Orders not approved yet (PENDING) */
       pending: components['schemas']['BalanceAmount'];
-      /** @description Approved orders not payable yet */
+      /** @description Approved orders not locked yet */
       approved: components['schemas']['BalanceAmount'];
-      /** @description Payable orders in no payout */
+      /** @description Payable orders and entries in no payout; negative after clawbacks */
       available: components['schemas']['BalanceAmount'];
-      /** @description Orders in a SCHEDULED or PROCESSING payout */
+      /** @description Orders and entries in a SCHEDULED or PROCESSING payout */
       inPayment: components['schemas']['BalanceAmount'];
-      /** @description PAID orders, all time */
+      /** @description Orders and entries paid, all time */
       paid: components['schemas']['BalanceAmount'];
+      /** @description Orders and entries held for review, a dispute or a fraud check: never paid while held */
+      held: components['schemas']['BalanceAmount'];
       /** @description Payouts PAID in the period of `startAt` and `endAt` */
       paidInPeriod: components['schemas']['BalancePaidInPeriod'];
+      /**
+       * Format: float
+       * @description The least a payout pays in this currency: available money below it carries forward. Null without payout terms in the currency
+       */
+      minimumPayout: number | null;
+      /**
+       * Format: date-time
+       * @description When the next payout is made (the payout day of the terms, 00:00 UTC)
+       */
+      nextPayoutAt: string | null;
+      /** @description What happens to the available money next, in words: paid on the next payout date, or below the minimum and carried forward */
+      payoutNote: string | null;
     };
     AffiliateBalanceList: {
       data: components['schemas']['Balance'][];
       /** Format: int32 */
       count: number;
     };
-    /** @description A payment to the affiliate of its orders' earnings; money in `currency`, with its decimals */
+    /** @description A payment to the affiliate of its orders' earnings and ledger entries; money in `currency`, with its decimals */
     Payout: {
       id: string;
       /** @enum {string} */
@@ -1601,12 +1795,12 @@ export interface components {
       currency: string;
       /**
        * Format: float
-       * @description The sum of its items: the earnings of the orders it pays
+       * @description The sum of its items: the orders' earnings and the entries' amounts it pays (never below zero)
        */
       amount: number;
       /**
        * Format: int32
-       * @description The orders it pays (its items)
+       * @description Its items: the orders and ledger entries it pays
        */
       orders: number;
       /**
@@ -1650,42 +1844,116 @@ export interface components {
     AffiliatePayoutResult: {
       data: components['schemas']['Payout'];
     };
-    /** @description An order a payout pays and the amount it pays for it (the order's earnings); money in `currency`, with its decimals */
-    PayoutItem: {
-      orderId: string;
-      orderNumber: string;
-      /** @description The brand */
-      organizationId: string;
-      /** @description The brand's name */
-      organizationName: string;
+    /** @description A ledger entry beside the orders' earnings: paid through the same payouts, counted in the same balance; money in `currency`, with its decimals (docs/payouts.md) */
+    Earning: {
+      id: string;
       /** @enum {string} */
-      orderStatus: 'PENDING' | 'APPROVED' | 'REJECTED' | 'PAID';
+      kind: 'ORDER' | 'BONUS' | 'CPC' | 'CREDIT' | 'DEBIT' | 'CLAWBACK';
       /** @description ISO 4217 code */
       currency: string;
       /**
        * Format: float
-       * @description What the payout pays for the order
+       * @description Positive for BONUS, CPC and CREDIT; negative for DEBIT and CLAWBACK
+       */
+      amount: number;
+      /** @description The network's words for it */
+      reason: string;
+      /** @description The brand it concerns, if any */
+      organizationId: string | null;
+      /** @description The campaign it concerns, if any */
+      campaignId: string | null;
+      /** @description The order it concerns: the paid order a CLAWBACK takes back from */
+      orderId: string | null;
+      /**
+       * @description Where it stands in the balance
+       * @enum {string}
+       */
+      state: 'PENDING' | 'APPROVED' | 'AVAILABLE' | 'IN_PAYMENT' | 'PAID' | 'HELD';
+      /**
+       * @description Why it is held (never paid while held); null when not held
+       * @enum {string|null}
+       */
+      heldReason: 'REVIEW' | 'DISPUTE' | 'FRAUD_CHECK' | null;
+      /** @description The network's words beside `heldReason` */
+      heldNote: string | null;
+      /**
+       * Format: uuid
+       * @description The payout that pays (or paid) it; null while none holds it
+       */
+      payoutId: string | null;
+      /**
+       * @description That payout's status
+       * @enum {string|null}
+       */
+      payoutStatus: 'SCHEDULED' | 'PROCESSING' | 'PAID' | 'FAILED' | 'CANCELLED' | null;
+      /**
+       * Format: date-time
+       * @description When that payout paid it; null until it is PAID
+       */
+      paidAt: string | null;
+      /**
+       * Format: date-time
+       * @description When it was earned: the period it belongs to
+       */
+      earnedAt: string;
+      /**
+       * Format: date-time
+       * @description When it was written
+       */
+      createdAt: string;
+    };
+    AffiliateEarningPage: {
+      data: components['schemas']['Earning'][];
+      meta: components['schemas']['PageMeta'];
+    };
+    AffiliateEarningResult: {
+      data: components['schemas']['Earning'];
+    };
+    /** @description A line a payout pays, an order's earnings (kind ORDER) or a ledger entry, and the amount it pays for it; money in `currency`, with its decimals. The order's columns are null on an entry's item */
+    PayoutItem: {
+      /** @enum {string} */
+      kind: 'ORDER' | 'BONUS' | 'CPC' | 'CREDIT' | 'DEBIT' | 'CLAWBACK';
+      orderId: string | null;
+      /** @description The entry (GET /affiliate/earnings/{earningId}); null on an order's item */
+      earningId: string | null;
+      /** @description The entry's reason; null on an order's item */
+      reason: string | null;
+      orderNumber: string | null;
+      /** @description The brand */
+      organizationId: string | null;
+      /** @description The order's brand's name */
+      organizationName: string | null;
+      /** @enum {string|null} */
+      orderStatus: 'PENDING' | 'APPROVED' | 'REJECTED' | 'PAID' | null;
+      /** @description ISO 4217 code */
+      currency: string;
+      /**
+       * Format: float
+       * @description What the payout pays for the line: the order's earnings, or the entry's amount (negative for a clawback or a debit)
        */
       amount: number;
       /** Format: float */
-      transactionValue: number;
+      transactionValue: number | null;
       /**
        * Format: float
        * @description Percent (5.5 = 5.5 %)
        */
-      commissionRate: number;
+      commissionRate: number | null;
       /**
        * Format: float
        * @description The affiliate's commission on the order
        */
-      earnings: number;
-      /** Format: date-time */
+      earnings: number | null;
+      /**
+       * Format: date-time
+       * @description When the order was placed, or the entry earned: the items' order
+       */
       orderedAt: string;
       /**
        * Format: date-time
        * @description The order's last change
        */
-      orderUpdatedAt: string;
+      orderUpdatedAt: string | null;
     };
     AffiliatePayoutItemPage: {
       data: components['schemas']['PayoutItem'][];
@@ -1882,6 +2150,57 @@ export interface components {
         previousStatus: components['schemas']['OrderStatus'];
       };
     };
+    /** @description The order was held for review, a dispute or a fraud check: its earnings are in the balance's `held`, never paid while held */
+    OrderHeldWebhook: {
+      /** @constant */
+      type: 'order.held';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        order: components['schemas']['Order'];
+        heldReason: components['schemas']['HoldReason'];
+        /** @description The network's words beside the reason */
+        note?: string | null;
+      };
+    };
+    /** @description The hold ended: the order is payable again once approved and locked (a rejection ends a hold too) */
+    OrderReleasedWebhook: {
+      /** @constant */
+      type: 'order.released';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        order: components['schemas']['Order'];
+      };
+    };
+    /** @description A CLAWBACK entry takes back part or all of the paid order's earnings from the next payout (its `earning.created` comes with it) */
+    OrderClawbackWebhook: {
+      /** @constant */
+      type: 'order.clawback';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        order: components['schemas']['Order'];
+        /**
+         * Format: uuid
+         * @description The CLAWBACK entry
+         */
+        earningId: string;
+        /** @description What it takes back (negative), in the order's `currency` with its decimals */
+        clawback: number;
+        /** @description The entry's reason */
+        note: string;
+      };
+    };
     /** @description A payout of the affiliate was scheduled: its orders are in payment */
     PayoutScheduledWebhook: {
       /** @constant */
@@ -1945,6 +2264,19 @@ export interface components {
       timestamp: string;
       data: {
         payout: components['schemas']['Payout'];
+      };
+    };
+    /** @description A ledger entry was written (a bonus, pay per click, a credit, a debit or a clawback): paid through the next payout, counted in the balance */
+    EarningCreatedWebhook: {
+      /** @constant */
+      type: 'earning.created';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      data: {
+        earning: components['schemas']['Earning'];
       };
     };
     /** @description Sent by `sendTestWebhook` */
@@ -5536,8 +5868,17 @@ export interface operations {
         /** @description The `next` of the previous page; none for the first event. */
         after?: string;
         /** @description Only events of these types. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
-        types?: ('CREATED' | 'STATUS_CHANGED' | 'ADJUSTED' | 'LOCKED' | 'PAID')[];
-        /** @description Events per page. Default 100; values above 1000 are clamped to 1000. */
+        types?: (
+          | 'CREATED'
+          | 'STATUS_CHANGED'
+          | 'ADJUSTED'
+          | 'LOCKED'
+          | 'PAID'
+          | 'HELD'
+          | 'RELEASED'
+          | 'CLAWBACK'
+        )[];
+        /** @description Events per page. Default 100; values above 500 are clamped to 500. */
         limit?: number;
       };
       header?: {
@@ -5596,8 +5937,17 @@ export interface operations {
         /** @description The `next` of the previous page; none for the first event. */
         after?: string;
         /** @description Only events of these types. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
-        types?: ('CREATED' | 'STATUS_CHANGED' | 'ADJUSTED' | 'LOCKED' | 'PAID')[];
-        /** @description Events per page. Default 100; values above 1000 are clamped to 1000. */
+        types?: (
+          | 'CREATED'
+          | 'STATUS_CHANGED'
+          | 'ADJUSTED'
+          | 'LOCKED'
+          | 'PAID'
+          | 'HELD'
+          | 'RELEASED'
+          | 'CLAWBACK'
+        )[];
+        /** @description Events per page. Default 100; values above 500 are clamped to 500. */
         limit?: number;
       };
       header?: {
@@ -7352,6 +7702,432 @@ export interface operations {
       };
     };
   };
+  affiliateEarnings: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page. Default 10; values above 100 are clamped to 100. */
+        limit?: number;
+        /** @description Entries of any of these kinds (ORDER lines are the orders: GET /affiliate/orders). Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        kind?: ('ORDER' | 'BONUS' | 'CPC' | 'CREDIT' | 'DEBIT' | 'CLAWBACK')[];
+        /** @description Entries in this currency (ISO 4217 code). */
+        currency?: string;
+        /** @description Entries concerning this order (its clawbacks). */
+        orderId?: string;
+        /** @description Entries earned at or after this time. */
+        startAt?: string;
+        /** @description Entries earned at or before this time. */
+        endAt?: string;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AffiliateEarningPage'];
+        };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateEarningsHead: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page. Default 10; values above 100 are clamped to 100. */
+        limit?: number;
+        /** @description Entries of any of these kinds (ORDER lines are the orders: GET /affiliate/orders). Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        kind?: ('ORDER' | 'BONUS' | 'CPC' | 'CREDIT' | 'DEBIT' | 'CLAWBACK')[];
+        /** @description Entries in this currency (ISO 4217 code). */
+        currency?: string;
+        /** @description Entries concerning this order (its clawbacks). */
+        orderId?: string;
+        /** @description Entries earned at or after this time. */
+        startAt?: string;
+        /** @description Entries earned at or before this time. */
+        endAt?: string;
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid parameter or body; the message names it */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  affiliateEarning: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description The resource id; an id that does not exist answers 404 */
+        earningId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AffiliateEarningResult'];
+        };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateEarningHead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description The resource id; an id that does not exist answers 404 */
+        earningId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   followShortUrl: {
     parameters: {
       query?: {
@@ -7677,6 +8453,93 @@ export interface operations {
       };
     };
   };
+  orderHeldWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderHeldWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  orderReleasedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderReleasedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  orderClawbackWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderClawbackWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   payoutScheduledWebhook: {
     parameters: {
       query?: never;
@@ -7810,6 +8673,35 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['PayoutCancelledWebhook'];
+      };
+    };
+    responses: {
+      /** @description Received */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  earningCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry and redelivery (deduplicate on it) */
+        'webhook-id': string;
+        /** @description Unix time (seconds) of this attempt; refuse messages far from your clock */
+        'webhook-timestamp': number;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` by the endpoint's secret; space-separated, one per secret, during the 24 h after a rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EarningCreatedWebhook'];
       };
     };
     responses: {

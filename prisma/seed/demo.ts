@@ -1178,6 +1178,89 @@ async function seedDemoPayouts(prisma: PrismaClient, payouts: DemoPayout[]): Pro
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// The ledger beside the orders
+
+/**
+ * The network's payout terms per currency: the least a payout pays (minor units) and its day of
+ * the month. Low enough that the demo's available money is paid on the next payout.
+ */
+const DEMO_PAYOUT_TERMS = [
+  { currency: 'EUR', minimumMinor: 2_000, payoutDay: 15 },
+  { currency: 'USD', minimumMinor: 2_000, payoutDay: 15 },
+  { currency: 'JPY', minimumMinor: 3_000, payoutDay: 15 },
+  { currency: 'BHD', minimumMinor: 10_000, payoutDay: 15 },
+];
+
+/**
+ * The first affiliate's ledger beside her orders, as the back office writes it: a bonus, pay per
+ * click, a fee in dinars (three decimals), a return after payment clawed back from her newest paid
+ * euro order, and her newest pending order held for review. Once she has entries, a run adds none.
+ */
+async function seedDemoLedger(prisma: PrismaClient, now: Date): Promise<void> {
+  await prisma.payoutTerms.createMany({
+    data: DEMO_PAYOUT_TERMS.map((terms) => ({ id: demoId(`terms:${terms.currency}`), ...terms })),
+    skipDuplicates: true,
+  });
+  if (await prisma.earning.count({ where: { affiliateId: AFFILIATE_ID } })) return;
+  const newest = (where: Prisma.OrderWhereInput) =>
+    prisma.order.findFirst({
+      where: { affiliateId: AFFILIATE_ID, ...where },
+      orderBy: [{ orderedAt: 'desc' }, { id: 'desc' }],
+      select: { id: true, earningsMinor: true },
+    });
+  const paid = await newest({ status: 'PAID', currency: 'EUR' });
+  const pending = await newest({ status: 'PENDING' });
+  const entry = (name: string, days: number) => ({
+    id: demoId(`earning:${name}`),
+    affiliateId: AFFILIATE_ID,
+    earnedAt: daysBefore(now, days),
+  });
+  await prisma.earning.createMany({
+    data: [
+      {
+        ...entry('bonus', 20),
+        kind: 'BONUS',
+        currency: 'EUR',
+        amountMinor: 2_500,
+        reason: 'Autumn launch bonus: 25 orders in October',
+      },
+      {
+        ...entry('cpc', 9),
+        kind: 'CPC',
+        currency: 'USD',
+        amountMinor: 480,
+        reason: 'Pay per click: 240 clicks at 0.02 USD',
+      },
+      {
+        ...entry('fee', 6),
+        kind: 'DEBIT',
+        currency: 'BHD',
+        amountMinor: -1_500,
+        reason: 'Chargeback fee',
+      },
+      ...(paid
+        ? [
+            {
+              ...entry('clawback', 2),
+              kind: 'CLAWBACK' as const,
+              currency: 'EUR',
+              orderId: paid.id,
+              amountMinor: -Math.ceil(paid.earningsMinor / 2),
+              reason: 'Half of the order returned after payment',
+            },
+          ]
+        : []),
+    ],
+  });
+  if (pending) {
+    await prisma.order.update({
+      where: { id: pending.id },
+      data: { heldReason: 'REVIEW', heldNote: 'An unusually large basket: the brand checks it' },
+    });
+  }
+}
+
 /** Refuses a duplicate key: skipDuplicates would otherwise drop the second row silently. */
 function assertUnique(label: string, values: string[]): void {
   const seen = new Set<string>();
@@ -1268,6 +1351,7 @@ export async function seedDemoData(prisma: PrismaClient, now = new Date()): Prom
     ...demoLockDates(prisma, rows.orders),
   ]);
   await seedDemoPayouts(prisma, rows.payouts);
+  await seedDemoLedger(prisma, now);
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   createLink,
   createOrder,
   createPayout,
+  createEntry,
   createProduct,
   createUser,
 } from './factories';
@@ -89,6 +90,7 @@ export async function createTenants() {
       order: await createOrder(user.id, brand.id),
       link: await createLink(user.id, brand.id),
       payout: { id: await createPayout(user.id, []) },
+      earning: await createEntry(user.id),
     };
   }
   return { brand, campaign, product, partner, a: await affiliate(), b: await affiliate() };

@@ -20,7 +20,7 @@ import { clickHistoryStep } from './clicks';
 import { restoreIndexes, suspendIndexes } from './indexes';
 import { orderEventsStep } from './orderEvents';
 import { ordersStep } from './orders';
-import { payoutsStep } from './payouts';
+import { ledgerStep, payoutsStep } from './payouts';
 import { KEY_ACCOUNT } from './plan';
 import { productsStep, productVariantsStep } from './products';
 import { runSteps, type StepReport, type WithConnection } from './runner';
@@ -59,6 +59,8 @@ export const SCALE_TABLES = [
   'OrderEventCounter',
   'Payout',
   'PayoutItem',
+  'Earning',
+  'EarningBalance',
   'LinkClickHour',
   'AffiliateClickHour',
   'OrderLinkHour',
@@ -88,6 +90,7 @@ export function scaleSteps(anchor: Sql): Step[] {
     shortUrlsStep(anchor),
     ordersStep(anchor),
     payoutsStep(anchor),
+    ledgerStep(anchor),
     orderEventsStep(anchor),
     clickHistoryStep(anchor),
   ];

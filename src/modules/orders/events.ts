@@ -15,6 +15,7 @@ import { ENVELOPE_DATA, listOf } from '../../schema/complexity';
 import { affiliateOf } from '../../schema/context';
 import type { PaginatedRule } from '../../schema/pagination';
 import { isUuid } from '../../platform/formats';
+import { HoldReasonEnum } from '../payouts/holds';
 import { finalThroughOf } from './lifecycle';
 
 /** The events GET /affiliate/orders/{orderId}/events answers. */
@@ -23,10 +24,10 @@ export const MAX_ORDER_EVENTS = 100;
  * The events `Order.events` answers: an order's history is a handful of events, and a page of
  * orders with their events stays within the operation cost limit.
  */
-export const EVENTS_ON_ORDER = 20;
+export const EVENTS_ON_ORDER = 10;
 /** The feed's page: by default, and at most (above it, clamped). */
 export const FEED_DEFAULT_LIMIT = 100;
-export const FEED_MAX_LIMIT = 1_000;
+export const FEED_MAX_LIMIT = 500;
 /**
  * The feed's `limit` rule, as every list's (src/schema/pagination.ts): a limit above the maximum
  * is clamped however large, also by the REST parser; the feed pages by cursor, not by number.
@@ -46,7 +47,7 @@ builder.enumType(OrderStatusReason, {
 export const OrderEventTypeEnum = builder.enumType(OrderEventType, {
   name: 'OrderEventType',
   description:
-    'What an order event records; its webhook and postback event is `order.` and the type in lower case (`order.adjusted`)',
+    'What an order event records; its webhook event is `order.` and the type in lower case (`order.adjusted`). HELD, RELEASED: the order was held (with a reason) or released; CLAWBACK: money was taken back from the paid order (a ledger entry); postbacks take neither',
 });
 
 const amount = (minor: number | null, currency: string) =>
@@ -109,6 +110,21 @@ export const OrderEvent = builder.prismaObject('OrderEvent', {
       nullable: true,
       description: '`earnings` less `previousEarnings`: ADJUSTED only',
       resolve: (event) => delta(event.earningsMinor, event.previousEarningsMinor, event.currency),
+    }),
+    heldReason: t.expose('heldReason', {
+      type: HoldReasonEnum,
+      nullable: true,
+      description: 'Why the order is held: HELD only (`note` says more)',
+    }),
+    earningId: t.exposeID('earningId', {
+      nullable: true,
+      description:
+        'The ledger entry taking money back (GET /affiliate/earnings/{earningId}): CLAWBACK only',
+    }),
+    clawback: t.float({
+      nullable: true,
+      description: 'What the clawback takes back (negative): CLAWBACK only; its reason is `note`',
+      resolve: (event) => amount(event.clawbackMinor, event.currency),
     }),
     locksAt: t.expose('locksAt', {
       type: 'DateTime',

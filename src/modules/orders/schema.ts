@@ -22,6 +22,7 @@ import { listOf, searchWork } from '../../schema/complexity';
 import { ORDER_DATES, OrderDateType, type OrderDateName } from './dates';
 import { EVENT_ORDER, EVENTS_ON_ORDER, OrderEvent } from './events';
 import { finalThroughOf, isFinal, lockedAtOf } from './lifecycle';
+import { HoldReasonEnum } from '../payouts/holds';
 
 /**
  * The items an order answers, in position order: generous for any consumer order, and a bound on
@@ -209,6 +210,16 @@ const Order = builder.prismaObject('Order', {
     isFinal: t.boolean({
       description: 'Whether the order will never change again: locked, and not awaiting payment',
       resolve: (order) => isFinal(order, new Date()),
+    }),
+    heldReason: t.expose('heldReason', {
+      type: HoldReasonEnum,
+      nullable: true,
+      description:
+        "Why the order is held (its earnings are in the balance's `held`, never paid while held); null when not held",
+    }),
+    heldNote: t.exposeString('heldNote', {
+      nullable: true,
+      description: "The network's words beside `heldReason`",
     }),
     payoutId: t.field({
       type: 'UUID',

@@ -1,36 +1,46 @@
-// What an order's earnings count as in its affiliate's balance. The database decides it
-// ("order_is_payable", "order_balance_state", migration payouts) and keeps the balance from it;
-// these are the same rules in TypeScript, the one place the service says them.
-import type { BalanceState, OrderStatus, PayoutStatus } from '../../generated/prisma/client';
+// What an order's earnings, or a ledger entry, count as in its affiliate's balance. The database
+// decides it ("order_is_payable", "order_balance_state", "earning_balance_state", migrations
+// payouts and ledger) and keeps the balance from it; these are the same rules in TypeScript, the
+// one place the service says them.
+import type {
+  BalanceState,
+  HoldReason,
+  OrderStatus,
+  PayoutStatus,
+} from '../../generated/prisma/client';
 
-/** The balance states in their order along an order's way to being paid. */
+/** The balance states in their order along the way to being paid, and held money last. */
 export const BALANCE_STATES = [
   'PENDING',
   'APPROVED',
   'AVAILABLE',
   'IN_PAYMENT',
   'PAID',
+  'HELD',
 ] as const satisfies readonly BalanceState[];
 
-/** Payout statuses that hold their orders: an order is in at most one payout of these. */
+/** Payout statuses that hold their items: an order or entry is in at most one payout of these. */
 export const HOLDING_PAYOUT_STATUSES = [
   'SCHEDULED',
   'PROCESSING',
   'PAID',
 ] as const satisfies readonly PayoutStatus[];
 
-/** Payout statuses whose orders are on their way: the balance's "in payment". */
+/** Payout statuses whose items are on their way: the balance's "in payment". */
 export const IN_PAYMENT_STATUSES = [
   'SCHEDULED',
   'PROCESSING',
 ] as const satisfies readonly PayoutStatus[];
 
-/** An order's fields its balance state depends on. */
-type BalancedOrder = { status: OrderStatus; lockedAt: Date | null };
+const inPayment = (payoutStatus: PayoutStatus | null) =>
+  (IN_PAYMENT_STATUSES as readonly (PayoutStatus | null)[]).includes(payoutStatus);
 
-/** Whether an order can be paid: approved and locked (SQL: "order_is_payable"). */
+/** An order's fields its balance state depends on. */
+type BalancedOrder = { status: OrderStatus; lockedAt: Date | null; heldReason: HoldReason | null };
+
+/** Whether an order can be paid: approved, locked and not held (SQL: "order_is_payable"). */
 export function isPayable(order: BalancedOrder): boolean {
-  return order.status === 'APPROVED' && order.lockedAt !== null;
+  return order.status === 'APPROVED' && order.lockedAt !== null && order.heldReason === null;
 }
 
 /**
@@ -41,15 +51,23 @@ export function balanceStateOf(
   order: BalancedOrder,
   payoutStatus: PayoutStatus | null,
 ): BalanceState | null {
-  switch (order.status) {
-    case 'PENDING':
-      return 'PENDING';
-    case 'PAID':
-      return 'PAID';
-    case 'REJECTED':
-      return null;
-    default:
-      if (payoutStatus === 'SCHEDULED' || payoutStatus === 'PROCESSING') return 'IN_PAYMENT';
-      return isPayable(order) ? 'AVAILABLE' : 'APPROVED';
-  }
+  if (order.status === 'PAID') return 'PAID';
+  if (order.status === 'REJECTED') return null;
+  if (order.heldReason !== null) return 'HELD';
+  if (order.status === 'PENDING') return 'PENDING';
+  if (inPayment(payoutStatus)) return 'IN_PAYMENT';
+  return isPayable(order) ? 'AVAILABLE' : 'APPROVED';
+}
+
+/**
+ * The state a ledger entry counts in, given the status of the payout holding it (null for none):
+ * an entry is payable once written, unless held. SQL: "earning_balance_state".
+ */
+export function entryBalanceStateOf(
+  entry: { heldReason: HoldReason | null },
+  payoutStatus: PayoutStatus | null,
+): BalanceState {
+  if (payoutStatus === 'PAID') return 'PAID';
+  if (inPayment(payoutStatus)) return 'IN_PAYMENT';
+  return entry.heldReason === null ? 'AVAILABLE' : 'HELD';
 }

@@ -1,6 +1,6 @@
-// GET /affiliate/payouts/{payoutId}/items: the orders a payout pays, a page at a time, newest order
-// first, each with the amount the payout pays for it; as CSV too. A payout of another affiliate, or
-// none, is not found.
+// GET /affiliate/payouts/{payoutId}/items: the ledger lines a payout pays (orders' earnings and
+// ledger entries), a page at a time, newest first, each with the amount the payout pays for it; as
+// CSV too. A payout of another affiliate, or none, is not found.
 import { OrderStatus } from '../../generated/prisma/client';
 import { fromMinor } from '../../platform/currencies';
 import { prisma } from '../../platform/db';
@@ -10,26 +10,39 @@ import { builder, keyAuth } from '../../schema/builder';
 import { listQuery } from '../../schema/lists';
 import { fromBasisPoints } from '../../schema/money';
 import type { Page } from '../../schema/pagination';
+import { LedgerKindEnum, type LedgerKind } from './earnings';
 
 interface PayoutItemQuery {
   affiliateId: string;
   payoutId: string;
 }
 
-/** One item as the route answers it: the order's own columns beside the amount paid for it. */
-export interface PayoutItemRecord {
-  orderId: string;
+/** An order's columns an item answers. */
+interface ItemOrder {
   orderNumber: string;
-  organizationId: string;
   organizationName: string;
   orderStatus: OrderStatus;
-  currency: string;
-  amountMinor: number;
   transactionValueMinor: number;
   commissionRateBps: number;
   earningsMinor: number;
-  orderedAt: Date;
   updatedAt: Date;
+}
+
+/**
+ * One item as the route answers it: the line it pays (an order, or an entry with its reason) and
+ * the amount paid for it.
+ */
+export interface PayoutItemRecord {
+  kind: LedgerKind;
+  orderId: string | null;
+  earningId: string | null;
+  reason: string | null;
+  organizationId: string | null;
+  currency: string;
+  amountMinor: number;
+  /** The order's time, or the entry's. */
+  orderedAt: Date;
+  order: ItemOrder | null;
 }
 
 /** The page of a payout's items of the affiliate, and their number; 404 for any other payout. */
@@ -51,6 +64,7 @@ export async function payoutItemsPage(
     take: page.limit,
     select: {
       amountMinor: true,
+      orderedAt: true,
       order: {
         select: {
           id: true,
@@ -62,62 +76,121 @@ export async function payoutItemsPage(
           transactionValueMinor: true,
           commissionRateBps: true,
           earningsMinor: true,
-          orderedAt: true,
           updatedAt: true,
         },
       },
+      earning: {
+        select: { id: true, kind: true, reason: true, organizationId: true, currency: true },
+      },
     },
   });
-  const rows = items.map(({ amountMinor, order }) => ({
-    orderId: order.id,
-    orderNumber: order.orderNumber,
-    organizationId: order.organizationId,
-    organizationName: order.organization.name,
-    orderStatus: order.status,
-    currency: order.currency,
-    amountMinor,
-    transactionValueMinor: order.transactionValueMinor,
-    commissionRateBps: order.commissionRateBps,
-    earningsMinor: order.earningsMinor,
-    orderedAt: order.orderedAt,
-    updatedAt: order.updatedAt,
-  }));
+  const rows = items.map(({ amountMinor, orderedAt, order, earning }): PayoutItemRecord => {
+    if (order) {
+      return {
+        kind: 'ORDER',
+        orderId: order.id,
+        earningId: null,
+        reason: null,
+        organizationId: order.organizationId,
+        currency: order.currency,
+        amountMinor,
+        orderedAt,
+        order: {
+          orderNumber: order.orderNumber,
+          organizationName: order.organization.name,
+          orderStatus: order.status,
+          transactionValueMinor: order.transactionValueMinor,
+          commissionRateBps: order.commissionRateBps,
+          earningsMinor: order.earningsMinor,
+          updatedAt: order.updatedAt,
+        },
+      };
+    }
+    // The database writes an item with its order or its entry (PayoutItem_one_payee_check).
+    const entry = earning!;
+    return {
+      kind: entry.kind,
+      orderId: null,
+      earningId: entry.id,
+      reason: entry.reason,
+      organizationId: entry.organizationId,
+      currency: entry.currency,
+      amountMinor,
+      orderedAt,
+      order: null,
+    };
+  });
   return { rows, total: payout.itemCount };
 }
 
+/** An order's column on an item: null on an entry's. */
+const ofOrder =
+  <T>(pick: (order: ItemOrder, item: PayoutItemRecord) => T) =>
+  (item: PayoutItemRecord) =>
+    item.order && pick(item.order, item);
+
 const PayoutItem = builder.objectRef<PayoutItemRecord>('PayoutItem').implement({
   description:
-    "An order a payout pays and the amount it pays for it (the order's earnings); money in `currency`, with its decimals",
+    "A line a payout pays, an order's earnings (kind ORDER) or a ledger entry, and the amount it pays for it; money in `currency`, with its decimals. The order's columns are null on an entry's item",
   fields: (t) => ({
-    orderId: t.id({ resolve: (item) => item.orderId }),
-    orderNumber: t.string({ resolve: (item) => item.orderNumber }),
-    organizationId: t.id({ description: 'The brand', resolve: (item) => item.organizationId }),
-    organizationName: t.string({
-      description: "The brand's name",
-      resolve: (item) => item.organizationName,
+    kind: t.field({ type: LedgerKindEnum, resolve: (item) => item.kind }),
+    orderId: t.id({ nullable: true, resolve: (item) => item.orderId }),
+    earningId: t.id({
+      nullable: true,
+      description: "The entry (GET /affiliate/earnings/{earningId}); null on an order's item",
+      resolve: (item) => item.earningId,
     }),
-    orderStatus: t.field({ type: OrderStatus, resolve: (item) => item.orderStatus }),
+    reason: t.string({
+      nullable: true,
+      description: "The entry's reason; null on an order's item",
+      resolve: (item) => item.reason,
+    }),
+    orderNumber: t.string({ nullable: true, resolve: ofOrder((order) => order.orderNumber) }),
+    organizationId: t.id({
+      nullable: true,
+      description: 'The brand',
+      resolve: (item) => item.organizationId,
+    }),
+    organizationName: t.string({
+      nullable: true,
+      description: "The order's brand's name",
+      resolve: ofOrder((order) => order.organizationName),
+    }),
+    orderStatus: t.field({
+      type: OrderStatus,
+      nullable: true,
+      resolve: ofOrder((order) => order.orderStatus),
+    }),
     currency: t.string({ description: 'ISO 4217 code', resolve: (item) => item.currency }),
     amount: t.float({
-      description: 'What the payout pays for the order',
+      description:
+        "What the payout pays for the line: the order's earnings, or the entry's amount (negative for a clawback or a debit)",
       resolve: (item) => fromMinor(item.amountMinor, item.currency),
     }),
     transactionValue: t.float({
-      resolve: (item) => fromMinor(item.transactionValueMinor, item.currency),
+      nullable: true,
+      resolve: ofOrder((order, item) => fromMinor(order.transactionValueMinor, item.currency)),
     }),
     commissionRate: t.float({
+      nullable: true,
       description: 'Percent (5.5 = 5.5 %)',
-      resolve: (item) => fromBasisPoints(item.commissionRateBps),
+      resolve: ofOrder((order) => fromBasisPoints(order.commissionRateBps)),
     }),
     earnings: t.float({
+      nullable: true,
       description: "The affiliate's commission on the order",
-      resolve: (item) => fromMinor(item.earningsMinor, item.currency),
+      resolve: ofOrder((order, item) => fromMinor(order.earningsMinor, item.currency)),
     }),
-    orderedAt: t.field({ type: 'DateTime', resolve: (item) => item.orderedAt }),
+    orderedAt: t.field({
+      type: 'DateTime',
+      description: "When the order was placed, or the entry earned: the items' order",
+      resolve: (item) => item.orderedAt,
+    }),
     orderUpdatedAt: t.field({
       type: 'DateTime',
+      nullable: true,
       description: "The order's last change",
-      resolve: (item) => item.updatedAt,
+      resolve: ofOrder((order) => order.updatedAt),
     }),
   }),
 });
@@ -127,7 +200,7 @@ listQuery('affiliatePayoutItems', {
   envelope: 'meta',
   type: 'AffiliatePayoutItemPage',
   description:
-    "GET /affiliate/payouts/{payoutId}/items: the orders one of the key's affiliate's payouts pays, newest order first. `Accept: text/csv` answers the rows as CSV",
+    "GET /affiliate/payouts/{payoutId}/items: the lines one of the key's affiliate's payouts pays (orders and ledger entries), newest first. `Accept: text/csv` answers the rows as CSV",
   auth: keyAuth('affiliate', 'payouts:read'),
   page: { defaultLimit: 50, maxLimit: 500, aboveMax: 'reject' },
   args: builder.args((t) => ({ payoutId: t.id({ required: true }) })),

@@ -24,16 +24,19 @@ export function currencyFilter(currency: string): string {
 
 export const Payout = builder.prismaObject('Payout', {
   description:
-    "A payment to the affiliate of its orders' earnings; money in `currency`, with its decimals",
+    "A payment to the affiliate of its orders' earnings and ledger entries; money in `currency`, with its decimals",
   fields: (t) => ({
     id: t.exposeID('id'),
     status: t.expose('status', { type: PayoutStatus }),
     currency: t.exposeString('currency', { description: 'ISO 4217 code' }),
     amount: t.float({
-      description: 'The sum of its items: the earnings of the orders it pays',
+      description:
+        "The sum of its items: the orders' earnings and the entries' amounts it pays (never below zero)",
       resolve: (payout) => fromMinor(payout.amountMinor, payout.currency),
     }),
-    orders: t.exposeInt('itemCount', { description: 'The orders it pays (its items)' }),
+    orders: t.exposeInt('itemCount', {
+      description: 'Its items: the orders and ledger entries it pays',
+    }),
     periodStart: t.expose('periodStart', {
       type: 'DateTime',
       description: 'Start of the period it covers (included)',

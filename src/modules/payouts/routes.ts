@@ -6,3 +6,10 @@ export const PAYOUT_ROUTE: RestRoute = {
   path: '/affiliate/payouts/:payoutId',
   field: 'Query.affiliatePayout',
 };
+
+/** One ledger entry as its route answers it: `earning.created` webhooks send the same body. */
+export const EARNING_ROUTE: RestRoute = {
+  method: 'GET',
+  path: '/affiliate/earnings/:earningId',
+  field: 'Query.affiliateEarning',
+};

@@ -1,18 +1,22 @@
 // What each event of events.ts writes: the rows the back office would write, in plain INSERTs and
-// UPDATEs on "Order" and "OrderItem", so the database's triggers run as for any writer (the outbox
-// and its webhook and postback deliveries, the performance and sub-ID rollups, updatedAt).
+// UPDATEs on "Order", "OrderItem", "Earning", "Payout" and "PayoutItem", so the database's triggers
+// run as for any writer (the outbox and its webhook and postback deliveries, the balance, the
+// performance and sub-ID rollups, updatedAt).
 import { randomBytes, randomInt } from 'node:crypto';
-import { amountText } from '../../platform/currencies';
+import { amountText, exponentOf, fromMinor, toMinor } from '../../platform/currencies';
 import { databaseRefusalOf } from '../../platform/databaseOutage';
 import { prisma } from '../../platform/db';
 import { BadRequestError, notFound } from '../../platform/errors';
 import { isUuid } from '../../platform/formats';
 import {
   OrderStatus,
+  type HoldReason,
   type OrderStatusReason,
   type PayoutStatus,
   type Prisma,
 } from '../../generated/prisma/client';
+import type { LedgerKind } from '../payouts/earnings';
+import { termsByCurrency } from '../payouts/terms';
 import { isSubId, MAX_SUB_ID_LENGTH, SUB_ID_NAMES } from '../links/subIds';
 import type { TriggerEventType } from './events';
 
@@ -31,6 +35,12 @@ export interface TriggerRequest {
   latestClick: boolean;
   /** payout.*: the payout to move (default: the newest that can). */
   payoutId: string | null;
+  /** order.held: why (default REVIEW). */
+  holdReason: HoldReason | null;
+  /** earning.created: the entry's kind (default BONUS), amount and currency; order.clawback: how much. */
+  kind: LedgerKind | null;
+  amount: number | null;
+  currency: string | null;
 }
 
 /** What it did: the order it wrote, and a line saying so. */
@@ -335,44 +345,73 @@ async function lockOrder({ affiliateId, orderId }: TriggerRequest): Promise<Trig
 }
 
 /**
- * A payout of the user's available orders in the currency that has the most, scheduled as the back
- * office does (docs/operating.md, "Payouts"): the payout, then its items, in one transaction.
+ * A payout of the user's available money in the currency given, or the one with the most payable
+ * lines, scheduled as the back office does (docs/operating.md, "Payouts"): the payout, then its items (the payable orders, and
+ * the entries neither held nor in a payout, clawbacks included), in one transaction; only when it
+ * pays more than nothing, and at least the minimum of the user's payout terms.
  */
-async function schedulePayout({ affiliateId }: TriggerRequest): Promise<Triggered> {
+async function schedulePayout({
+  affiliateId,
+  currency: asked,
+}: TriggerRequest): Promise<Triggered> {
   const reference = `TRIG-PAYOUT-${randomBytes(4).toString('hex').toUpperCase()}`;
+  const terms = await termsByCurrency(affiliateId);
   const payout = await prisma
     .$transaction(async (tx) => {
-      const [made] = await tx.$queryRaw<{ id: string; currency: string; amountMinor: number }[]>`
-        WITH available AS (
-          SELECT o."currency", sum(o."earningsMinor") AS "amountMinor", count(*) AS "orders",
-            min(o."orderedAt") AS "since"
+      const [available] = await tx.$queryRaw<
+        { currency: string; amountMinor: number; since: Date }[]
+      >`
+        SELECT "currency", sum("amountMinor")::int AS "amountMinor", min("at") AS "since" FROM (
+          SELECT o."currency", o."earningsMinor" AS "amountMinor", o."orderedAt" AS "at"
           FROM "Order" o
           WHERE o."affiliateId" = ${affiliateId}::uuid AND order_is_payable(o)
             AND NOT EXISTS (SELECT 1 FROM "PayoutItem" i WHERE i."heldOrderId" = o."id")
-          GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT 1
-        )
+          UNION ALL
+          SELECT e."currency", e."amountMinor", e."earnedAt" FROM "Earning" e
+          WHERE e."affiliateId" = ${affiliateId}::uuid AND e."heldReason" IS NULL
+            AND NOT EXISTS (SELECT 1 FROM "PayoutItem" i WHERE i."heldEarningId" = e."id")
+        ) payable
+        WHERE ${asked}::text IS NULL OR "currency" = ${asked}
+        GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`;
+      if (!available) {
+        throw new BadRequestError(
+          `payout.scheduled pays available money, and you have none${asked ? ` in ${asked}` : ''}: approve an order (order.status_changed), then lock it (order.locked)`,
+        );
+      }
+      const { currency, amountMinor } = available;
+      if (amountMinor <= 0) {
+        throw new BadRequestError(
+          `payout.scheduled pays available money, and yours is ${money(amountMinor, currency)} after clawbacks and debits: later earnings fill it first`,
+        );
+      }
+      const minimum = terms.get(currency)?.minimumMinor ?? 0;
+      if (amountMinor < minimum) {
+        throw new BadRequestError(
+          `payout.scheduled: your available ${money(amountMinor, currency)} is below the minimum payout of ${money(minimum, currency)}; it carries forward until it reaches it`,
+        );
+      }
+      const [made] = await tx.$queryRaw<{ id: string }[]>`
         INSERT INTO "Payout" ("affiliateId", "currency", "amountMinor", "periodStart", "periodEnd",
           "method", "reference")
-        SELECT ${affiliateId}::uuid, "currency", "amountMinor", date_trunc('day', "since"),
-          now(), 'BANK_TRANSFER', ${reference}
-        FROM available
-        RETURNING "id"::text, "currency", "amountMinor"::int`;
-      if (!made) return null;
+        VALUES (${affiliateId}::uuid, ${currency}, ${amountMinor},
+          date_trunc('day', ${available.since}::timestamp), now(), 'BANK_TRANSFER', ${reference})
+        RETURNING "id"::text`;
+      const payoutId = made!.id;
       await tx.$executeRaw`
         INSERT INTO "PayoutItem" ("payoutId", "orderId", "amountMinor")
-        SELECT p."id", o."id", o."earningsMinor"
-        FROM "Payout" p
-        JOIN "Order" o ON o."affiliateId" = p."affiliateId" AND o."currency" = p."currency"
-        WHERE p."id" = ${made.id}::uuid AND order_is_payable(o)
+        SELECT ${payoutId}::uuid, o."id", o."earningsMinor" FROM "Order" o
+        WHERE o."affiliateId" = ${affiliateId}::uuid AND o."currency" = ${currency}
+          AND order_is_payable(o)
           AND NOT EXISTS (SELECT 1 FROM "PayoutItem" i WHERE i."heldOrderId" = o."id")`;
-      return made;
+      await tx.$executeRaw`
+        INSERT INTO "PayoutItem" ("payoutId", "earningId", "amountMinor")
+        SELECT ${payoutId}::uuid, e."id", e."amountMinor" FROM "Earning" e
+        WHERE e."affiliateId" = ${affiliateId}::uuid AND e."currency" = ${currency}
+          AND e."heldReason" IS NULL
+          AND NOT EXISTS (SELECT 1 FROM "PayoutItem" i WHERE i."heldEarningId" = e."id")`;
+      return { id: payoutId, currency, amountMinor };
     })
     .catch(asBadRequest);
-  if (!payout) {
-    throw new BadRequestError(
-      'payout.scheduled pays available orders, and you have none: approve one (order.status_changed), then lock it (order.locked)',
-    );
-  }
   return {
     orderId: null,
     summary: `payout ${reference} of ${money(payout.amountMinor, payout.currency)} scheduled (id ${payout.id})`,
@@ -427,11 +466,175 @@ function payoutStep(type: keyof typeof PAYOUT_STEPS): Cause {
   };
 }
 
+/** An order of the user's, by id, or not found. */
+async function ownOrder<S extends Prisma.OrderSelect>(
+  affiliateId: string,
+  orderId: string,
+  select: S,
+) {
+  const order = isUuid(orderId)
+    ? await prisma.order.findFirst({ where: { id: orderId, affiliateId }, select })
+    : null;
+  if (!order) throw notFound('Order', orderId);
+  return order;
+}
+
+/** The order named, or the user's newest that matches; `none` says why there is none. */
+async function namedOrNewest(
+  { affiliateId, orderId }: TriggerRequest,
+  where: Prisma.OrderWhereInput,
+  none: string,
+) {
+  const select = { id: true, orderNumber: true, heldReason: true } as const;
+  if (orderId !== null) return ownOrder(affiliateId, orderId, select);
+  const order = await prisma.order.findFirst({
+    where: { affiliateId, ...where },
+    orderBy: [{ orderedAt: 'desc' }, { id: 'desc' }],
+    select,
+  });
+  if (!order) throw new BadRequestError(none);
+  return order;
+}
+
+/** Holds an order for review (or the reason given), as the network does: its money is held. */
+async function holdOrder(request: TriggerRequest): Promise<Triggered> {
+  const order = await namedOrNewest(
+    request,
+    {
+      status: { in: ['PENDING', 'APPROVED'] },
+      heldReason: null,
+      payoutItems: { none: { heldOrderId: { not: null } } },
+    },
+    'order.held holds a pending or approved order in no payout, and you have none: trigger order.created first',
+  );
+  const heldReason = request.holdReason ?? 'REVIEW';
+  await prisma.order
+    .update({
+      where: { id: order.id },
+      data: { heldReason, heldNote: request.note ?? 'held with npm run trigger' },
+      select: { id: true },
+    })
+    .catch(asBadRequest);
+  return {
+    orderId: order.id,
+    summary: `order ${order.orderNumber} held, ${heldReason} (id ${order.id})`,
+  };
+}
+
+async function releaseOrder(request: TriggerRequest): Promise<Triggered> {
+  const order = await namedOrNewest(
+    request,
+    { heldReason: { not: null } },
+    'order.released releases a held order, and you have none: trigger order.held first',
+  );
+  if (order.heldReason === null) {
+    throw new BadRequestError(`Order ${order.orderNumber} is not held`);
+  }
+  await prisma.order
+    .update({ where: { id: order.id }, data: { heldReason: null }, select: { id: true } })
+    .catch(asBadRequest);
+  return { orderId: order.id, summary: `order ${order.orderNumber} released (id ${order.id})` };
+}
+
+/** An amount given in major units as minor units of `currency`, or 400 when it has more decimals. */
+function minorOf(amount: number, currency: string): number {
+  const minor = toMinor(amount, currency);
+  if (fromMinor(minor, currency) !== amount) {
+    throw new BadRequestError(
+      `amount ${amount} has more decimals than ${currency} has (${exponentOf(currency)})`,
+    );
+  }
+  return minor;
+}
+
+/**
+ * A return after payment, as the back office writes it: a CLAWBACK entry taking back what is left
+ * of a paid order's earnings (or the amount given) from the next payout.
+ */
+async function clawBack(request: TriggerRequest): Promise<Triggered> {
+  const order = await namedOrNewest(
+    request,
+    { status: 'PAID' },
+    'order.clawback takes back from a paid order, and you have none: trigger payout.scheduled and payout.paid first',
+  );
+  const paid = await prisma.order.findUniqueOrThrow({
+    where: { id: order.id },
+    select: { currency: true, earningsMinor: true, clawbacks: { select: { amountMinor: true } } },
+  });
+  const left =
+    paid.earningsMinor + paid.clawbacks.reduce((sum, entry) => sum + entry.amountMinor, 0);
+  const amountMinor =
+    request.amount === null ? -left : -Math.abs(minorOf(request.amount, paid.currency));
+  if (amountMinor === 0) {
+    throw new BadRequestError(`Order ${order.orderNumber}'s earnings were all taken back already`);
+  }
+  const entry = await prisma.earning
+    .create({
+      data: {
+        affiliateId: request.affiliateId,
+        kind: 'CLAWBACK',
+        currency: paid.currency,
+        amountMinor,
+        reason: request.note ?? 'returned after payment (npm run trigger)',
+        orderId: order.id,
+      },
+      select: { id: true },
+    })
+    .catch(asBadRequest);
+  return {
+    orderId: order.id,
+    summary: `order ${order.orderNumber}: ${money(amountMinor, paid.currency)} clawed back (entry ${entry.id})`,
+  };
+}
+
+/** A ledger entry of the network's: a BONUS of 10 in the newest order's currency by default. */
+async function writeEntry(request: TriggerRequest): Promise<Triggered> {
+  const kind = request.kind ?? 'BONUS';
+  if (kind === 'CLAWBACK' || kind === 'ORDER') {
+    throw new BadRequestError(
+      kind === 'ORDER'
+        ? "An order's earnings come with the order: trigger order.created"
+        : 'A clawback takes back from a paid order: trigger order.clawback',
+    );
+  }
+  const newest = await prisma.order.findFirst({
+    where: { affiliateId: request.affiliateId },
+    orderBy: [{ orderedAt: 'desc' }, { id: 'desc' }],
+    select: { currency: true },
+  });
+  const currency = request.currency ?? newest?.currency ?? 'EUR';
+  if (!/^[A-Z]{3}$/.test(currency)) {
+    throw new BadRequestError('currency must be an ISO 4217 code: three capital letters (EUR)');
+  }
+  const magnitude = Math.abs(minorOf(request.amount ?? 10, currency));
+  const amountMinor = kind === 'DEBIT' ? -magnitude : magnitude;
+  const entry = await prisma.earning
+    .create({
+      data: {
+        affiliateId: request.affiliateId,
+        kind,
+        currency,
+        amountMinor,
+        reason: request.note ?? `${kind.toLowerCase()} written with npm run trigger`,
+      },
+      select: { id: true },
+    })
+    .catch(asBadRequest);
+  return {
+    orderId: null,
+    summary: `${kind} of ${money(amountMinor, currency)} written (entry ${entry.id})`,
+  };
+}
+
 export const CAUSES: Record<TriggerEventType, Cause> = {
   'order.created': recordOrder,
   'order.status_changed': changeOrderStatus,
   'order.adjusted': adjustOrder,
   'order.locked': lockOrder,
+  'order.held': holdOrder,
+  'order.released': releaseOrder,
+  'order.clawback': clawBack,
+  'earning.created': writeEntry,
   'payout.scheduled': schedulePayout,
   'payout.processing': payoutStep('payout.processing'),
   'payout.paid': payoutStep('payout.paid'),

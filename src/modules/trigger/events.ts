@@ -9,8 +9,16 @@ export const TRIGGER_EVENTS = {
     "Corrects an unlocked order's amounts (the newest, or the one named) down by a tenth, as a partial return: reason AMOUNT_CORRECTED",
   'order.locked':
     'Locks an approved order (the newest, or the one named) as the lock pass does once its lock date passed: it becomes payable',
+  'order.held':
+    'Holds an order (your newest pending or approved one in no payout, or the one named) for review, or the hold reason given: its earnings are held, never paid while held',
+  'order.released':
+    'Releases your newest held order (or the one named): it is payable again once approved and locked',
+  'order.clawback':
+    "Takes back a paid order's earnings (your newest paid order, or the one named; all that is left, or the amount given) from your next payout, as a return after payment",
+  'earning.created':
+    "Writes a ledger entry for you: a BONUS of 10 in your newest order's currency, or the kind (BONUS, CPC, CREDIT, DEBIT), amount, currency and reason (note) given",
   'payout.scheduled':
-    'Schedules a payout of your available (approved and locked) orders of one currency: they are in payment',
+    'Schedules a payout of your available money (approved and locked orders, and ledger entries, clawbacks included) of one currency (the one given, or the one with the most), if it reaches the minimum payout: it is in payment',
   'payout.processing': "Starts your newest scheduled payout's payment (or the one named)",
   'payout.paid':
     'Pays your newest scheduled or processing payout (or the one named): its orders become PAID',

@@ -3,6 +3,8 @@
 // its types are not registered, so that schema has no trace of them (docs/decisions.md).
 import { config } from '../../platform/config';
 import { OrderStatus, OrderStatusReason } from '../../generated/prisma/client';
+import { LedgerKindEnum } from '../payouts/earnings';
+import { HoldReasonEnum } from '../payouts/holds';
 import { affiliateOwner } from '../webhooks/schema/access';
 import { builder } from '../../schema/builder';
 import { CAUSES, type Triggered } from './causes';
@@ -44,7 +46,8 @@ function registerTriggerEvent(): void {
         'own orders by writing them as the back office does, so webhooks, postbacks and reports follow. ' +
         '`orderId` names the order to change (default: the newest one that can); `status` the status ' +
         'to set, with its `reason` and `note`; `linkCode` the link a new order came through, with its ' +
-        "sub-IDs given or those of the link's latest click. `npm run trigger` calls it.",
+        "sub-IDs given or those of the link's latest click; `holdReason` why an order is held; `kind`, " +
+        '`amount` and `currency` a ledger entry (and `amount` a clawback). `npm run trigger` calls it.',
       authScopes: { dashboardUser: true },
       managementLimit: true,
       args: {
@@ -73,6 +76,22 @@ function registerTriggerEvent(): void {
         payoutId: t.arg.id({
           description: 'payout.*: the payout to move (default: the newest that can)',
         }),
+        holdReason: t.arg({
+          type: HoldReasonEnum,
+          description: 'order.held: why (default REVIEW); `note` says more',
+        }),
+        kind: t.arg({
+          type: LedgerKindEnum,
+          description: 'earning.created: the kind of entry (default BONUS)',
+        }),
+        amount: t.arg.float({
+          description:
+            'earning.created: its amount in major units (default 10); order.clawback: how much to take back (default all that is left)',
+        }),
+        currency: t.arg.string({
+          description:
+            "earning.created: its currency (default your newest order's); payout.scheduled: the currency to pay",
+        }),
         latestClick: t.arg.boolean({
           description:
             "order.created with linkCode: the sub-IDs of the link's latest counted click, where subIds gives none",
@@ -90,6 +109,10 @@ function registerTriggerEvent(): void {
           subIds: (args.subIds ?? []).map((value) => value ?? null),
           latestClick: args.latestClick ?? false,
           payoutId: args.payoutId == null ? null : String(args.payoutId),
+          holdReason: args.holdReason ?? null,
+          kind: args.kind ?? null,
+          amount: args.amount ?? null,
+          currency: args.currency ?? null,
         });
         return { type: args.type, ...triggered };
       },

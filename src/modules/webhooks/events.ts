@@ -10,6 +10,9 @@ export const ORDER_EVENT_TYPES = [
   'order.adjusted',
   'order.locked',
   'order.paid',
+  'order.held',
+  'order.released',
+  'order.clawback',
 ] as const;
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 
@@ -32,8 +35,15 @@ export const PAYOUT_EVENT_TYPES = [
   'payout.cancelled',
 ] as const;
 
+/** Written by the database trigger on "Earning" (migration ledger) for each new ledger entry. */
+export const EARNING_EVENT_TYPES = ['earning.created'] as const;
+
 /** Every event an endpoint can subscribe to. */
-export const WEBHOOK_EVENT_TYPES = [...ORDER_EVENT_TYPES, ...PAYOUT_EVENT_TYPES] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  ...ORDER_EVENT_TYPES,
+  ...PAYOUT_EVENT_TYPES,
+  ...EARNING_EVENT_TYPES,
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export function isWebhookEventType(type: string): type is WebhookEventType {

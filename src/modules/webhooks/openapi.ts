@@ -2,6 +2,7 @@
 // sends to an endpoint, their Standard Webhooks headers and bodies, so integrators (and the typed
 // client) read the body's type where they read the routes'.
 import {
+  EARNING_EVENT_TYPES,
   ORDER_EVENT_TYPES,
   PAYOUT_EVENT_TYPES,
   TEST_EVENT_TYPE,
@@ -43,8 +44,11 @@ const timestamp = {
   description: 'When the change happened',
 };
 
-/** A payout event's body: the payout as `GET /affiliate/payouts/{payoutId}` answers it. */
-function payoutWebhookSchema(type: string, description: string): Json {
+/**
+ * A payout event's body, or a new entry's: the payout as `GET /affiliate/payouts/{payoutId}`
+ * answers it (`data.payout`), or the entry as `GET /affiliate/earnings/{earningId}` (`data.earning`).
+ */
+function rowWebhookSchema(type: string, description: string, key: string, schema: string): Json {
   return {
     type: 'object',
     description,
@@ -52,7 +56,7 @@ function payoutWebhookSchema(type: string, description: string): Json {
     properties: {
       type: { type: 'string', const: type },
       timestamp,
-      data: { type: 'object', required: ['payout'], properties: { payout: ref('Payout') } },
+      data: { type: 'object', required: [key], properties: { [key]: ref(schema) } },
     },
   };
 }
@@ -108,7 +112,7 @@ const payoutEvent = (
   operationId: `payout${name}Webhook`,
   schemaName: `Payout${name}Webhook`,
   summary,
-  schema: payoutWebhookSchema(type, `${summary}: ${description}`),
+  schema: rowWebhookSchema(type, `${summary}: ${description}`, 'payout', 'Payout'),
 });
 
 /** Every event an endpoint can receive, each described once: its body, and the `webhooks` entry. */
@@ -167,6 +171,44 @@ const EVENTS: Record<WebhookEventType | typeof TEST_EVENT_TYPE, EventDocument> =
       ['previousStatus'],
     ),
   },
+  'order.held': {
+    operationId: 'orderHeldWebhook',
+    schemaName: 'OrderHeldWebhook',
+    summary: 'An order was held',
+    schema: lifecycleWebhook(
+      'order.held',
+      "The order was held for review, a dispute or a fraud check: its earnings are in the balance's `held`, never paid while held",
+      {
+        heldReason: ref('HoldReason'),
+        note: { type: ['string', 'null'], description: "The network's words beside the reason" },
+      },
+      ['heldReason'],
+    ),
+  },
+  'order.released': {
+    operationId: 'orderReleasedWebhook',
+    schemaName: 'OrderReleasedWebhook',
+    summary: 'An order was released from its hold',
+    schema: lifecycleWebhook(
+      'order.released',
+      'The hold ended: the order is payable again once approved and locked (a rejection ends a hold too)',
+    ),
+  },
+  'order.clawback': {
+    operationId: 'orderClawbackWebhook',
+    schemaName: 'OrderClawbackWebhook',
+    summary: 'Money was taken back from a paid order',
+    schema: lifecycleWebhook(
+      'order.clawback',
+      "A CLAWBACK entry takes back part or all of the paid order's earnings from the next payout (its `earning.created` comes with it)",
+      {
+        earningId: { type: 'string', format: 'uuid', description: 'The CLAWBACK entry' },
+        clawback: money('What it takes back (negative)'),
+        note: { type: 'string', description: "The entry's reason" },
+      },
+      ['earningId', 'clawback', 'note'],
+    ),
+  },
   'payout.scheduled': payoutEvent(
     'payout.scheduled',
     'Scheduled',
@@ -197,6 +239,17 @@ const EVENTS: Record<WebhookEventType | typeof TEST_EVENT_TYPE, EventDocument> =
     'A payout of the affiliate was cancelled',
     'the network changed its mind before paying; its orders are available for another payout',
   ),
+  'earning.created': {
+    operationId: 'earningCreatedWebhook',
+    schemaName: 'EarningCreatedWebhook',
+    summary: 'A ledger entry of the affiliate was written',
+    schema: rowWebhookSchema(
+      'earning.created',
+      'A ledger entry was written (a bonus, pay per click, a credit, a debit or a clawback): paid through the next payout, counted in the balance',
+      'earning',
+      'Earning',
+    ),
+  },
   [TEST_EVENT_TYPE]: {
     operationId: 'testWebhook',
     schemaName: 'TestWebhook',
@@ -246,7 +299,7 @@ export function webhookDocumentation(): Required<
   const events = Object.entries(EVENTS);
   return {
     tags: [TAG],
-    description: `**Webhooks.** Order events (${listed(ORDER_EVENT_TYPES)}) and payout events (${listed(PAYOUT_EVENT_TYPES)}) are sent to the endpoints an affiliate user manages over GraphQL, signed per Standard Webhooks; the \`webhooks\` section describes their requests.`,
+    description: `**Webhooks.** Order events (${listed(ORDER_EVENT_TYPES)}), payout events (${listed(PAYOUT_EVENT_TYPES)}) and ledger events (${listed(EARNING_EVENT_TYPES)}) are sent to the endpoints an affiliate user manages over GraphQL, signed per Standard Webhooks; the \`webhooks\` section describes their requests.`,
     webhooks: Object.fromEntries(events.map(([type, event]) => [type, webhookOperation(event)])),
     schemas: Object.fromEntries(events.map(([, event]) => [event.schemaName, event.schema])),
   };

@@ -1,22 +1,21 @@
 // The body of an order event: the order as `GET /affiliate/orders/{orderId}` answers it (read by
 // src/modules/webhooks/orderAnswer.ts), the event type, the time of the change, for a status change
 // (and a payment) the previous status, and what the order event says of the change: its reason,
-// and for an adjustment the amounts before it and the deltas; of a payout event, the payout as its
-// route answers it. Pure.
+// for an adjustment the amounts before it and the deltas, for a hold its reason, for a clawback its
+// entry and amount; of a payout event, the payout as its route answers it; of a new ledger entry,
+// the entry as its route answers it. Pure.
 import type { OrderEvent as OrderEventRow } from '../../generated/prisma/client';
 import { fromMinor } from '../../platform/currencies';
 import type { WebhookBody } from './events';
 
-/** An order as its route answers it, for the order's affiliate (src/modules/webhooks/orderAnswer.ts). */
-export type OrderAnswer = (orderId: string, affiliateId: string) => Promise<unknown>;
+/** A row as its route answers it, for the row's affiliate (src/modules/webhooks/orderAnswer.ts). */
+export type RouteAnswer = (id: string, affiliateId: string) => Promise<unknown>;
 
-/** A payout as its route answers it, for the payout's affiliate (src/modules/webhooks/orderAnswer.ts). */
-export type PayoutAnswer = (payoutId: string, affiliateId: string) => Promise<unknown>;
-
-/** How the bodies of events read what they carry. */
+/** How the bodies of events read what they carry: orders, payouts and ledger entries. */
 export interface EventAnswers {
-  order: OrderAnswer;
-  payout: PayoutAnswer;
+  order: RouteAnswer;
+  payout: RouteAnswer;
+  earning: RouteAnswer;
 }
 
 export interface OrderEvent {
@@ -37,8 +36,19 @@ export function changeOf(
     | 'earningsMinor'
     | 'previousTransactionValueMinor'
     | 'previousEarningsMinor'
+    | 'heldReason'
+    | 'earningId'
+    | 'clawbackMinor'
   >,
 ): Record<string, unknown> {
+  if (event.type === 'HELD') return { heldReason: event.heldReason, note: event.note };
+  if (event.type === 'CLAWBACK' && event.clawbackMinor !== null) {
+    return {
+      earningId: event.earningId,
+      clawback: fromMinor(event.clawbackMinor, event.currency),
+      note: event.note,
+    };
+  }
   const reason = event.reason === null ? {} : { reason: event.reason, note: event.note };
   if (
     event.type !== 'ADJUSTED' ||
@@ -73,10 +83,13 @@ export function orderEventBody(
   };
 }
 
-/** The body of a payout event: the payout as `GET /affiliate/payouts/{payoutId}` answers it. */
-export function payoutEventBody(
+/**
+ * The body of a payout event, or of a new ledger entry: the payout (`data.payout`) or the entry
+ * (`data.earning`) as its route answers it.
+ */
+export function rowEventBody(
   event: Omit<OrderEvent, 'previousStatus'>,
-  payout: unknown,
+  data: { payout: unknown } | { earning: unknown },
 ): WebhookBody {
-  return { type: event.type, timestamp: event.occurredAt.toISOString(), data: { payout } };
+  return { type: event.type, timestamp: event.occurredAt.toISOString(), data };
 }

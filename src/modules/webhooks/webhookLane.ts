@@ -6,7 +6,7 @@ import { prisma } from '../../platform/db';
 import { logger } from '../../platform/logger';
 import { webhookDeliveryAttempts, webhookDeliveryDuration } from '../../platform/metrics';
 import { failingStateData, judgeByStatus, UnsendableDelivery, type DeliveryLane } from './lane';
-import { changeOf, orderEventBody, payoutEventBody, type EventAnswers } from './payload';
+import { changeOf, orderEventBody, rowEventBody, type EventAnswers } from './payload';
 import { activeSecrets, signedHeaders } from './signing';
 
 /** The event's body: built at its first attempt, then kept. */
@@ -14,7 +14,10 @@ async function eventBody(eventId: string, answers: EventAnswers): Promise<string
   const event = await prisma.webhookEvent.findUniqueOrThrow({ where: { id: eventId } });
   if (event.payload !== null) return event.payload;
   if (event.payoutId !== null) {
-    return keepBody(eventId, await payoutBody(event, event.payoutId, answers));
+    return keepBody(eventId, await rowBody(event, 'payout', event.payoutId, answers));
+  }
+  if (event.earningId !== null) {
+    return keepBody(eventId, await rowBody(event, 'earning', event.earningId, answers));
   }
   if (event.orderId === null) throw new Error(`event ${eventId} has neither body nor order`);
   const order = await prisma.order.findUnique({
@@ -35,18 +38,23 @@ async function eventBody(eventId: string, answers: EventAnswers): Promise<string
   return keepBody(eventId, body);
 }
 
-/** A payout event's body: the payout as its route answers it now. */
-async function payoutBody(
+/** A payout's or a ledger entry's event body: the row as its route answers it now. */
+async function rowBody(
   event: { type: string; occurredAt: Date },
-  payoutId: string,
+  name: 'payout' | 'earning',
+  id: string,
   answers: EventAnswers,
 ): Promise<string> {
-  const payout = await prisma.payout.findUnique({
-    where: { id: payoutId },
-    select: { affiliateId: true },
-  });
-  if (!payout) throw new Error('the payout can no longer be read');
-  return JSON.stringify(payoutEventBody(event, await answers.payout(payoutId, payout.affiliateId)));
+  const select = { affiliateId: true } as const;
+  const owner =
+    name === 'payout'
+      ? await prisma.payout.findUnique({ where: { id }, select })
+      : await prisma.earning.findUnique({ where: { id }, select });
+  if (!owner) throw new Error(`the ${name} can no longer be read`);
+  const answer = await answers[name](id, owner.affiliateId);
+  return JSON.stringify(
+    rowEventBody(event, name === 'payout' ? { payout: answer } : { earning: answer }),
+  );
 }
 
 /** Keeps the first body built for an event (another dispatcher may have built one meanwhile). */
@@ -71,7 +79,7 @@ export function webhookLane(answers: EventAnswers): DeliveryLane<WebhookEndpoint
         body = await eventBody(delivery.eventId, answers);
       } catch (error) {
         logger.warn({ err: error, deliveryId: delivery.id }, 'webhook body could not be built');
-        throw new UnsendableDelivery('the order or payout can no longer be read');
+        throw new UnsendableDelivery('the order, payout or entry can no longer be read');
       }
       const headers = {
         ...signedHeaders(delivery.eventId, body, activeSecrets(endpoint, now), now),
