@@ -554,7 +554,7 @@ describe.each(CASES)('$currency amounts, $decimals decimals', (amounts) => {
     });
   });
 
-  test('a clawback after payment: the entry, the order event, the balance below zero and its outlook', async () => {
+  test('a clawback after payment: the entry, the order event, the report, the balance below zero and its outlook', async () => {
     const { affiliateId } = await prisma.order.findUniqueOrThrow({ where: { id: orderId } });
     await prisma.payoutTerms.create({
       data: { affiliateId, currency, minimumMinor: 1000, payoutDay: 15 },
@@ -570,6 +570,13 @@ describe.each(CASES)('$currency amounts, $decimals decimals', (amounts) => {
     ).toMatchObject({ currency, amount: amounts.clawback, state: 'AVAILABLE' });
     const history = (await call(`/affiliate/orders/${orderId}/events`, { key: apiKey })).body.data;
     expect(history.at(-1)).toMatchObject({ type: 'CLAWBACK', clawback: amounts.clawback });
+    const report = await call('/affiliate/reports/performance?groupBy=link', { key: apiKey });
+    expect(
+      report.body.data.find((row: { urlCode: string | null }) => row.urlCode === null),
+    ).toMatchObject({
+      currency,
+      ledger: amounts.clawback,
+    });
     const [balance] = (await call('/affiliate/balance', { key: apiKey })).body.data;
     expect(balance).toMatchObject({
       available: { amount: amounts.clawback, orders: 0, entries: 1 },

@@ -505,6 +505,48 @@ describe("docs/payouts.md's worked examples, to the minor unit", () => {
   });
 });
 
+describe('the performance report', () => {
+  test("counts the entries in `ledger`, beside the orders' earnings: by day on their day, by brand on their brand's row, by link on the row of none", async () => {
+    const { affiliateId, apiKey } = await createAffiliate();
+    const day = (d: number) => new Date(Date.UTC(2026, 2, d, 10));
+    await createOrder(affiliateId, brandId, {
+      status: 'APPROVED',
+      earningsMinor: 500,
+      orderedAt: day(2),
+    });
+    await createEntry(affiliateId, {
+      amountMinor: 2500,
+      organizationId: brandId,
+      earnedAt: day(2),
+    });
+    await createEntry(affiliateId, { kind: 'DEBIT', amountMinor: -499, earnedAt: day(3) });
+    const report = async (query: string) =>
+      (
+        await call(
+          `/affiliate/reports/performance?startAt=2026-03-01T00:00:00Z&endAt=2026-03-04T00:00:00Z&${query}`,
+          { key: apiKey },
+        )
+      ).body.data.map((row: Record<string, unknown>) => ({
+        key: row.date ?? row.organizationId ?? row.urlCode,
+        currency: row.currency,
+        earnings: row.earnings,
+        ledger: row.ledger,
+      }));
+    expect(await report('groupBy=day')).toEqual([
+      { key: '2026-03-01', currency: null, earnings: 0, ledger: 0 },
+      { key: '2026-03-02', currency: 'EUR', earnings: 5, ledger: 25 },
+      { key: '2026-03-03', currency: 'EUR', earnings: 0, ledger: -4.99 },
+    ]);
+    // The debit names no brand: no brand's row has it.
+    expect(await report('groupBy=brand')).toEqual([
+      { key: brandId, currency: 'EUR', earnings: 5, ledger: 25 },
+    ]);
+    expect(await report('groupBy=link')).toEqual([
+      { key: null, currency: 'EUR', earnings: 5, ledger: 20.01 },
+    ]);
+  });
+});
+
 describe('payout terms in the balance', () => {
   test("the balance says the minimum payout, the next payout date and what happens to the money, the affiliate's own terms before the network's", async () => {
     const { affiliateId, apiKey } = await createAffiliate();

@@ -2023,6 +2023,11 @@ export interface components {
       earningsByStatus: components['schemas']['EarningsByStatus'];
       /**
        * Format: float
+       * @description The sum of the ledger entries in this currency (bonuses, pay per click, credits, debits, clawbacks; GET /affiliate/earnings) earned in the period, by `earnedAt` whatever `dateType` (by link or sub-ID in the row of none): beside `earnings`, not in it; negative when clawbacks and debits outweigh
+       */
+      ledger: number;
+      /**
+       * Format: float
        * @description orders / clicks, a fraction (0.05 = 5 %), 4 decimals; null without clicks
        */
       conversionRate: number | null;

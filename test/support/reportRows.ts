@@ -29,6 +29,7 @@ export function reportRow(fields: Record<string, unknown>) {
     transactionValue: 0,
     earnings: 0,
     earningsByStatus: earningsByStatus({}),
+    ledger: 0,
     conversionRate: null,
     epc: null,
     ...fields,

@@ -133,6 +133,11 @@ const PerformanceRow = builder.objectRef<PerformanceRecord>('PerformanceRow').im
       type: EarningsByStatus,
       resolve: (row) => row,
     }),
+    ledger: t.float({
+      description:
+        'The sum of the ledger entries in this currency (bonuses, pay per click, credits, debits, clawbacks; GET /affiliate/earnings) earned in the period, by `earnedAt` whatever `dateType` (by link or sub-ID in the row of none): beside `earnings`, not in it; negative when clawbacks and debits outweigh',
+      resolve: (row) => money(row.ledgerMinor, row),
+    }),
     conversionRate: t.float({
       nullable: true,
       description: 'orders / clicks, a fraction (0.05 = 5 %), 4 decimals; null without clicks',

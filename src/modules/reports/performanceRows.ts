@@ -3,8 +3,10 @@
 // counters), orders from OrderLinkHour / OrderAffiliateHour (kept by triggers on "Order"); by
 // sub-ID, the tagged ones from their sub-ID rollups (migration sub_ids), the untagged ones as the
 // difference. By another order date than `orderedAt` (`dateType`), the orders are read from
-// "Order" as rows of the same shape, each order its own row. One statement answers a page of rows
-// and their total; no click is read, nor, by `orderedAt`, any order.
+// "Order" as rows of the same shape, each order its own row. The ledger's entries (bonuses, pay per
+// click, credits, debits, clawbacks) are read from "Earning" by `earnedAt`, beside the orders. One
+// statement answers a page of rows and their total; no click is read, nor, by `orderedAt`, any
+// order.
 import { prisma } from '../../platform/db';
 import { BadRequestError } from '../../platform/errors';
 import { Prisma } from '../../generated/prisma/client';
@@ -47,6 +49,7 @@ interface ReportRecord {
   approvedMinor: number;
   paidMinor: number;
   rejectedMinor: number;
+  ledgerMinor: number;
   name: string | null;
 }
 
@@ -65,6 +68,7 @@ export interface PerformanceRecord {
   orders: number;
   transactionValueMinor: number;
   earningsByStatusMinor: { PENDING: number; APPROVED: number; PAID: number; REJECTED: number };
+  ledgerMinor: number;
 }
 
 const utc = (time: Date) => Prisma.sql`(${time.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
@@ -351,6 +355,32 @@ function orderRows(query: ReportQuery): Prisma.Sql {
       OR sum(o."earningsMinor"::float8) <> 0`;
 }
 
+/**
+ * The ledger's entries earned in the period, by key and currency: by day their local day, by brand
+ * and campaign their own (by brand, only entries of a brand), and by link or sub-ID the row of
+ * none (''): an entry has no link or click.
+ */
+function entryRows(query: ReportQuery): Prisma.Sql {
+  const { affiliateId, period, organizationId, campaignId } = query;
+  const key = keyOf(query, {
+    hour: Prisma.sql`date_trunc('hour', e."earnedAt")`,
+    brand: Prisma.sql`e."organizationId"`,
+    campaign: Prisma.sql`e."campaignId"`,
+    link: Prisma.sql`''`,
+    subId: Prisma.sql`''`,
+  });
+  return Prisma.sql`
+    SELECT ${key.key} AS key, e."currency"::text AS currency,
+      sum(e."amountMinor"::float8) AS "ledgerMinor"
+    FROM "Earning" e
+    WHERE e."affiliateId" = ${affiliateId}::uuid
+      AND e."earnedAt" >= ${utc(period.from)} AND e."earnedAt" < ${utc(period.to)}
+      ${query.groupBy === 'brand' ? Prisma.sql`AND e."organizationId" IS NOT NULL` : Prisma.empty}
+      ${organizationId ? Prisma.sql`AND e."organizationId" = ${organizationId}::uuid` : Prisma.empty}
+      ${campaignId ? Prisma.sql`AND e."campaignId" = ${campaignId}::uuid` : Prisma.empty}
+    GROUP BY ${key.group}, 2`;
+}
+
 function clickRows(query: ReportQuery): Prisma.Sql {
   const slot = subIdSlotOf(query.groupBy);
   const source = sourceOf(query, CLICK_ROLLUPS);
@@ -382,23 +412,27 @@ function days(query: ReportQuery): Prisma.Sql {
 }
 
 /**
- * The report's rows: each key's currencies with the key's clicks. Days: every day of the period;
- * other keys: those with orders or clicks (a hash full join of the two).
+ * The report's rows: each key's currencies (of its orders and entries) with the key's clicks.
+ * Days: every day of the period; other keys: those with orders, entries or clicks (hash full
+ * joins).
  */
 function reportRows(query: ReportQuery): Prisma.Sql {
-  const columns = Prisma.sql`key, order_rows.currency,
+  const columns = Prisma.sql`key, money_rows.currency,
     coalesce(click_rows.clicks, 0) AS clicks, coalesce(click_rows.repeats, 0) AS repeats,
-    coalesce(click_rows.bots, 0) AS bots, coalesce(order_rows.orders, 0) AS orders,
-    coalesce(order_rows."transactionValueMinor", 0) AS "transactionValueMinor",
-    coalesce(order_rows."pendingMinor", 0) AS "pendingMinor",
-    coalesce(order_rows."approvedMinor", 0) AS "approvedMinor",
-    coalesce(order_rows."paidMinor", 0) AS "paidMinor",
-    coalesce(order_rows."rejectedMinor", 0) AS "rejectedMinor"`;
+    coalesce(click_rows.bots, 0) AS bots, coalesce(money_rows.orders, 0) AS orders,
+    coalesce(money_rows."transactionValueMinor", 0) AS "transactionValueMinor",
+    coalesce(money_rows."pendingMinor", 0) AS "pendingMinor",
+    coalesce(money_rows."approvedMinor", 0) AS "approvedMinor",
+    coalesce(money_rows."paidMinor", 0) AS "paidMinor",
+    coalesce(money_rows."rejectedMinor", 0) AS "rejectedMinor",
+    coalesce(money_rows."ledgerMinor", 0) AS "ledgerMinor"`;
+  const money = Prisma.sql`(SELECT * FROM order_rows FULL JOIN entry_rows USING (key, currency))
+    AS money_rows`;
   if (query.groupBy === 'day') {
     return Prisma.sql`SELECT ${columns} FROM (${days(query)}) AS days
-      LEFT JOIN order_rows USING (key) LEFT JOIN click_rows USING (key)`;
+      LEFT JOIN ${money} USING (key) LEFT JOIN click_rows USING (key)`;
   }
-  return Prisma.sql`SELECT ${columns} FROM order_rows FULL JOIN click_rows USING (key)`;
+  return Prisma.sql`SELECT ${columns} FROM ${money} FULL JOIN click_rows USING (key)`;
 }
 
 /** Days in order; other groups busiest first (clicks, then orders), then by key. */
@@ -430,6 +464,7 @@ export function reportStatement(query: ReportQuery, page: Page): Prisma.Sql {
   const name = nameOf(query.groupBy);
   return Prisma.sql`
     WITH order_rows AS (${orderRows(query)}),
+    entry_rows AS (${entryRows(query)}),
     click_rows AS (${clickRows(query)}),
     report AS MATERIALIZED (${reportRows(query)}),
     page AS (
@@ -437,7 +472,8 @@ export function reportStatement(query: ReportQuery, page: Page): Prisma.Sql {
     )
     SELECT totals.total, page.key::text AS key, page.currency, page.clicks, page.repeats,
       page.bots, page.orders, page."transactionValueMinor", page."pendingMinor",
-      page."approvedMinor", page."paidMinor", page."rejectedMinor", ${name.select} AS name
+      page."approvedMinor", page."paidMinor", page."rejectedMinor", page."ledgerMinor",
+      ${name.select} AS name
     FROM (SELECT count(*)::int AS total FROM report) AS totals
     LEFT JOIN page ON true
     ${name.join}
@@ -466,6 +502,7 @@ function recordOf(row: ReportRecord, group: ReportGroup): PerformanceRecord {
       PAID: row.paidMinor,
       REJECTED: row.rejectedMinor,
     },
+    ledgerMinor: row.ledgerMinor,
   };
 }
 
