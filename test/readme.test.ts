@@ -313,6 +313,14 @@ describe('the blocks, run in one shell', () => {
     );
   }, 60_000);
 
+  test("order-lifecycle.md's sync loop sees finalThrough move once the network pays the oldest approved order", () => {
+    const marks = [...stdout.matchAll(/^final before: (\S+)$/gm)].map(([, at]) => Date.parse(at!));
+    expect(marks).toHaveLength(2);
+    expect(marks.every(Number.isFinite)).toBe(true);
+    expect(marks[1]).toBeGreaterThan(marks[0]!);
+    expect(stdout).toMatch(/^payout\.paid: payout TRIG-PAYOUT-\w+ of [\d.]+ BHD paid/m);
+  });
+
   test('each answer they print ends its line: no answer runs into what is printed next', () => {
     // A JSON answer on one line (compact, as jq -c writes it) is all of its line.
     const answers = stdout.split('\n').filter((line) => line.startsWith('{"'));

@@ -1189,7 +1189,7 @@ const DEMO_PAYOUT_TERMS = [
   { currency: 'EUR', minimumMinor: 2_000, payoutDay: 15 },
   { currency: 'USD', minimumMinor: 2_000, payoutDay: 15 },
   { currency: 'JPY', minimumMinor: 3_000, payoutDay: 15 },
-  { currency: 'BHD', minimumMinor: 10_000, payoutDay: 15 },
+  { currency: 'BHD', minimumMinor: 500, payoutDay: 15 },
 ];
 
 /**
