@@ -12,4 +12,8 @@ module.exports = {
   // A failed test can leave open the server or receiver it started; CI reports the failure rather
   // than waiting on that handle until its own time runs out.
   forceExit: process.env.CI === 'true',
+  // ESM test modules (--experimental-vm-modules) are never freed within one process, so a single
+  // process running every file grows past Node's heap limit. A worker past this size after a file
+  // is replaced; setting it also keeps jest from running the files inside its own process.
+  workerIdleMemoryLimit: '1GB',
 };
