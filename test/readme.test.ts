@@ -279,17 +279,14 @@ describe('the blocks, run in one shell', () => {
       /^ {2}subid = "clk-walk-1"\n {2}tid = "[0-9a-f-]{36}"\n {2}status = "lead"\n/,
     );
     expect(sent.some((request) => request.includes('status = "sale"'))).toBe(true);
-    for (const type of [
-      'order.created',
-      'order.status_changed',
-      'order.adjusted',
-      'order.locked',
-    ]) {
-      expect(
-        printedWebhooks(type).some((body) => (body.data.order as { id: string }).id === walked),
-      ).toBe(true);
-    }
-    expect(printedWebhooks('payout.paid')).not.toHaveLength(0);
+    // The listener prints each delivery as it arrives, after the blocks that caused it.
+    const walkedWebhook = (type: string) =>
+      printedWebhooks(type).some((body) => (body.data.order as { id: string }).id === walked);
+    const types = ['order.created', 'order.status_changed', 'order.adjusted', 'order.locked'];
+    await until(
+      () => types.every(walkedWebhook) && printedWebhooks('payout.paid').length > 0,
+      "the walk's webhooks and its payout.paid",
+    );
     const order = JSON.parse(stdout.match(/^\{"orderNumber":.+\}$/m)![0]);
     expect(order).toMatchObject({
       status: 'PAID',
