@@ -27,10 +27,10 @@ CREATE TRIGGER "Earning_balance_update" AFTER UPDATE ON "Earning" REFERENCING OL
 -- ===== Triggers on "Order", in firing order =====
 
 -- BEFORE ROW
-CREATE TRIGGER "Order_in_payout" BEFORE UPDATE OF status, "affiliateId", currency, "earningsMinor", "orderedAt", "heldReason" ON "Order" FOR EACH ROW EXECUTE FUNCTION guard_order_in_payout();
-CREATE TRIGGER "Order_lifecycle_insert" BEFORE INSERT ON "Order" FOR EACH ROW EXECUTE FUNCTION order_lifecycle_insert();
-CREATE TRIGGER "Order_lifecycle_update" BEFORE UPDATE ON "Order" FOR EACH ROW EXECUTE FUNCTION order_lifecycle_update();
-CREATE TRIGGER "Order_updated_at" BEFORE INSERT OR UPDATE ON "Order" FOR EACH ROW EXECUTE FUNCTION touch_updated_at();
+CREATE TRIGGER "Order_10_in_payout" BEFORE UPDATE OF status, "affiliateId", currency, "earningsMinor", "orderedAt", "heldReason" ON "Order" FOR EACH ROW EXECUTE FUNCTION guard_order_in_payout();
+CREATE TRIGGER "Order_20_lifecycle_insert" BEFORE INSERT ON "Order" FOR EACH ROW EXECUTE FUNCTION order_lifecycle_insert();
+CREATE TRIGGER "Order_20_lifecycle_update" BEFORE UPDATE ON "Order" FOR EACH ROW EXECUTE FUNCTION order_lifecycle_update();
+CREATE TRIGGER "Order_30_updated_at" BEFORE INSERT OR UPDATE ON "Order" FOR EACH ROW EXECUTE FUNCTION touch_updated_at();
 -- AFTER ROW
 CREATE TRIGGER "Order_events_changed" AFTER UPDATE ON "Order" FOR EACH ROW WHEN (old.status IS DISTINCT FROM new.status OR old."transactionValueMinor" IS DISTINCT FROM new."transactionValueMinor" OR old."earningsMinor" IS DISTINCT FROM new."earningsMinor" OR old."lockedAt" IS DISTINCT FROM new."lockedAt" OR old."heldReason" IS DISTINCT FROM new."heldReason") EXECUTE FUNCTION record_order_events();
 CREATE TRIGGER "Order_events_created" AFTER INSERT ON "Order" FOR EACH ROW EXECUTE FUNCTION record_order_events();

@@ -40,3 +40,20 @@ test("the dump lists a table's BEFORE ROW triggers in the order PostgreSQL fires
     }
   });
 });
+
+test('the BEFORE ROW triggers of "Order" state their firing order in their names', async () => {
+  // tgtype: 1 = FOR EACH ROW, 2 = BEFORE (pg_trigger.h).
+  const rows = await withSqlConnection((connection) =>
+    connection.query<{ name: string }>(
+      `SELECT tgname AS "name" FROM pg_trigger
+        WHERE tgrelid = '"Order"'::regclass AND NOT tgisinternal AND tgtype & 3 = 3
+        ORDER BY tgname COLLATE "C"`,
+    ),
+  );
+  expect(rows.map((row) => row.name)).toEqual([
+    'Order_10_in_payout',
+    'Order_20_lifecycle_insert',
+    'Order_20_lifecycle_update',
+    'Order_30_updated_at',
+  ]);
+});

@@ -49,7 +49,6 @@ function byCodePoint(a: string, b: string): number {
  * only when it is off the search path, which it never is here.
  */
 function asInPublic(definition: string, schema: string): string {
-  if (schema === 'public') return definition;
   const names = [`"${schema.replaceAll('"', '""')}".`, `${schema}.`];
   const [header = '', ...rest] = definition.split('\n');
   const name = names.find((each) => header.includes(` ${each}`));
