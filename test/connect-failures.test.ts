@@ -15,7 +15,7 @@ import { webhookLane } from '../src/modules/webhooks/webhookLane';
 import type { ResolvedAddress } from '../src/modules/webhooks/urls';
 import { app, graphql, useTestDatabase } from './support/app';
 import { createBrand, createOrder, createUser } from './support/factories';
-import { until } from './support/webhookReceiver';
+import { until } from './support/wait';
 
 useTestDatabase();
 // The names below resolve to a loopback address, which only development allows.

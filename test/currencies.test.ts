@@ -31,7 +31,8 @@ import {
   setPayoutStatus,
 } from './support/factories';
 import { startTracker, type Tracker } from './support/postbackReceiver';
-import { startReceiver, until, type Receiver } from './support/webhookReceiver';
+import { until } from './support/wait';
+import { startReceiver, type Receiver } from './support/webhookReceiver';
 
 useTestDatabase();
 // The receiver and the tracker listen on 127.0.0.1.

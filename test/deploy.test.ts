@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEMO_KEYS } from '../src/auth/demoIdentities';
 import { freePort, startReplica, type Replica } from './support/replica';
-import { until } from './support/webhookReceiver';
+import { until } from './support/wait';
 
 const ROOT = path.join(__dirname, '..');
 const hasNginx = spawnSync('sh', ['-c', 'command -v nginx']).status === 0;

@@ -15,7 +15,7 @@ import {
 import { graphql, useTestDatabase } from './support/app';
 import { createBrand, createOrder, createUser } from './support/factories';
 import { ANSWER_OK, startTracker, type Tracker } from './support/postbackReceiver';
-import { until } from './support/webhookReceiver';
+import { until } from './support/wait';
 
 useTestDatabase();
 // The tracker listens on 127.0.0.1, as in development.

@@ -11,6 +11,7 @@ import {
   type PrivatePostgres,
 } from './support/privatePostgres';
 import { runScript, startReplica, type Replica } from './support/replica';
+import { until } from './support/wait';
 
 // CI has the server binaries; a laptop without them skips (CI would fail, not skip).
 const withPostgresServer = postgresBinaries() || process.env.CI ? describe : describe.skip;
@@ -50,17 +51,8 @@ async function send(url: string, init: RequestInit = {}): Promise<Answer | null>
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Waits for a condition, however busy the machine: every step of these tests waits for what it
- * needs to have happened, never for a time. The bound only turns a hang into a failure.
- */
-async function until(condition: () => boolean | Promise<boolean>, what: string, boundMs = 60_000) {
-  const bound = Date.now() + boundMs;
-  while (!(await condition())) {
-    if (Date.now() > bound) throw new Error(`${what}: not within ${boundMs / 1000} s`);
-    await sleep(20);
-  }
-}
+/** A fault's recovery on a busy machine: the bound of each wait here (it only turns a hang into a failure). */
+const RECOVERY_BOUND_MS = 60_000;
 
 const count = (answers: Answer[], status: number) =>
   answers.filter((answer) => answer.status === status).length;
@@ -131,9 +123,17 @@ withPostgresServer('faults on real servers', () => {
     const dashboardToken = await signDashboardToken(DEMO.users.affiliate);
     const load = traffic(8, (turn) => routes[turn % routes.length]!());
 
-    await until(() => count(load.answers, 200) >= 10, 'traffic answered before the outage');
+    await until(
+      () => count(load.answers, 200) >= 10,
+      'traffic answered before the outage',
+      RECOVERY_BOUND_MS,
+    );
     database.stop();
-    await until(() => count(load.answers, 503) >= 10, 'traffic answered 503 during the outage');
+    await until(
+      () => count(load.answers, 503) >= 10,
+      'traffic answered 503 during the outage',
+      RECOVERY_BOUND_MS,
+    );
     const duringOutage = {
       live: await send(`${base}/healthz`),
       ready: await send(`${base}/readyz`),
@@ -155,9 +155,14 @@ withPostgresServer('faults on real servers', () => {
     await until(
       async () => (await send(`${base}/affiliate/brands`, { headers: AFFILIATE }))?.status === 200,
       'recovery',
+      RECOVERY_BOUND_MS,
     );
     const recoveryStart = load.answers.length;
-    await until(() => load.answers.length >= recoveryStart + 50, 'traffic after the recovery');
+    await until(
+      () => load.answers.length >= recoveryStart + 50,
+      'traffic after the recovery',
+      RECOVERY_BOUND_MS,
+    );
     const answers = await load.stop();
 
     expect(child.exitCode).toBeNull();
@@ -245,12 +250,17 @@ withPostgresServer('faults on real servers', () => {
       await until(
         () => created.length >= 3 && codes.every((code) => clicksAcknowledged.get(code)! >= 3),
         'links and clicks acknowledged before the kill',
+        RECOVERY_BOUND_MS,
       );
       doomed.process.kill('SIGKILL');
       expect(await doomed.exited).toBeNull();
       // ... and the burst goes on against the survivor.
       const beforeKill = acknowledged();
-      await until(() => acknowledged() >= beforeKill + 20, 'writes acknowledged after the kill');
+      await until(
+        () => acknowledged() >= beforeKill + 20,
+        'writes acknowledged after the kill',
+        RECOVERY_BOUND_MS,
+      );
       const answers = await burst.stop();
 
       expect(answers.filter((answer) => answer.status >= 500)).toEqual([]);

@@ -13,7 +13,7 @@ import { callApp, graphqlApp, useTestDatabase, type App } from './support/app';
 import { createApiKey, createLegacyKey } from './support/factories';
 import { dashboardUserWithToken, replica, withDatabaseSpy } from './support/keySecurity';
 import { captureLogs as captureLogLines } from './support/logs';
-import { until } from './support/webhookReceiver';
+import { until } from './support/wait';
 
 useTestDatabase();
 

@@ -17,7 +17,7 @@ import {
 } from './support/factories';
 import { fetchOpenApiDocument, schemaValidators } from './support/openapi';
 import { subscribeAtReceiver, useWebhookDelivery } from './support/webhookDelivery';
-import { until } from './support/webhookReceiver';
+import { until } from './support/wait';
 
 useTestDatabase();
 

@@ -17,7 +17,7 @@ import { expectError, listen, useTestDatabase } from './support/app';
 import { holdLock, untilWaitingFor, type HeldLock } from './support/locks';
 import { startReplica, type Replica } from './support/replica';
 import { createApiKey, createUser } from './support/factories';
-import { until } from './support/webhookReceiver';
+import { until } from './support/wait';
 
 useTestDatabase();
 

@@ -8,10 +8,13 @@ import { SCOPES_BY_KEY_TYPE } from '../src/auth/scopes';
 import { argumentShape } from '../src/rest/argumentShape';
 import { restSchema } from '../src/rest/sofa';
 import { keyAuthOf, openApiPath } from '../src/rest/openapi';
+import { errorResponseComponents, inMegabytes } from '../src/rest/openapi/errors';
+import { MAX_BODY_BYTES } from '../src/limits/bodyLimit';
 import { MAX_LIST_ITEMS, MAX_TEXT_LENGTH } from '../src/schema/inputLimits';
 import { IGNORED_PARAMETERS_HEADER } from '../src/rest/queryParams';
 import { routeField, surfaceOf, type RestRoute } from '../src/rest/routes';
 import { ROUTES, schema as fullSchema } from '../src/modules';
+import { isGraphqlOnly } from '../src/schema/fieldPolicy';
 import { pageRuleOf, type PaginatedRule } from '../src/schema/pagination';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -347,6 +350,23 @@ describe('the document and the route table', () => {
     expect(document.info.description).toContain('RateLimit-Policy: "failed-auth"');
   });
 
+  it('states the payload limit and the deadline in the 413 and 504 texts as the settings have them', () => {
+    expect(document.components.responses.PayloadTooLarge.description).toBe(
+      `The body exceeds ${inMegabytes(MAX_BODY_BYTES)}`,
+    );
+    expect(document.components.responses.RequestTimeout.description).toBe(
+      `The request ran past the deadline (${config.requestTimeoutMs / 1000} s)`,
+    );
+    const other = errorResponseComponents({
+      maxBodyBytes: 2.5 * 1024 * 1024,
+      requestTimeoutMs: 1500,
+    });
+    expect(other).toMatchObject({
+      PayloadTooLarge: { description: 'The body exceeds 2.5 MB' },
+      RequestTimeout: { description: 'The request ran past the deadline (1.5 s)' },
+    });
+  });
+
   it('documents 503 with Retry-After on every route (the database unreachable)', () => {
     for (const route of ROUTES) {
       expect(operationOf(document, route).responses['503']).toEqual({
@@ -489,7 +509,7 @@ describe('the document and the route table', () => {
       // Less the fields REST answers leave out (src/rest/sofa.ts).
       expect(component.required).toEqual(
         Object.values(type.getFields())
-          .filter((field) => field.extensions.graphqlOnly !== true)
+          .filter((field) => !isGraphqlOnly(field))
           .map((field) => field.name),
       );
     }

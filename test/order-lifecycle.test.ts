@@ -14,7 +14,7 @@ import {
 } from './support/factories';
 import { withDatabaseSpy } from './support/keySecurity';
 import { holdLock } from './support/locks';
-import { until } from './support/webhookReceiver';
+import { until } from './support/wait';
 
 useTestDatabase();
 

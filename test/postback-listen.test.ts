@@ -4,7 +4,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { runToExit } from './support/replica';
-import { until } from './support/webhookReceiver';
+import { until } from './support/wait';
 
 const SCRIPT = path.join(__dirname, '..', 'scripts', 'postback-listen.ts');
 

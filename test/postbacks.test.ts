@@ -2,7 +2,6 @@
 // writer's transaction, rendered in each tracker's own format and delivered by the outbox's
 // dispatcher (its postback lane) to a real tracker on 127.0.0.1 that records what it gets.
 import { signDashboardToken } from '../src/auth/dashboardToken';
-import { config } from '../src/platform/config';
 import { prisma } from '../src/platform/db';
 import { startDeliveryDispatcher, type Dispatcher } from '../src/modules/webhooks/dispatcher';
 import { resolveHost } from '../src/modules/webhooks/urls';
@@ -25,13 +24,10 @@ import {
 } from './support/factories';
 import { metricNow, scrape } from './support/metrics';
 import { startTracker, type ReceivedPostback, type Tracker } from './support/postbackReceiver';
-import { until } from './support/webhookReceiver';
+import { allowPrivateUrls } from './support/loopbackServer';
+import { until } from './support/wait';
 
 useTestDatabase();
-/** WEBHOOK_ALLOW_PRIVATE_URLS as the postback mutations read it. */
-const allowPrivateUrls = (allowed: boolean) =>
-  Object.assign(config, { webhookAllowPrivateUrls: allowed });
-// The tracker listens on 127.0.0.1, as in development.
 allowPrivateUrls(true);
 
 const STATUS_MAP = 'statusMap { PENDING APPROVED REJECTED PAID UNAPPROVED }';

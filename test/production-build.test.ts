@@ -14,7 +14,7 @@ import { useTestDatabase } from './support/app';
 import { startCollector } from './support/collector';
 import { createApiKey } from './support/factories';
 import { startReplica } from './support/replica';
-import { until } from './support/webhookReceiver';
+import { until } from './support/wait';
 
 useTestDatabase();
 

@@ -11,7 +11,7 @@ import { openApiPath } from '../src/rest/openapi';
 import { ROUTES } from '../src/modules';
 import { freePort, startReplica, type Replica } from './support/replica';
 import type { WebhookBody } from '../src/modules/webhooks/events';
-import { until } from './support/webhookReceiver';
+import { until } from './support/wait';
 
 const ROOT = path.join(__dirname, '..');
 const PAGES = [

@@ -6,6 +6,7 @@ import { connect } from 'node:net';
 import { DEMO } from '../prisma/seed/demo';
 import { config } from '../src/platform/config';
 import { startReplica, type Replica } from './support/replica';
+import { until } from './support/wait';
 
 // A replica of its own on an embedded database with the demo data; the logging is the same on any.
 const onPglite = config.databaseUrl ? describe.skip : describe;
@@ -30,16 +31,8 @@ function logLines(): LogLine[] {
 }
 
 async function untilLogged(find: (line: LogLine) => boolean): Promise<LogLine> {
-  for (;;) {
-    const found = logLines().find(find);
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** Resolves once `received()` holds `text`. */
-async function until(received: () => string, text: string): Promise<void> {
-  while (!received().includes(text)) await new Promise((resolve) => setTimeout(resolve, 10));
+  await until(() => logLines().some(find), 'the log line');
+  return logLines().find(find)!;
 }
 
 onPglite('a real server', () => {
@@ -91,7 +84,7 @@ onPglite('a real server', () => {
       ].join('\r\n'),
     );
     // The service has the request; it gets part of the body, then the client is gone.
-    await until(() => received, '100 Continue');
+    await until(() => received.includes('100 Continue'), 'the interim 100 Continue');
     socket.write(`{"organizationId":"${DEMO.brands.favorite}`);
     socket.destroy();
     const line = await untilLogged((entry) => entry.requestId === requestId);

@@ -14,7 +14,7 @@ import { useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
 import { respCommands, startHangingRelay, type HangingRelay } from './support/hangingRelay';
 import { freePort, startReplica, type Replica } from './support/replica';
-import { until } from './support/webhookReceiver';
+import { until } from './support/wait';
 
 useTestDatabase();
 

@@ -10,6 +10,7 @@ import { createRedisClient, type RedisClient } from '../src/platform/redis';
 import { registry } from '../src/platform/metrics';
 import { callApp, createIsolatedApp, type App, useTestDatabase } from './support/app';
 import { createAffiliate, createApiKey, createBrand, createCampaign } from './support/factories';
+import { until } from './support/wait';
 
 useTestDatabase();
 
@@ -25,14 +26,6 @@ const brandNames = (answer: { body: { data: { name: string }[] } }) =>
 /** Renames a brand as the back office does, behind the service's back. */
 const renameInSql = (id: string, name: string) =>
   prisma.$executeRaw`UPDATE "Organization" SET "name" = ${name} WHERE "id" = ${id}::uuid`;
-
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > 20_000) throw new Error(`not ${what} after 20 s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function describeCache(store: string, appWithCache: (ttlSeconds: number) => Promise<App>) {
   describe(`the response cache (${store})`, () => {

@@ -29,7 +29,8 @@ import {
   recordSubIdClicks,
 } from './support/factories';
 import { createApiKey } from './support/factories';
-import { startReceiver, until } from './support/webhookReceiver';
+import { until } from './support/wait';
+import { startReceiver } from './support/webhookReceiver';
 import { booksEur, earningsByStatus, reportRow } from './support/reportRows';
 
 useTestDatabase();

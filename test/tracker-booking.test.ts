@@ -21,7 +21,7 @@ import {
   type TrackerName,
   type TrackerServer,
 } from './support/trackers';
-import { until } from './support/webhookReceiver';
+import { until } from './support/wait';
 
 useTestDatabase();
 // The doubles listen on 127.0.0.1, as in development.

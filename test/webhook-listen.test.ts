@@ -5,7 +5,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { runToExit } from './support/replica';
-import { until } from './support/webhookReceiver';
+import { until } from './support/wait';
 
 const SCRIPT = path.join(__dirname, '..', 'scripts', 'webhook-listen.ts');
 const SECRET = `whsec_${Buffer.from('a local test secret, 32 bytes!!!').toString('base64')}`;

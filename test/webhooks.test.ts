@@ -23,13 +23,11 @@ import {
 import { metricNow, scrape, valueOf } from './support/metrics';
 import { fetchOpenApiDocument, schemaValidators } from './support/openapi';
 import { startReplica, type Replica } from './support/replica';
-import { startReceiver, until, type Receiver } from './support/webhookReceiver';
+import { allowPrivateUrls } from './support/loopbackServer';
+import { until } from './support/wait';
+import { startReceiver, type Receiver } from './support/webhookReceiver';
 
 useTestDatabase();
-/** WEBHOOK_ALLOW_PRIVATE_URLS as the endpoint mutations read it. */
-const allowPrivateUrls = (allowed: boolean) =>
-  Object.assign(config, { webhookAllowPrivateUrls: allowed });
-// The receivers listen on 127.0.0.1, as in development.
 allowPrivateUrls(true);
 
 const ENDPOINT_FIELDS =

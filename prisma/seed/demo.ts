@@ -1363,13 +1363,13 @@ export async function seedDemoData(prisma: PrismaClient, now = new Date()): Prom
 function demoLockDates(prisma: PrismaClient, orders: Prisma.OrderCreateManyInput[]) {
   const ids = Prisma.join(orders.map((order) => Prisma.sql`${order.id!}::uuid`));
   return [
-    prisma.$executeRaw`ALTER TABLE "Order" DISABLE TRIGGER "Order_lifecycle_update"`,
+    prisma.$executeRaw`ALTER TABLE "Order" DISABLE TRIGGER "Order_20_lifecycle_update"`,
     prisma.$executeRaw`
       UPDATE "Order" o SET "locksAt" = o."orderedAt" + make_interval(days => b."orderLockDays")
       FROM "Organization" b
       WHERE b."id" = o."organizationId" AND o."id" IN (${ids}) AND o."lockedAt" IS NULL
         AND o."locksAt" <> o."orderedAt" + make_interval(days => b."orderLockDays")`,
-    prisma.$executeRaw`ALTER TABLE "Order" ENABLE TRIGGER "Order_lifecycle_update"`,
+    prisma.$executeRaw`ALTER TABLE "Order" ENABLE TRIGGER "Order_20_lifecycle_update"`,
     prisma.$executeRaw`
       UPDATE "OrderEvent" e SET "locksAt" = o."locksAt" FROM "Order" o
       WHERE o."id" = e."orderId" AND o."id" IN (${ids}) AND e."locksAt" <> o."locksAt"`,

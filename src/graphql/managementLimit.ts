@@ -38,7 +38,7 @@ export function useManagementLimit(counters: Counters): Plugin<Context> {
     transformError: () =>
       new TooManyRequestsError(
         MANAGEMENT_LIMIT.windowSeconds,
-        `At most ${MANAGEMENT_LIMIT.max} calls of each key or webhook management mutation a minute: retry later`,
+        `At most ${MANAGEMENT_LIMIT.max} calls of each dashboard management mutation a minute: retry later`,
       ),
   });
   // The limiter walks the whole document with type information on every execution; only a

@@ -15,7 +15,7 @@ import type { Counters, Window } from './counters';
 
 export interface Policy {
   /** Named in the IETF RateLimit fields. */
-  name: 'requests' | 'dashboard' | 'anonymous' | 'failed-auth' | 'management';
+  name: 'requests' | 'dashboard' | 'anonymous' | 'failed-auth';
   max: number;
   windowSeconds: number;
 }

@@ -13,6 +13,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { createSofa as sofaSettings, createSofaRouter } from 'sofa-api';
+import { isGraphqlOnly } from '../schema/fieldPolicy';
 import { SCALARS } from './openapi/parameters';
 import type { RestRoute } from './routes';
 
@@ -37,15 +38,17 @@ export function restSchema(schema: GraphQLSchema, routes: readonly RestRoute[]):
 }
 
 /**
- * The operation without the fields declared with the extension `graphqlOnly` (a list that has a
- * route of its own): a REST answer leaves them out.
+ * The operation without the fields declared `graphqlOnly` (a list that has a route of its own): a REST answer leaves them out.
  */
 function withoutGraphqlOnlyFields(schema: GraphQLSchema, document: DocumentNode): DocumentNode {
   const typeInfo = new TypeInfo(schema);
   return visit(
     document,
     visitWithTypeInfo(typeInfo, {
-      Field: () => (typeInfo.getFieldDef()?.extensions.graphqlOnly === true ? null : undefined),
+      Field: () => {
+        const field = typeInfo.getFieldDef();
+        return field && isGraphqlOnly(field) ? null : undefined;
+      },
     }),
   );
 }

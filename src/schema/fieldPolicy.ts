@@ -5,7 +5,11 @@
 //   - `keyAuth`: the key type and scope of an API-key field (the REST facade refuses a replay by
 //     it, the OpenAPI document states it);
 //   - `directives.rateLimit`: a dashboard mutation's own limit (`managementLimit: true`), the
-//     directive @envelop/rate-limiter reads (src/graphql/managementLimit.ts).
+//     directive @envelop/rate-limiter reads (src/graphql/managementLimit.ts);
+//   - `issuesSecret`: a mutation that answers a secret once (`issuesSecret: true`), which an
+//     Idempotency-Key covers (src/modules/secrets/issuance.ts);
+//   - `graphqlOnly`: a field of any type that REST answers leave out (`graphqlOnly: true`: a
+//     list with a route of its own; src/rest/sofa.ts, the OpenAPI components).
 import SchemaBuilder, {
   BasePlugin,
   PothosSchemaError,
@@ -33,20 +37,37 @@ export interface RateLimitDirective {
   window: string;
 }
 
+type WithExtensions = { extensions?: GraphQLFieldExtensions<unknown, unknown> | null };
+
 /** The key policy a field's extensions carry, or null for a field no API key opens. */
-export function keyPolicyOf(field: { extensions?: GraphQLFieldExtensions<unknown, unknown> }) {
+export function keyPolicyOf(field: WithExtensions) {
   return (field.extensions?.keyAuth as KeyPolicy | undefined) ?? null;
+}
+
+/** Whether a mutation answers a secret once (declared with `issuesSecret: true`). */
+export function issuesSecret(field: WithExtensions): boolean {
+  return field.extensions?.issuesSecret === true;
+}
+
+/** Whether REST answers leave the field out (declared with `graphqlOnly: true`). */
+export function isGraphqlOnly(field: WithExtensions): boolean {
+  return field.extensions?.graphqlOnly === true;
 }
 
 export class FieldPolicyPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   override onOutputFieldConfig(
     fieldConfig: PothosOutputFieldConfig<Types>,
   ): PothosOutputFieldConfig<Types> {
-    if (fieldConfig.kind !== 'Query' && fieldConfig.kind !== 'Mutation') return fieldConfig;
     const options = fieldConfig.pothosOptions as {
       authScopes?: { apiKey?: KeyType; keyScope?: ApiScope };
       managementLimit?: boolean;
+      issuesSecret?: boolean;
+      graphqlOnly?: boolean;
     };
+    if (fieldConfig.kind !== 'Query' && fieldConfig.kind !== 'Mutation') {
+      if (!options.graphqlOnly) return fieldConfig;
+      return { ...fieldConfig, extensions: { ...fieldConfig.extensions, graphqlOnly: true } };
+    }
     if (!options.authScopes) {
       throw new PothosSchemaError(
         `${fieldConfig.parentType}.${fieldConfig.name} declares no authScopes: every root field says who may call it`,
@@ -58,13 +79,15 @@ export class FieldPolicyPlugin<Types extends SchemaTypes> extends BasePlugin<Typ
     const rateLimit: RateLimitDirective | undefined = options.managementLimit
       ? { max: MANAGEMENT_LIMIT.max, window: `${MANAGEMENT_LIMIT.windowSeconds}s` }
       : undefined;
-    if (!keyAuth && !rateLimit) return fieldConfig;
+    const secret = fieldConfig.kind === 'Mutation' && options.issuesSecret === true;
+    if (!keyAuth && !rateLimit && !secret) return fieldConfig;
     const extensions = fieldConfig.extensions ?? {};
     return {
       ...fieldConfig,
       extensions: {
         ...extensions,
         ...(keyAuth && { keyAuth }),
+        ...(secret && { issuesSecret: true }),
         ...(rateLimit && {
           directives: { ...(extensions.directives as object | undefined), rateLimit },
         }),
@@ -91,6 +114,23 @@ declare global {
     > {
       /** A dashboard mutation limited per user (MANAGEMENT_LIMIT): it writes, or calls out. */
       managementLimit?: boolean;
+      /**
+       * A mutation that answers a secret once: an Idempotency-Key covers it, and one request with
+       * the header may issue one secret (src/modules/secrets/issuance.ts).
+       */
+      issuesSecret?: boolean;
+    }
+    export interface FieldOptions<
+      Types extends SchemaTypes = SchemaTypes,
+      ParentShape = unknown,
+      Type extends TypeParam<Types> = TypeParam<Types>,
+      Nullable extends FieldNullability<Type> = FieldNullability<Type>,
+      Args extends InputFieldMap = InputFieldMap,
+      ResolveShape = unknown,
+      ResolveReturnShape = unknown,
+    > {
+      /** Left out of REST answers: a list with a route of its own (src/rest/sofa.ts). */
+      graphqlOnly?: boolean;
     }
   }
 }

@@ -1,7 +1,6 @@
 // An OTLP/HTTP collector on a loopback port: what a service sends it, as `METHOD path body` lines.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { until } from './webhookReceiver';
+import { startLoopbackServer } from './loopbackServer';
+import { until } from './wait';
 
 export interface Collector {
   endpoint: string;
@@ -13,24 +12,18 @@ export interface Collector {
 
 export async function startCollector(): Promise<Collector> {
   const received: string[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString('latin1')));
-    request.on('end', () => {
-      received.push(`${request.method} ${request.url} ${body}`);
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
+  const server = await startLoopbackServer(({ method, target, raw }) => {
+    received.push(`${method} ${target} ${raw.toString('latin1')}`);
+    return { status: 200, body: '{}', contentType: 'application/json' };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: server.origin,
     received,
     async requestWith(text) {
       const withText = () => received.find((request) => request.includes(text));
       await until(() => withText() !== undefined, `a request with "${text}"`);
       return withText()!;
     },
-    close: () => server.close(),
+    close: () => void server.close(),
   };
 }

@@ -1,8 +1,8 @@
-// A real webhook receiver for tests: an HTTP server on 127.0.0.1 that verifies every request with
-// the `standardwebhooks` library, as an integrator's would, and answers as the test says.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// A real webhook receiver for tests: a loopback server (./loopbackServer.ts) that verifies every
+// request with the `standardwebhooks` library, as an integrator's would, and answers as the test
+// says.
 import { Webhook } from 'standardwebhooks';
+import { startLoopbackServer } from './loopbackServer';
 
 export interface ReceivedWebhook {
   id: string;
@@ -34,18 +34,7 @@ export interface Receiver {
   open(): Promise<void>;
 }
 
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (text += chunk));
-    request.on('end', () => resolve(text));
-    request.on('error', reject);
-  });
-}
-
 export async function startReceiver(path = '/webhooks'): Promise<Receiver> {
-  const held: ServerResponse[] = [];
   const receiver: Receiver = {
     url: '',
     port: 0,
@@ -54,19 +43,14 @@ export async function startReceiver(path = '/webhooks'): Promise<Receiver> {
     rejected: [],
     secrets: [],
     answer: () => 204,
-    close: async () => {
-      for (const response of held.splice(0)) response.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-    open: () => new Promise<void>((resolve) => server.listen(receiver.port, '127.0.0.1', resolve)),
+    close: () => server.close(),
+    open: () => server.open(),
   };
-  const server = createServer(async (request, response) => {
-    const raw = await readBody(request);
+  const server = await startLoopbackServer(({ headers: sent, body: raw }) => {
     const headers = {
-      'webhook-id': String(request.headers['webhook-id']),
-      'webhook-timestamp': String(request.headers['webhook-timestamp']),
-      'webhook-signature': String(request.headers['webhook-signature']),
+      'webhook-id': String(sent['webhook-id']),
+      'webhook-timestamp': String(sent['webhook-timestamp']),
+      'webhook-signature': String(sent['webhook-signature']),
     };
     const body = receiver.secrets
       .map((secret) => {
@@ -79,8 +63,7 @@ export async function startReceiver(path = '/webhooks'): Promise<Receiver> {
       .find((result) => result !== null)?.verified;
     if (body === undefined) {
       receiver.rejected.push(raw);
-      response.writeHead(400).end();
-      return;
+      return { status: 400, body: '' };
     }
     const webhook: ReceivedWebhook = {
       id: headers['webhook-id'],
@@ -91,29 +74,12 @@ export async function startReceiver(path = '/webhooks'): Promise<Receiver> {
     };
     receiver.attempts.push(webhook);
     const answer = receiver.answer(webhook);
-    if (answer === 'hold') {
-      held.push(response);
-      return;
-    }
+    if (answer === 'hold') return 'hold';
     // Only what the receiver accepted counts as received.
     if (answer >= 200 && answer < 300) receiver.received.push(webhook);
-    response.writeHead(answer, { 'content-type': 'text/plain' }).end(`answered ${answer}`);
+    return { status: answer, body: `answered ${answer}` };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receiver.port = (server.address() as AddressInfo).port;
-  receiver.url = `http://127.0.0.1:${receiver.port}${path}`;
+  receiver.port = server.port;
+  receiver.url = `${server.origin}${path}`;
   return receiver;
-}
-
-/** Polls `condition` until it holds (every 25 ms, up to `timeoutMs`). */
-export async function until(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }

@@ -1,11 +1,20 @@
 // How many secret-issuing fields an operation selects at its root: one request with an
 // Idempotency-Key may issue one secret.
 import { parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { schema } from '../../src/modules';
 import {
   rootFieldCount,
-  SECRET_ISSUING_FIELDS,
+  secretIssuingFields,
   storedIssueOf,
 } from '../../src/modules/secrets/rules';
+
+test('the mutations declared with issuesSecret are the ones an Idempotency-Key covers', () => {
+  expect([...secretIssuingFields(schema)].sort()).toEqual([
+    'createApiKey',
+    'createWebhookEndpoint',
+    'rotateApiKey',
+  ]);
+});
 
 describe('rootFieldCount', () => {
   function count(document: string): number {
@@ -22,7 +31,7 @@ describe('rootFieldCount', () => {
         )
         .map((fragment) => [fragment.name.value, fragment]),
     );
-    return rootFieldCount(operation, fragments, SECRET_ISSUING_FIELDS);
+    return rootFieldCount(operation, fragments, secretIssuingFields(schema));
   }
 
   test.each([

@@ -121,7 +121,9 @@ export function ordersStep(anchor: Sql): Step {
     batchSize: 50_000,
     after: ['brands', 'affiliates', 'channels'],
     // The events are the order-events step's; the rollups' statement triggers stay on.
-    triggersOff: { Order: ['Order_updated_at', 'Order_lifecycle_insert', 'Order_events_created'] },
+    triggersOff: {
+      Order: ['Order_30_updated_at', 'Order_20_lifecycle_insert', 'Order_events_created'],
+    },
     sql: `WITH orders AS MATERIALIZED (${ordersOf(anchor)}),
       items AS MATERIALIZED (${ITEMS}),
       new_items AS (

@@ -56,6 +56,7 @@ builder.mutationFields((t) => ({
       IDEMPOTENCY_NOTE,
     authScopes: { dashboardUser: true },
     managementLimit: true,
+    issuesSecret: true,
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
     resolve: async (_root, { input }, context, info) => {
       const user = await dashboardUser(context.dashboardUserId);
@@ -104,6 +105,7 @@ builder.mutationFields((t) => ({
       IDEMPOTENCY_NOTE,
     authScopes: { dashboardUser: true },
     managementLimit: true,
+    issuesSecret: true,
     args: {
       id: t.arg.id({ required: true }),
       gracePeriodSeconds: t.arg.int({

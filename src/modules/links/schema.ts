@@ -1,6 +1,6 @@
 // The key's affiliate's short links: the ShortUrl payload, the list and the lookup by code, and
-// createShortUrl (POST /affiliate/shortener/url). Links are made by src/shortLinks/ (one per
-// affiliate and target, race-free), which also holds the public redirect that counts their clicks.
+// createShortUrl (POST /affiliate/shortener/url). Links are made by ./links.ts (one per affiliate
+// and target, race-free); the public redirect that counts their clicks is ./redirect.ts.
 import type { InputShapeFromFields } from '@pothos/core';
 import { config } from '../../platform/config';
 import { prisma } from '../../platform/db';

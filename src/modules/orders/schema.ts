@@ -249,7 +249,7 @@ const Order = builder.prismaObject('Order', {
       query: { orderBy: [...EVENT_ORDER], take: EVENTS_ON_ORDER },
       complexity: listOf(EVENTS_ON_ORDER),
       // Not in the REST order answers (nor webhooks): they have their own route.
-      extensions: { graphqlOnly: true },
+      graphqlOnly: true,
     }),
   }),
 });

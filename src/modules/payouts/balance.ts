@@ -1,7 +1,7 @@
 // What an order's earnings, or a ledger entry, count as in its affiliate's balance. The database
 // decides it ("order_is_payable", "order_balance_state", "earning_balance_state", migrations
-// payouts and ledger) and keeps the balance from it; these are the same rules in TypeScript, the
-// one place the service says them.
+// payouts and ledger) and keeps the balance from it; these are the same rules in TypeScript, for
+// the answers that show a state. test/database-twins.test.ts checks that each pair agrees.
 import type {
   BalanceState,
   HoldReason,
@@ -19,18 +19,8 @@ export const BALANCE_STATES = [
   'HELD',
 ] as const satisfies readonly BalanceState[];
 
-/** Payout statuses that hold their items: an order or entry is in at most one payout of these. */
-export const HOLDING_PAYOUT_STATUSES = [
-  'SCHEDULED',
-  'PROCESSING',
-  'PAID',
-] as const satisfies readonly PayoutStatus[];
-
 /** Payout statuses whose items are on their way: the balance's "in payment". */
-export const IN_PAYMENT_STATUSES = [
-  'SCHEDULED',
-  'PROCESSING',
-] as const satisfies readonly PayoutStatus[];
+const IN_PAYMENT_STATUSES = ['SCHEDULED', 'PROCESSING'] as const satisfies readonly PayoutStatus[];
 
 const inPayment = (payoutStatus: PayoutStatus | null) =>
   (IN_PAYMENT_STATUSES as readonly (PayoutStatus | null)[]).includes(payoutStatus);

@@ -14,7 +14,7 @@ import {
   runIdempotently,
 } from '../../platform/idempotency';
 import type { Context } from '../../schema/context';
-import { rootFieldCount, SECRET_ISSUING_FIELDS, storedIssueOf, type StoredIssue } from './rules';
+import { rootFieldCount, secretIssuingFields, storedIssueOf, type StoredIssue } from './rules';
 
 /** Said by each secret-issuing mutation's description. */
 export const IDEMPOTENCY_NOTE =
@@ -43,9 +43,10 @@ export async function issueIdempotently(
   const header = context.record?.request.headers.get(IDEMPOTENCY_KEY_HEADER) ?? null;
   if (header === null) return issue();
   const key = parseIdempotencyKey(header);
-  if (rootFieldCount(info.operation, info.fragments, SECRET_ISSUING_FIELDS) > 1) {
+  const issuing = secretIssuingFields(info.schema);
+  if (rootFieldCount(info.operation, info.fragments, issuing) > 1) {
     throw new BadRequestError(
-      `With ${IDEMPOTENCY_KEY_HEADER}, a request may issue one secret only (one of ${[...SECRET_ISSUING_FIELDS].join(', ')})`,
+      `With ${IDEMPOTENCY_KEY_HEADER}, a request may issue one secret only (one of ${[...issuing].join(', ')})`,
     );
   }
   const scope = `dashboard-user:${userId}`;

@@ -3,16 +3,27 @@
 import {
   Kind,
   type FragmentDefinitionNode,
+  type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { issuesSecret } from '../../schema/fieldPolicy';
 
-/** The mutations an Idempotency-Key covers: each issues a secret that is answered only once. */
-export const SECRET_ISSUING_FIELDS: ReadonlySet<string> = new Set([
-  'createApiKey',
-  'rotateApiKey',
-  'createWebhookEndpoint',
-]);
+const issuingFieldsBySchema = new WeakMap<GraphQLSchema, ReadonlySet<string>>();
+
+/**
+ * The mutations an Idempotency-Key covers: each issues a secret that is answered only once
+ * (declared on the field with `issuesSecret: true`, src/schema/fieldPolicy.ts).
+ */
+export function secretIssuingFields(schema: GraphQLSchema): ReadonlySet<string> {
+  let names = issuingFieldsBySchema.get(schema);
+  if (!names) {
+    const fields = Object.values(schema.getMutationType()?.getFields() ?? {});
+    names = new Set(fields.filter(issuesSecret).map((field) => field.name));
+    issuingFieldsBySchema.set(schema, names);
+  }
+  return names;
+}
 
 /**
  * How many of `names` an operation selects at its root, through fragments too. One request with

@@ -1,5 +1,6 @@
 // Dispatchers are woken at commit on the channel `webhook_deliveries` (payload: the schema): by the
-// order triggers (migration order_webhooks), and by the mutations that make a delivery due.
+// database's outbox triggers (`record_*_webhook*` and `record_postback_deliveries` in
+// prisma/rules.sql), and by the mutations that make a delivery due.
 import { config } from '../../platform/config';
 import { listenToDatabase, prisma } from '../../platform/db';
 

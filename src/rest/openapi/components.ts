@@ -1,5 +1,6 @@
 // The REST types' schemas: Sofa's, completed with what GraphQL says of nullability.
 import { isNonNullType, isObjectType, type GraphQLSchema } from 'graphql';
+import { isGraphqlOnly } from '../../schema/fieldPolicy';
 import type { Json } from './json';
 
 /** A property that GraphQL may answer as null: 3.1 spells that as a `null` type. */
@@ -29,7 +30,7 @@ export function completeSchemas(schema: GraphQLSchema, generated: Record<string,
     }
     const properties = { ...(component.properties as Record<string, Json>) };
     for (const field of Object.values(type.getFields())) {
-      if (field.extensions.graphqlOnly === true) delete properties[field.name];
+      if (isGraphqlOnly(field)) delete properties[field.name];
       else if (!isNonNullType(field.type)) properties[field.name] = orNull(properties[field.name]!);
     }
     schemas[name] = { ...component, required: Object.keys(properties), properties };

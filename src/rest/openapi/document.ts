@@ -6,7 +6,7 @@ import { FAILED_AUTH_LIMIT } from '../../limits/requestQuota';
 import type { Sofa } from '../sofa';
 import { routeField, type RestRoute } from '../routes';
 import { completeSchemas } from './components';
-import { errorResponseComponents, errorSchemas, headerComponents } from './errors';
+import { errorResponseComponents, errorSchemas, headerComponents, inMegabytes } from './errors';
 import type { Json } from './json';
 import { headOperationOf, operationOf, tagOf } from './operations';
 import { openApiPath } from './parameters';
@@ -31,9 +31,6 @@ export function openApiSettingsFromConfig(): OpenApiSettings {
     requestTimeoutMs: config.requestTimeoutMs,
   };
 }
-
-/** A byte count as the reference states it: `1 MB` for 1 MiB. */
-const inMegabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 const apiDescription = (
   settings: OpenApiSettings,
@@ -80,7 +77,7 @@ export function buildOpenApiDocument(
   const parts = [...fragments, probesDocumentation()];
   for (const part of parts) Object.assign(paths, part.paths);
 
-  const responses = errorResponseComponents();
+  const responses = errorResponseComponents(settings);
   for (const operations of Object.values(paths) as Record<string, Json>[]) {
     if (operations.get) operations.head = headOperationOf(operations.get, responses);
   }

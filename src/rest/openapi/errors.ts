@@ -9,6 +9,15 @@ import { TOTAL_COUNT_HEADER } from '../csv';
 import { surfaceOf, type RestRoute } from '../routes';
 import { ref, type Json } from './json';
 
+/** The settings the error texts state: the payload limit and the request deadline. */
+export interface ErrorLimits {
+  maxBodyBytes: number;
+  requestTimeoutMs: number;
+}
+
+/** A byte count as the reference states it: `1 MB` for 1 MiB. */
+export const inMegabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+
 /** Failed authentications from one client address: then 429, whatever the key. */
 const FAILED_AUTH = `${FAILED_AUTH_LIMIT.max} per ${FAILED_AUTH_LIMIT.windowSeconds} s per client address`;
 
@@ -25,7 +34,10 @@ export const ERROR_RESPONSES = {
     description: `${IDEMPOTENCY_KEY_HEADER} reused with another request, or still in progress`,
   },
   410: { name: 'Gone', description: 'The route was removed; the message names its successor' },
-  413: { name: 'PayloadTooLarge', description: 'The body exceeds 1 MB' },
+  413: {
+    name: 'PayloadTooLarge',
+    description: (limits: ErrorLimits) => `The body exceeds ${inMegabytes(limits.maxBodyBytes)}`,
+  },
   429: {
     name: 'TooManyRequests',
     description: `Retry after \`Retry-After\` seconds. \`RateLimit-Policy\` names the limit: \`"requests"\`, the quota per key and client address, or \`"failed-auth"\`, the failed authentications from the client address (${FAILED_AUTH}), which answer 429 whatever key comes next.`,
@@ -36,7 +48,11 @@ export const ERROR_RESPONSES = {
     description:
       'The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself)',
   },
-  504: { name: 'RequestTimeout', description: 'The request ran past the deadline (60 s)' },
+  504: {
+    name: 'RequestTimeout',
+    description: (limits: ErrorLimits) =>
+      `The request ran past the deadline (${limits.requestTimeoutMs / 1000} s)`,
+  },
 } as const;
 
 type ErrorStatus = keyof typeof ERROR_RESPONSES;
@@ -146,12 +162,12 @@ export function errorSchemas(): Record<string, Json> {
   };
 }
 
-export function errorResponseComponents(): Record<string, Json> {
+export function errorResponseComponents(limits: ErrorLimits): Record<string, Json> {
   return Object.fromEntries(
     Object.entries(ERROR_RESPONSES).map(([status, { name, description }]) => [
       name,
       {
-        description,
+        description: typeof description === 'function' ? description(limits) : description,
         headers: headerRefs(
           status === '429' || status === '503'
             ? [...STANDARD_HEADERS, 'Retry-After']

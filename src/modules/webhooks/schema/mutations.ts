@@ -48,6 +48,7 @@ builder.mutationFields((t) => ({
       IDEMPOTENCY_NOTE,
     authScopes: { dashboardUser: true },
     managementLimit: true,
+    issuesSecret: true,
     args: { input: t.arg({ type: CreateWebhookEndpointInput, required: true }) },
     resolve: async (_root, { input }, context, info) => {
       const user = await webhookOwner(context.dashboardUserId);
