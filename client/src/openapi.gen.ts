@@ -1646,6 +1646,15 @@ export interface components {
       sub4: string | null;
       /** @description The `sub5` of the click the order came from (GET /s/{urlCode}?sub5=…), as the brand reported it */
       sub5: string | null;
+      /** @description The coupon code the brand reported with the order, trimmed and upper-cased; kept even when it is no campaign's code */
+      couponCode: string | null;
+      /** @description The campaign the order came through: its code's PersonalCoupon or GenericCoupon campaign, else its link's campaign */
+      campaignId: string | null;
+      /**
+       * @description What brought the order to the affiliate (docs/integrating.md); null for an order recorded with neither a link nor a campaign code
+       * @enum {string|null}
+       */
+      attribution: 'LINK' | 'COUPON' | 'LINK_AND_COUPON' | null;
       /** Format: date-time */
       orderedAt: string;
       /**
@@ -5248,6 +5257,12 @@ export interface operations {
         sub5?: string;
         /** @description The orders one payout of the affiliate pays. */
         payoutId?: string;
+        /** @description Orders recorded with this coupon code, compared trimmed and in any case. */
+        couponCode?: string;
+        /** @description Orders that came through this campaign. */
+        campaignId?: string;
+        /** @description Orders attributed in any of these ways. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        attribution?: ('LINK' | 'COUPON' | 'LINK_AND_COUPON')[];
       };
       header?: {
         /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
@@ -5332,6 +5347,12 @@ export interface operations {
         sub5?: string;
         /** @description The orders one payout of the affiliate pays. */
         payoutId?: string;
+        /** @description Orders recorded with this coupon code, compared trimmed and in any case. */
+        couponCode?: string;
+        /** @description Orders that came through this campaign. */
+        campaignId?: string;
+        /** @description Orders attributed in any of these ways. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        attribution?: ('LINK' | 'COUPON' | 'LINK_AND_COUPON')[];
       };
       header?: {
         /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
