@@ -208,3 +208,28 @@ BEGIN
   RETURN NEW;
 END
 $$;
+
+-- As in migration postback_bookings, with the order's own campaign: a postback of a coupon
+-- campaign hears of the orders its code brought.
+CREATE OR REPLACE FUNCTION "record_postback_deliveries"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW."orderId" IS NULL THEN
+    RETURN NULL;
+  END IF;
+  INSERT INTO "WebhookDelivery" ("id", "eventId", "postbackId", "orderId", "seq", "nextAttemptAt", "createdAt")
+  SELECT gen_random_uuid(), NEW."id", postback."id", NEW."orderId", NEW."seq", NEW."occurredAt", NEW."occurredAt"
+  FROM "Order" placed
+  JOIN "Postback" postback ON postback."ownerId" = placed."affiliateId"
+  WHERE placed."id" = NEW."orderId"
+    AND postback."enabled" AND postback."deletedAt" IS NULL
+    AND NEW."type" = ANY(postback."events")
+    AND (cardinality(postback."statuses") = 0 OR NEW."status" = ANY(postback."statuses"))
+    AND (postback."brandId" IS NULL OR postback."brandId" = placed."organizationId")
+    AND (postback."campaignId" IS NULL OR postback."campaignId" = placed."campaignId")
+    AND (postback."linkCode" IS NULL OR postback."linkCode" = placed."shortUrlCode");
+  IF FOUND THEN
+    PERFORM pg_notify('webhook_deliveries', TG_TABLE_SCHEMA);
+  END IF;
+  RETURN NULL;
+END
+$$;
