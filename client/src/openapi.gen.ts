@@ -332,6 +332,36 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/affiliate/coupons': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The key's affiliate's PersonalCoupon codes and the GenericCoupon codes of its brands (`...
+     * @description The key's affiliate's PersonalCoupon codes and the GenericCoupon codes of its brands (`code`), with campaign, period and status, newest first
+     *
+     *     **Key:** affiliate key with scope `campaigns:read`.
+     */
+    get: operations['affiliateCoupons'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * The key's affiliate's PersonalCoupon codes and the GenericCoupon codes of its brands (`... (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     The key's affiliate's PersonalCoupon codes and the GenericCoupon codes of its brands (`code`), with campaign, period and status, newest first
+     *
+     *     **Key:** affiliate key with scope `campaigns:read`.
+     */
+    head: operations['affiliateCouponsHead'];
+    patch?: never;
+    trace?: never;
+  };
   '/affiliate/offers': {
     parameters: {
       query?: never;
@@ -1402,6 +1432,10 @@ export interface components {
     };
     AffiliateCampaignResult: {
       data: components['schemas']['AffiliateCampaign'];
+    };
+    AffiliateCouponPage: {
+      data: components['schemas']['AffiliateCampaign'][];
+      meta: components['schemas']['PageMeta'];
     };
     /** @description A named text value of a product: a specification or a variant attribute */
     ProductProperty: {
@@ -4763,6 +4797,230 @@ export interface operations {
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  affiliateCoupons: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page. Default 20; values above 100 are clamped to 100. */
+        limit?: number;
+        /** @description Campaign types. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        types?: ('PersonalCoupon' | 'GenericCoupon' | 'Offer')[];
+        /** @description One brand. */
+        organizationId?: string;
+        /** @description Statuses at request time. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        status?: ('onTime' | 'expired' | 'scheduled')[];
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AffiliateCouponPage'];
+        };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateCouponsHead: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page. Default 20; values above 100 are clamped to 100. */
+        limit?: number;
+        /** @description Campaign types. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        types?: ('PersonalCoupon' | 'GenericCoupon' | 'Offer')[];
+        /** @description One brand. */
+        organizationId?: string;
+        /** @description Statuses at request time. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        status?: ('onTime' | 'expired' | 'scheduled')[];
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid parameter or body; the message names it */
+      400: {
+        headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
