@@ -14,6 +14,7 @@ import {
   createLink,
   createOrder,
   createPersonalCode,
+  recordClicks,
   days,
 } from './support/factories';
 
@@ -367,5 +368,53 @@ describe('GET /affiliate/orders', () => {
       'BAD_REQUEST',
       /campaignId/,
     );
+  });
+});
+
+describe('GET /affiliate/reports/performance?groupBy=coupon', () => {
+  test("orders and earnings per code, clicks and EPC of its campaign's links; a personal code's orders without clicks still show", async () => {
+    const owner = await createAffiliate();
+    const coupon = await createCampaign(brandId, { type: 'PersonalCoupon', offerType: null });
+    await createPersonalCode(coupon.id, owner.affiliateId, 'Dora5');
+    const couponLink = await createLink(owner.affiliateId, brandId, {
+      campaignId: generic.id,
+      linkType: 'Coupon',
+    });
+    const plainLink = await createLink(owner.affiliateId, brandId);
+    const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 2 * 3_600_000);
+    await recordClicks(couponLink, hour, { clicks: 8 });
+    await recordClicks(plainLink, hour, { clicks: 2 });
+    const at = new Date(hour.getTime() + 60_000);
+    const order = (data: Partial<Prisma.OrderUncheckedCreateInput>) =>
+      record(owner.affiliateId, { orderedAt: at, earningsMinor: 400, ...data });
+    await order({ couponCode: 'dora5' });
+    await order({ couponCode: 'DORA5 ', earningsMinor: 200 });
+    await order({ couponCode: 'spring20', shortUrlCode: couponLink.urlCode });
+    await order({ shortUrlCode: plainLink.urlCode });
+    const period = `startAt=${new Date(hour.getTime() - 3_600_000).toISOString()}&endAt=${new Date(hour.getTime() + 3_600_000).toISOString()}`;
+    const { status, body } = await call(`/affiliate/reports/performance?groupBy=coupon&${period}`, {
+      key: owner.apiKey,
+    });
+    expect(status).toBe(200);
+    const rows = body.data.map(
+      (row: {
+        couponCode: string | null;
+        clicks: number;
+        orders: number;
+        earnings: number;
+        epc: number | null;
+      }) => ({
+        couponCode: row.couponCode,
+        clicks: row.clicks,
+        orders: row.orders,
+        earnings: row.earnings,
+        epc: row.epc,
+      }),
+    );
+    expect(rows).toEqual([
+      { couponCode: 'SPRING20', clicks: 8, orders: 1, earnings: 4, epc: 0.5 },
+      { couponCode: null, clicks: 2, orders: 1, earnings: 4, epc: 2 },
+      { couponCode: 'DORA5', clicks: 0, orders: 2, earnings: 6, epc: null },
+    ]);
   });
 });

@@ -1680,15 +1680,6 @@ export interface components {
       sub4: string | null;
       /** @description The `sub5` of the click the order came from (GET /s/{urlCode}?sub5=…), as the brand reported it */
       sub5: string | null;
-      /** @description The coupon code the brand reported with the order, trimmed and upper-cased; kept even when it is no campaign's code */
-      couponCode: string | null;
-      /** @description The campaign the order came through: its code's PersonalCoupon or GenericCoupon campaign, else its link's campaign */
-      campaignId: string | null;
-      /**
-       * @description What brought the order to the affiliate (docs/integrating.md); null for an order recorded with neither a link nor a campaign code
-       * @enum {string|null}
-       */
-      attribution: 'LINK' | 'COUPON' | 'LINK_AND_COUPON' | null;
       /** Format: date-time */
       orderedAt: string;
       /**
@@ -1758,6 +1749,15 @@ export interface components {
        * @description When that payout paid the order; null until it is PAID
        */
       paidAt: string | null;
+      /** @description The coupon code the brand reported with the order, trimmed and upper-cased; kept even when it is no campaign's code */
+      couponCode: string | null;
+      /** @description The campaign the order came through: its code's PersonalCoupon or GenericCoupon campaign, else its link's campaign */
+      campaignId: string | null;
+      /**
+       * @description What brought the order to the affiliate (docs/integrating.md); null for an order recorded with neither a link nor a campaign code
+       * @enum {string|null}
+       */
+      attribution: 'LINK' | 'COUPON' | 'LINK_AND_COUPON' | null;
     };
     AffiliateOrderPage: {
       data: components['schemas']['Order'][];
@@ -2013,7 +2013,7 @@ export interface components {
       /** Format: float */
       REJECTED: number;
     };
-    /** @description One row of a performance report: a key (the day, brand, campaign, link or sub-ID value the report groups by; the other keys are null) and a currency. Clicks belong to the key, whatever the currency: each of a key's currency rows shows all of its clicks. Money in `currency`, with its decimals (ISO 4217: 0 for JPY, 2 for EUR, 3 for BHD). */
+    /** @description One row of a performance report: a key (the day, brand, campaign, link, coupon code or sub-ID value the report groups by; the other keys are null) and a currency. Clicks belong to the key, whatever the currency: each of a key's currency rows shows all of its clicks. Money in `currency`, with its decimals (ISO 4217: 0 for JPY, 2 for EUR, 3 for BHD). */
     PerformanceRow: {
       /** @description groupBy=day: the local day (YYYY-MM-DD) in `timezone` */
       date: string | null;
@@ -2079,6 +2079,8 @@ export interface components {
        * @description Earnings per click in `currency`, with two decimals more than it has (4 for EUR, 2 for JPY, 5 for BHD); null without clicks
        */
       epc: number | null;
+      /** @description groupBy=coupon: the code orders were recorded with (trimmed, upper case), and the clicks of links to its campaign (the affiliate's PersonalCoupon code, or the GenericCoupon's); null: orders without a code and other clicks */
+      couponCode: string | null;
     };
     PerformanceReportPage: {
       data: components['schemas']['PerformanceRow'][];
@@ -6892,7 +6894,17 @@ export interface operations {
         /** @description Items per page. Default 31; values above 366 are clamped to 366. */
         limit?: number;
         /** @description What a row adds up: day, brand, campaign, link, or sub1 ... sub5 (a sub-ID value). */
-        groupBy: 'day' | 'brand' | 'campaign' | 'link' | 'sub1' | 'sub2' | 'sub3' | 'sub4' | 'sub5';
+        groupBy:
+          | 'day'
+          | 'brand'
+          | 'campaign'
+          | 'link'
+          | 'coupon'
+          | 'sub1'
+          | 'sub2'
+          | 'sub3'
+          | 'sub4'
+          | 'sub5';
         /** @description Start of the period. Default: 30 days before endAt; at most 366 days before it, and by sub-ID at most 400 days before the current hour. Read in whole hours: an hour counts when its middle lies in [startAt, endAt). */
         startAt?: string;
         /** @description End of the period (excluded). Default: the end of the current hour. */
@@ -6967,7 +6979,17 @@ export interface operations {
         /** @description Items per page. Default 31; values above 366 are clamped to 366. */
         limit?: number;
         /** @description What a row adds up: day, brand, campaign, link, or sub1 ... sub5 (a sub-ID value). */
-        groupBy: 'day' | 'brand' | 'campaign' | 'link' | 'sub1' | 'sub2' | 'sub3' | 'sub4' | 'sub5';
+        groupBy:
+          | 'day'
+          | 'brand'
+          | 'campaign'
+          | 'link'
+          | 'coupon'
+          | 'sub1'
+          | 'sub2'
+          | 'sub3'
+          | 'sub4'
+          | 'sub5';
         /** @description Start of the period. Default: 30 days before endAt; at most 366 days before it, and by sub-ID at most 400 days before the current hour. Read in whole hours: an hour counts when its middle lies in [startAt, endAt). */
         startAt?: string;
         /** @description End of the period (excluded). Default: the end of the current hour. */

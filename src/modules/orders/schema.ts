@@ -188,22 +188,6 @@ const Order = builder.prismaObject('Order', {
     sub3: t.exposeString('sub3', { nullable: true, description: reportedSubId('sub3') }),
     sub4: t.exposeString('sub4', { nullable: true, description: reportedSubId('sub4') }),
     sub5: t.exposeString('sub5', { nullable: true, description: reportedSubId('sub5') }),
-    couponCode: t.exposeString('couponCode', {
-      nullable: true,
-      description:
-        "The coupon code the brand reported with the order, trimmed and upper-cased; kept even when it is no campaign's code",
-    }),
-    campaignId: t.exposeID('campaignId', {
-      nullable: true,
-      description:
-        "The campaign the order came through: its code's PersonalCoupon or GenericCoupon campaign, else its link's campaign",
-    }),
-    attribution: t.expose('attribution', {
-      type: OrderAttribution,
-      nullable: true,
-      description:
-        'What brought the order to the affiliate (docs/integrating.md); null for an order recorded with neither a link nor a campaign code',
-    }),
     orderedAt: t.expose('orderedAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', {
       type: 'DateTime',
@@ -279,6 +263,23 @@ const Order = builder.prismaObject('Order', {
       description: 'When that payout paid the order; null until it is PAID',
       select: payoutOfOrder,
       resolve: (order) => order.payoutItems[0]?.payout.paidAt ?? null,
+    }),
+    // After the earlier fields: an answer's existing fields keep their places.
+    couponCode: t.exposeString('couponCode', {
+      nullable: true,
+      description:
+        "The coupon code the brand reported with the order, trimmed and upper-cased; kept even when it is no campaign's code",
+    }),
+    campaignId: t.exposeID('campaignId', {
+      nullable: true,
+      description:
+        "The campaign the order came through: its code's PersonalCoupon or GenericCoupon campaign, else its link's campaign",
+    }),
+    attribution: t.expose('attribution', {
+      type: OrderAttribution,
+      nullable: true,
+      description:
+        'What brought the order to the affiliate (docs/integrating.md); null for an order recorded with neither a link nor a campaign code',
     }),
     events: t.relation('events', {
       type: OrderEvent,
