@@ -418,3 +418,32 @@ describe('GET /affiliate/reports/performance?groupBy=coupon', () => {
     ]);
   });
 });
+
+test("the demo data has Ana's orders attributed by her personal codes, with and without a click, and by link", async () => {
+  const { seedDemoData } = await import('../prisma/seed/demo');
+  const { DEMO_USERS } = await import('../src/auth/demoIdentities');
+  await seedDemoData(prisma);
+  const byAttribution = await prisma.order.groupBy({
+    by: ['attribution'],
+    where: { affiliateId: DEMO_USERS.affiliate },
+    _count: { _all: true },
+  });
+  const counts = Object.fromEntries(
+    byAttribution.map((group) => [String(group.attribution), group._count._all]),
+  );
+  expect(counts).toEqual({
+    COUPON: expect.any(Number),
+    LINK: expect.any(Number),
+    LINK_AND_COUPON: expect.any(Number),
+    null: expect.any(Number),
+  });
+  expect(
+    await prisma.order.count({
+      where: {
+        affiliateId: DEMO_USERS.affiliate,
+        attribution: 'COUPON',
+        couponCode: { startsWith: 'ANA-' },
+      },
+    }),
+  ).toBe(counts.COUPON);
+});
