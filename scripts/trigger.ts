@@ -17,10 +17,10 @@ import {
 
 const MUTATION = `mutation Trigger($type: TriggerEventType!, $orderId: ID, $status: OrderStatus,
   $reason: OrderStatusReason, $note: String, $linkCode: String, $subIds: [String],
-  $latestClick: Boolean, $payoutId: ID, $holdReason: HoldReason, $kind: LedgerKind,
+  $latestClick: Boolean, $couponCode: String, $payoutId: ID, $holdReason: HoldReason, $kind: LedgerKind,
   $amount: Float, $currency: String) {
   triggerEvent(type: $type, orderId: $orderId, status: $status, reason: $reason, note: $note,
-    linkCode: $linkCode, subIds: $subIds, latestClick: $latestClick, payoutId: $payoutId,
+    linkCode: $linkCode, subIds: $subIds, latestClick: $latestClick, couponCode: $couponCode, payoutId: $payoutId,
     holdReason: $holdReason, kind: $kind, amount: $amount, currency: $currency) {
     type orderId summary }
 }`;
@@ -34,6 +34,7 @@ const USAGE = [
   'order.created:',
   "  --link <code>     the order came through this short link of yours (its brand's order)",
   '  --sub1 ... --sub5 <value>  its sub-IDs, as the brand reports them',
+  "  --coupon <CODE>   placed with this coupon code of yours (GET /affiliate/coupons; its brand's order)",
   "  --click latest    with --link: the sub-IDs of the link's latest counted click",
   'order.status_changed:',
   '  --order <id>      the order to change (default: the newest that can)',
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
         reason: { type: 'string' },
         note: { type: 'string' },
         link: { type: 'string' },
+        coupon: { type: 'string' },
         payout: { type: 'string' },
         hold: { type: 'string' },
         kind: { type: 'string' },
@@ -148,6 +150,7 @@ async function main(): Promise<void> {
             (value) => value ?? null,
           ),
           latestClick: values.click === 'latest',
+          couponCode: values.coupon ?? null,
           payoutId: values.payout ?? null,
           holdReason: values.hold?.toUpperCase() ?? null,
           kind: values.kind?.toUpperCase() ?? null,

@@ -148,6 +148,10 @@ const MARCH_ORDER = () => ({
   sub3: null,
   sub4: null,
   sub5: null,
+  // Its link is no link of the network's, and it has no code: nothing attributes it.
+  couponCode: null,
+  campaignId: null,
+  attribution: null,
   orderedAt: '2025-03-01T10:00:00.000Z',
   updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
   statusReason: null,
@@ -488,6 +492,9 @@ describe('GraphQL answers what REST answers', () => {
               sub3
               sub4
               sub5
+              couponCode
+              campaignId
+              attribution
               orderedAt
               updatedAt
               statusReason

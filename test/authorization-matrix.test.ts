@@ -99,6 +99,11 @@ const TABLE: Row[] = [
     auth: key('affiliate', 'campaigns:read'),
   },
   {
+    field: 'Query.affiliateCoupons',
+    rest: 'GET /affiliate/coupons',
+    auth: key('affiliate', 'campaigns:read'),
+  },
+  {
     field: 'Query.affiliateCampaign',
     rest: 'GET /affiliate/campaigns/:campaignId',
     auth: key('affiliate', 'campaigns:read'),

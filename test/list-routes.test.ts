@@ -152,6 +152,7 @@ test('every paginated route is in the table above', () => {
   expect(LIST_ROUTES.map(({ route }) => route.path).sort()).toEqual([
     '/affiliate/brands',
     '/affiliate/campaigns',
+    '/affiliate/coupons',
     '/affiliate/earnings',
     '/affiliate/orders',
     '/affiliate/payouts',

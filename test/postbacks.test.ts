@@ -18,6 +18,7 @@ import {
   createBrand,
   createCampaign,
   createLink,
+  createPersonalCode,
   createOrder,
   createUser,
   rolledBackOrderChanges,
@@ -917,22 +918,30 @@ describe('delivery to a real tracker', () => {
     });
   });
 
-  test('a scope limits the orders: a brand’s, a campaign’s (through the order’s link), a link’s', async () => {
+  test('a scope limits the orders: a brand’s, a campaign’s (through the order’s link or code), a link’s', async () => {
     const { user, token, brand } = await affiliateWithBrand();
     const otherBrand = await createBrand();
     const campaign = await createCampaign(brand.id);
+    const coupon = await createCampaign(brand.id, { type: 'PersonalCoupon', offerType: null });
+    await createPersonalCode(coupon.id, user.id, 'Mila-10');
     const campaignLink = await createLink(user.id, brand.id, { campaignId: campaign.id });
     const plainLink = await createLink(user.id, brand.id);
-    const paths = { brand: uniquePath(), campaign: uniquePath(), link: uniquePath() };
+    const paths = {
+      brand: uniquePath(),
+      campaign: uniquePath(),
+      coupon: uniquePath(),
+      link: uniquePath(),
+    };
     const scoped = (path: string, scope: Record<string, string>) =>
       createPostback(token, {
         name: path,
         events: ['order.created'],
-        urlTemplate: `${tracker.url}/${path}?n={order_number}&campaign={campaign_id}&link={link_code}`,
+        urlTemplate: `${tracker.url}/${path}?n={order_number}&campaign={campaign_id}&link={link_code}&coupon={coupon}&by={attribution}`,
         scope,
       });
     await scoped(paths.brand, { brandId: brand.id });
     await scoped(paths.campaign, { campaignId: campaign.id });
+    await scoped(paths.coupon, { campaignId: coupon.id });
     await scoped(paths.link, { linkCode: plainLink.urlCode });
     const tag = uniquePath();
     await createOrder(user.id, brand.id, {
@@ -945,17 +954,21 @@ describe('delivery to a real tracker', () => {
     });
     await createOrder(user.id, brand.id, { orderNumber: `${tag}-3` });
     await createOrder(user.id, otherBrand.id, { orderNumber: `${tag}-4` });
+    await createOrder(user.id, brand.id, { orderNumber: `${tag}-5`, couponCode: 'mila-10 ' });
     await until(
-      () => Object.values(paths).reduce((sum, path) => sum + receivedAt(path).length, 0) === 5,
+      () => Object.values(paths).reduce((sum, path) => sum + receivedAt(path).length, 0) === 7,
       'the scoped postbacks',
     );
     const numbers = (path: string) =>
       receivedAt(path)
         .map((sent) => sent.query.get('n'))
         .sort();
-    expect(numbers(paths.brand)).toEqual([`${tag}-1`, `${tag}-2`, `${tag}-3`]);
+    expect(numbers(paths.brand)).toEqual([`${tag}-1`, `${tag}-2`, `${tag}-3`, `${tag}-5`]);
     expect(receivedAt(paths.campaign).map(queryOf)).toEqual([
-      { n: `${tag}-1`, campaign: campaign.id, link: campaignLink.urlCode },
+      { n: `${tag}-1`, campaign: campaign.id, link: campaignLink.urlCode, coupon: '', by: 'LINK' },
+    ]);
+    expect(receivedAt(paths.coupon).map(queryOf)).toEqual([
+      { n: `${tag}-5`, campaign: coupon.id, link: '', coupon: 'MILA-10', by: 'COUPON' },
     ]);
     expect(numbers(paths.link)).toEqual([`${tag}-2`]);
   });

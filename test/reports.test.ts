@@ -493,11 +493,11 @@ describe('Accept: text/csv', () => {
     expect(response.headers.get('x-total-count')).toBe('4');
     expect(response.headers.get('vary')).toBe('Accept');
     expect((await response.text()).split('\r\n')).toEqual([
-      '"date","organizationId","organizationName","campaignId","campaignName","urlCode","shortUrl","subId","currency","clicks","repeatClicks","botClicks","orders","transactionValue","earnings","earningsByStatus.PENDING","earningsByStatus.APPROVED","earningsByStatus.PAID","earningsByStatus.REJECTED","ledger","conversionRate","epc"',
-      '"2026-03-01",,,,,,,,"EUR",40,5,3,1,100,5,0,5,0,0,0,0.025,0.125',
-      '"2026-03-01",,,,,,,,"USD",40,5,3,1,200,10,10,0,0,0,0,0.025,0.25',
-      '"2026-03-02",,,,,,,,,0,0,0,0,0,0,0,0,0,0,0,,',
-      '"2026-03-03",,,,,,,,"EUR",10,1,0,2,80,1.5,0,0,1.5,2.5,0,0.2,0.15',
+      '"date","organizationId","organizationName","campaignId","campaignName","urlCode","shortUrl","subId","currency","clicks","repeatClicks","botClicks","orders","transactionValue","earnings","earningsByStatus.PENDING","earningsByStatus.APPROVED","earningsByStatus.PAID","earningsByStatus.REJECTED","ledger","conversionRate","epc","couponCode"',
+      '"2026-03-01",,,,,,,,"EUR",40,5,3,1,100,5,0,5,0,0,0,0.025,0.125,',
+      '"2026-03-01",,,,,,,,"USD",40,5,3,1,200,10,10,0,0,0,0,0.025,0.25,',
+      '"2026-03-02",,,,,,,,,0,0,0,0,0,0,0,0,0,0,0,,,',
+      '"2026-03-03",,,,,,,,"EUR",10,1,0,2,80,1.5,0,0,1.5,2.5,0,0.2,0.15,',
       '',
     ]);
   });

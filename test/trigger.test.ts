@@ -10,8 +10,10 @@ import { prisma } from '../src/platform/db';
 import { app, graphql, useTestDatabase } from './support/app';
 import {
   createBrand,
+  createCampaign,
   createLink,
   createOrder,
+  createPersonalCode,
   createPayout,
   createProduct,
   lockOrders,
@@ -44,10 +46,11 @@ function runTrigger(
 
 const TRIGGER = `mutation ($type: TriggerEventType!, $orderId: ID, $status: OrderStatus,
   $reason: OrderStatusReason, $note: String, $linkCode: String, $subIds: [String],
-  $latestClick: Boolean, $payoutId: ID, $holdReason: HoldReason, $kind: LedgerKind,
-  $amount: Float, $currency: String) {
+  $latestClick: Boolean, $couponCode: String, $payoutId: ID, $holdReason: HoldReason,
+  $kind: LedgerKind, $amount: Float, $currency: String) {
   triggerEvent(type: $type, orderId: $orderId, status: $status, reason: $reason, note: $note,
-    linkCode: $linkCode, subIds: $subIds, latestClick: $latestClick, payoutId: $payoutId,
+    linkCode: $linkCode, subIds: $subIds, latestClick: $latestClick, couponCode: $couponCode,
+    payoutId: $payoutId,
     holdReason: $holdReason, kind: $kind, amount: $amount, currency: $currency) {
     type orderId summary }
 }`;
@@ -139,6 +142,52 @@ describe('order.created', () => {
       sub1: 'only-this',
       sub2: null,
     });
+  });
+
+  test('with a coupon code: its brand, and the attribution the database gives it', async () => {
+    const { user, brand, token } = await affiliateWithBrand();
+    const personal = await createCampaign(brand.id, { type: 'PersonalCoupon', offerType: null });
+    await createPersonalCode(personal.id, user.id, 'Tia10');
+    await createCampaign(brand.id, { type: 'GenericCoupon', offerType: null, code: 'ALL5' });
+    const link = await createLink(user.id, brand.id);
+    const { data, errors } = await trigger(token, { type: 'ORDER_CREATED', couponCode: 'tia10' });
+    expect(errors).toBeUndefined();
+    const order = await prisma.order.findUniqueOrThrow({
+      where: { id: data.triggerEvent.orderId! },
+    });
+    expect(order).toMatchObject({
+      organizationId: brand.id,
+      couponCode: 'TIA10',
+      campaignId: personal.id,
+      attribution: 'COUPON',
+    });
+    expect(data.triggerEvent.summary).toMatch(/\(code TIA10, by COUPON\) recorded/);
+    const generic = await trigger(token, {
+      type: 'ORDER_CREATED',
+      couponCode: 'ALL5',
+      linkCode: link.urlCode,
+    });
+    expect(generic.data.triggerEvent.summary).toMatch(
+      new RegExp(`\\(link ${link.urlCode}, code ALL5, by LINK_AND_COUPON\\) recorded`),
+    );
+    for (const [variables, message] of [
+      [
+        { couponCode: 'NOPE' },
+        'coupon code NOPE is none of yours: GET /affiliate/coupons lists them',
+      ],
+      [
+        { couponCode: 'ALL5' },
+        /coupon code ALL5 is the public code of GenericCoupon campaign .* only with a click/,
+      ],
+    ] as const) {
+      const { errors: refused } = await trigger(token, { type: 'ORDER_CREATED', ...variables });
+      expect(refused).toEqual([
+        expect.objectContaining({
+          message: expect.stringMatching(message),
+          extensions: { code: 'BAD_REQUEST' },
+        }),
+      ]);
+    }
   });
 
   test("another's link, a click without a link, or a sub-ID that cannot be one is refused", async () => {

@@ -332,6 +332,36 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/affiliate/coupons': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The key's affiliate's PersonalCoupon codes and the GenericCoupon codes of its brands (`...
+     * @description The key's affiliate's PersonalCoupon codes and the GenericCoupon codes of its brands (`code`), with campaign, period and status, newest first
+     *
+     *     **Key:** affiliate key with scope `campaigns:read`.
+     */
+    get: operations['affiliateCoupons'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * The key's affiliate's PersonalCoupon codes and the GenericCoupon codes of its brands (`... (headers only)
+     * @description As `GET`, without the body.
+     *
+     *     The key's affiliate's PersonalCoupon codes and the GenericCoupon codes of its brands (`code`), with campaign, period and status, newest first
+     *
+     *     **Key:** affiliate key with scope `campaigns:read`.
+     */
+    head: operations['affiliateCouponsHead'];
+    patch?: never;
+    trace?: never;
+  };
   '/affiliate/offers': {
     parameters: {
       query?: never;
@@ -1403,6 +1433,10 @@ export interface components {
     AffiliateCampaignResult: {
       data: components['schemas']['AffiliateCampaign'];
     };
+    AffiliateCouponPage: {
+      data: components['schemas']['AffiliateCampaign'][];
+      meta: components['schemas']['PageMeta'];
+    };
     /** @description A named text value of a product: a specification or a variant attribute */
     ProductProperty: {
       name: string;
@@ -1715,6 +1749,15 @@ export interface components {
        * @description When that payout paid the order; null until it is PAID
        */
       paidAt: string | null;
+      /** @description The coupon code the brand reported with the order, trimmed and upper-cased; kept even when it is no campaign's code */
+      couponCode: string | null;
+      /** @description The campaign the order came through: its code's PersonalCoupon or GenericCoupon campaign, else its link's campaign */
+      campaignId: string | null;
+      /**
+       * @description What brought the order to the affiliate (docs/integrating.md); null for an order recorded with neither a link nor a campaign code
+       * @enum {string|null}
+       */
+      attribution: 'LINK' | 'COUPON' | 'LINK_AND_COUPON' | null;
     };
     AffiliateOrderPage: {
       data: components['schemas']['Order'][];
@@ -1970,7 +2013,7 @@ export interface components {
       /** Format: float */
       REJECTED: number;
     };
-    /** @description One row of a performance report: a key (the day, brand, campaign, link or sub-ID value the report groups by; the other keys are null) and a currency. Clicks belong to the key, whatever the currency: each of a key's currency rows shows all of its clicks. Money in `currency`, with its decimals (ISO 4217: 0 for JPY, 2 for EUR, 3 for BHD). */
+    /** @description One row of a performance report: a key (the day, brand, campaign, link, coupon code or sub-ID value the report groups by; the other keys are null) and a currency. Clicks belong to the key, whatever the currency: each of a key's currency rows shows all of its clicks. Money in `currency`, with its decimals (ISO 4217: 0 for JPY, 2 for EUR, 3 for BHD). */
     PerformanceRow: {
       /** @description groupBy=day: the local day (YYYY-MM-DD) in `timezone` */
       date: string | null;
@@ -2036,6 +2079,8 @@ export interface components {
        * @description Earnings per click in `currency`, with two decimals more than it has (4 for EUR, 2 for JPY, 5 for BHD); null without clicks
        */
       epc: number | null;
+      /** @description groupBy=coupon: the code orders were recorded with (trimmed, upper case), and the clicks of links to its campaign (the affiliate's PersonalCoupon code, or the GenericCoupon's); null: orders without a code and other clicks */
+      couponCode: string | null;
     };
     PerformanceReportPage: {
       data: components['schemas']['PerformanceRow'][];
@@ -4859,6 +4904,230 @@ export interface operations {
       };
     };
   };
+  affiliateCoupons: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page. Default 20; values above 100 are clamped to 100. */
+        limit?: number;
+        /** @description Campaign types. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        types?: ('PersonalCoupon' | 'GenericCoupon' | 'Offer')[];
+        /** @description One brand. */
+        organizationId?: string;
+        /** @description Statuses at request time. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        status?: ('onTime' | 'expired' | 'scheduled')[];
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AffiliateCouponPage'];
+        };
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['RequestTimeout'];
+    };
+  };
+  affiliateCouponsHead: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page. Default 20; values above 100 are clamped to 100. */
+        limit?: number;
+        /** @description Campaign types. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        types?: ('PersonalCoupon' | 'GenericCoupon' | 'Offer')[];
+        /** @description One brand. */
+        organizationId?: string;
+        /** @description Statuses at request time. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        status?: ('onTime' | 'expired' | 'scheduled')[];
+      };
+      header?: {
+        /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Ignored-Parameters': components['headers']['X-Ignored-Parameters'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not Modified: the answer is the one whose `ETag` the request named */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid parameter or body; the message names it */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description x-api-key missing, malformed, unknown, revoked or expired, or of the other type. Failed authentications are limited to 30 per 60 s per client address; beyond that, 429. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key lacks the scope of the route */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource (or the key's affiliate is gone) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retry after `Retry-After` seconds. `RateLimit-Policy` names the limit: `"requests"`, the quota per key and client address, or `"failed-auth"`, the failed authentications from the client address (30 per 60 s per client address), which answer 429 whatever key comes next. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Server error (no details are disclosed) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is unreachable for the moment; retry after `Retry-After` seconds (the replica recovers by itself) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request ran past the deadline (60 s) */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   affiliateOffers: {
     parameters: {
       query?: never;
@@ -5248,6 +5517,12 @@ export interface operations {
         sub5?: string;
         /** @description The orders one payout of the affiliate pays. */
         payoutId?: string;
+        /** @description Orders recorded with this coupon code, compared trimmed and in any case. */
+        couponCode?: string;
+        /** @description Orders that came through this campaign. */
+        campaignId?: string;
+        /** @description Orders attributed in any of these ways. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        attribution?: ('LINK' | 'COUPON' | 'LINK_AND_COUPON')[];
       };
       header?: {
         /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
@@ -5332,6 +5607,12 @@ export interface operations {
         sub5?: string;
         /** @description The orders one payout of the affiliate pays. */
         payoutId?: string;
+        /** @description Orders recorded with this coupon code, compared trimmed and in any case. */
+        couponCode?: string;
+        /** @description Orders that came through this campaign. */
+        campaignId?: string;
+        /** @description Orders attributed in any of these ways. Comma-separated (`a,b`); the parameter may also repeat (`x=a&x=b`). */
+        attribution?: ('LINK' | 'COUPON' | 'LINK_AND_COUPON')[];
       };
       header?: {
         /** @description Optional. The `ETag` of an earlier answer: while the answer is the same, 304 without a body. */
@@ -6613,7 +6894,17 @@ export interface operations {
         /** @description Items per page. Default 31; values above 366 are clamped to 366. */
         limit?: number;
         /** @description What a row adds up: day, brand, campaign, link, or sub1 ... sub5 (a sub-ID value). */
-        groupBy: 'day' | 'brand' | 'campaign' | 'link' | 'sub1' | 'sub2' | 'sub3' | 'sub4' | 'sub5';
+        groupBy:
+          | 'day'
+          | 'brand'
+          | 'campaign'
+          | 'link'
+          | 'coupon'
+          | 'sub1'
+          | 'sub2'
+          | 'sub3'
+          | 'sub4'
+          | 'sub5';
         /** @description Start of the period. Default: 30 days before endAt; at most 366 days before it, and by sub-ID at most 400 days before the current hour. Read in whole hours: an hour counts when its middle lies in [startAt, endAt). */
         startAt?: string;
         /** @description End of the period (excluded). Default: the end of the current hour. */
@@ -6688,7 +6979,17 @@ export interface operations {
         /** @description Items per page. Default 31; values above 366 are clamped to 366. */
         limit?: number;
         /** @description What a row adds up: day, brand, campaign, link, or sub1 ... sub5 (a sub-ID value). */
-        groupBy: 'day' | 'brand' | 'campaign' | 'link' | 'sub1' | 'sub2' | 'sub3' | 'sub4' | 'sub5';
+        groupBy:
+          | 'day'
+          | 'brand'
+          | 'campaign'
+          | 'link'
+          | 'coupon'
+          | 'sub1'
+          | 'sub2'
+          | 'sub3'
+          | 'sub4'
+          | 'sub5';
         /** @description Start of the period. Default: 30 days before endAt; at most 366 days before it, and by sub-ID at most 400 days before the current hour. Read in whole hours: an hour counts when its middle lies in [startAt, endAt). */
         startAt?: string;
         /** @description End of the period (excluded). Default: the end of the current hour. */

@@ -951,6 +951,29 @@ function orderItemRows(
 /** What the demo affiliates tag their links' clicks with in sub1 (GET /s/{urlCode}?sub1=…). */
 const DEMO_SUB1_SOURCES = ['newsletter', 'blog-review', 'instagram'];
 
+/**
+ * The code an order of the affiliate's was placed with, as the brand reports it (docs/integrating.md,
+ * "Attribution by link and by code"): every fifth order its own PersonalCoupon code of the brand,
+ * with or without a click on its link; every third other order through a link the brand's
+ * GenericCoupon code, where the brand has one; else none.
+ */
+function demoCouponCode(
+  affiliateId: string,
+  owner: Brand,
+  n: number,
+  throughLink: boolean,
+  now: Date,
+): string | null {
+  const prefix = COUPON_PREFIXES.find((c) => c.affiliateId === affiliateId)?.prefix;
+  const ofBrand = (kind: CampaignKind) =>
+    VISIBLE_CAMPAIGNS.find((c) => c.kind === kind && c.brand.id === owner.id);
+  const personal = ofBrand(PERSONAL_COUPON);
+  if (n % 5 === 2 && prefix && personal) return personalCode(personal.id, prefix);
+  const generic = ofBrand(GENERIC_COUPON);
+  if (n % 3 === 0 && throughLink && generic) return campaignRow(generic, now).code ?? null;
+  return null;
+}
+
 function orderRows(now: Date) {
   const orders: Prisma.OrderCreateManyInput[] = [];
   const items: Prisma.OrderItemCreateManyInput[] = [];
@@ -1009,6 +1032,7 @@ function orderRows(now: Date) {
         commissionRateBps: rateBps,
         earningsMinor: amounts.earningsMinor,
         shortUrlCode: throughLink ? link.urlCode : null,
+        couponCode: demoCouponCode(plan.affiliateId, owner, n, throughLink, now),
         channelId: n % 3 === 0 ? channelId(nth(channels, n / 3).key) : null,
         // Most orders through a link carry the tags of its click, as the brand reported them.
         sub1: throughLink && n % 7 !== 0 ? nth(DEMO_SUB1_SOURCES, n) : null,

@@ -20,6 +20,7 @@ export function reportRow(fields: Record<string, unknown>) {
     campaignName: null,
     urlCode: null,
     shortUrl: null,
+    couponCode: null,
     subId: null,
     currency: null,
     clicks: 0,

@@ -246,7 +246,13 @@ describe('macro values', () => {
   test('fill every macro; a value the order lacks is empty', () => {
     expect(
       macroValues(
-        { ...SAMPLE_CONVERSION, campaignId: null, linkCode: null, channelId: null },
+        {
+          ...SAMPLE_CONVERSION,
+          campaignId: null,
+          attribution: null,
+          linkCode: null,
+          channelId: null,
+        },
         {
           event: 'order.created',
           status: 'PENDING',
@@ -278,6 +284,8 @@ describe('macro values', () => {
       currency: 'EUR',
       brand_id: SAMPLE_CONVERSION.brandId,
       campaign_id: '',
+      coupon: '',
+      attribution: '',
       link_code: '',
       channel_id: '',
       payout_id: '',

@@ -24,6 +24,7 @@ export const catalog: FeatureModule = {
     // A GET that may write: a Url offer's short link is made on first need (the links module).
     { method: 'GET', path: '/affiliate/campaigns', field: 'Query.affiliateCampaigns' },
     { method: 'GET', path: '/affiliate/campaigns/:campaignId', field: 'Query.affiliateCampaign' },
+    { method: 'GET', path: '/affiliate/coupons', field: 'Query.affiliateCoupons' },
     // Removed (contract, Versioning 4): answers 410 pointing to /affiliate/campaigns?types=Offer.
     { method: 'GET', path: '/affiliate/offers', field: 'Query.affiliateOffers' },
     { method: 'GET', path: '/affiliate/products', field: 'Query.affiliateProducts' },

@@ -5,6 +5,7 @@ import type { InputShapeFromFields } from '@pothos/core';
 import { fromMinor } from '../../platform/currencies';
 import { prisma } from '../../platform/db';
 import {
+  OrderAttribution,
   OrderStatus,
   OrderStatusReason,
   PayoutStatus,
@@ -35,6 +36,15 @@ builder.enumType(OrderStatus, {
   description: 'Commission status of an order',
 });
 
+builder.enumType(OrderAttribution, {
+  name: 'OrderAttribution',
+  description:
+    'What brought the order to the affiliate: `LINK` a click on its link, `COUPON` its PersonalCoupon code without a click on its own links, `LINK_AND_COUPON` a click on its link and a code of the brand (its PersonalCoupon code, or a GenericCoupon code)',
+});
+
+/** A coupon code as the database stores and matches it: surrounding whitespace trimmed, upper case. */
+export const couponCodeKey = (code: string): string => code.trim().toUpperCase();
+
 const orderFilterArgs = builder.args((t) => ({
   status: t.field({ type: [OrderStatus], description: 'Orders in any of these statuses' }),
   organizationId: t.field({ type: 'UUID', description: 'One brand' }),
@@ -57,6 +67,14 @@ const orderFilterArgs = builder.args((t) => ({
   sub4: t.string({ description: 'Orders whose sub4 is exactly this value' }),
   sub5: t.string({ description: 'Orders whose sub5 is exactly this value' }),
   payoutId: t.field({ type: 'UUID', description: 'The orders one payout of the affiliate pays' }),
+  couponCode: t.string({
+    description: 'Orders recorded with this coupon code, compared trimmed and in any case',
+  }),
+  campaignId: t.field({ type: 'UUID', description: 'Orders that came through this campaign' }),
+  attribution: t.field({
+    type: [OrderAttribution],
+    description: 'Orders attributed in any of these ways',
+  }),
 }));
 
 /** The affiliate's orders matching the filter; every filter narrows the list (AND). */
@@ -77,6 +95,9 @@ export function affiliateOrderWhere(
     const value = filter[name];
     if (value != null) where[name] = value;
   }
+  if (filter.couponCode != null) where.couponCode = couponCodeKey(filter.couponCode);
+  if (filter.campaignId) where.campaignId = filter.campaignId;
+  if (filter.attribution?.length) where.attribution = { in: filter.attribution };
   return where;
 }
 
@@ -242,6 +263,23 @@ const Order = builder.prismaObject('Order', {
       description: 'When that payout paid the order; null until it is PAID',
       select: payoutOfOrder,
       resolve: (order) => order.payoutItems[0]?.payout.paidAt ?? null,
+    }),
+    // After the earlier fields: an answer's existing fields keep their places.
+    couponCode: t.exposeString('couponCode', {
+      nullable: true,
+      description:
+        "The coupon code the brand reported with the order, trimmed and upper-cased; kept even when it is no campaign's code",
+    }),
+    campaignId: t.exposeID('campaignId', {
+      nullable: true,
+      description:
+        "The campaign the order came through: its code's PersonalCoupon or GenericCoupon campaign, else its link's campaign",
+    }),
+    attribution: t.expose('attribution', {
+      type: OrderAttribution,
+      nullable: true,
+      description:
+        'What brought the order to the affiliate (docs/integrating.md); null for an order recorded with neither a link nor a campaign code',
     }),
     events: t.relation('events', {
       type: OrderEvent,

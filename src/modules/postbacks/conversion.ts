@@ -1,4 +1,4 @@
-// An order as postbacks read it: the order's own columns, and the campaign of its link.
+// An order as postbacks read it: the order's own columns.
 import type { OrderStatus } from '../../generated/prisma/client';
 import { prisma } from '../../platform/db';
 import type { Conversion } from './macros';
@@ -12,19 +12,15 @@ export async function readConversion(
     include: { payoutItems: { where: { heldOrderId: { not: null } }, select: { payoutId: true } } },
   });
   if (!order) return null;
-  const link = order.shortUrlCode
-    ? await prisma.shortUrl.findUnique({
-        where: { urlCode: order.shortUrlCode },
-        select: { campaignId: true },
-      })
-    : null;
   return {
     orderId: order.id,
     orderNumber: order.orderNumber,
     affiliateId: order.affiliateId,
     status: order.status,
     brandId: order.organizationId,
-    campaignId: link?.campaignId ?? null,
+    campaignId: order.campaignId,
+    couponCode: order.couponCode,
+    attribution: order.attribution,
     linkCode: order.shortUrlCode,
     channelId: order.channelId,
     payoutId: order.payoutItems[0]?.payoutId ?? null,

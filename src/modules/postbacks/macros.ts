@@ -2,7 +2,11 @@
 // conversion), the event it is sent for, the delivery and its attempt. A macro without a value is
 // the empty text. Pure.
 import { hash } from 'node:crypto';
-import type { OrderStatus, PostbackPayoutRule } from '../../generated/prisma/client';
+import type {
+  OrderAttribution,
+  OrderStatus,
+  PostbackPayoutRule,
+} from '../../generated/prisma/client';
 import { amountText } from '../../platform/currencies';
 
 /** Every macro, with what it stands for (docs/postbacks.md lists the same). */
@@ -26,7 +30,10 @@ export const MACROS = {
   sale_amount: 'the order’s transaction value, written as payout is',
   currency: 'the order’s currency (ISO 4217, EUR)',
   brand_id: 'the brand’s id',
-  campaign_id: 'the campaign of the order’s link, if it has one',
+  campaign_id:
+    'the campaign the order came through: its coupon code’s, else its link’s, if it has one',
+  coupon: 'the coupon code the brand reported with the order (trimmed, upper case), if any',
+  attribution: 'what brought the order: LINK, COUPON or LINK_AND_COUPON; empty for neither',
   link_code: 'the code of the order’s short link, if it has one',
   channel_id: 'the order’s channel, if it has one',
   payout_id: 'the payout that pays or paid the order, once one holds it',
@@ -54,6 +61,9 @@ export interface Conversion {
   orderNumber: string;
   brandId: string;
   campaignId: string | null;
+  /** The code reported with the order, normalised. */
+  couponCode: string | null;
+  attribution: OrderAttribution | null;
   linkCode: string | null;
   channelId: string | null;
   /** The payout holding the order, if one does. */
@@ -154,6 +164,8 @@ export function macroValues(
     currency: conversion.currency,
     brand_id: conversion.brandId,
     campaign_id: conversion.campaignId ?? '',
+    coupon: conversion.couponCode ?? '',
+    attribution: conversion.attribution ?? '',
     link_code: conversion.linkCode ?? '',
     channel_id: conversion.channelId ?? '',
     payout_id: conversion.payoutId ?? '',
@@ -175,6 +187,8 @@ export const SAMPLE_CONVERSION: Conversion = {
   orderNumber: 'SAMPLE-1001',
   brandId: '0b7e5c1a-2f3d-4c5b-9e8f-7a6b5c4d3e2f',
   campaignId: '5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a',
+  couponCode: null,
+  attribution: 'LINK',
   linkCode: 'Ab12Cd34',
   channelId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
   payoutId: null,

@@ -70,11 +70,10 @@ function windowOrders(postback: Scope, since: Date, until: Date) {
           AND waiting."isReplay" AND waiting."state" = 'PENDING'
       ) AS "isWaiting"
     FROM "Order" placed
-    LEFT JOIN "ShortUrl" link ON link."urlCode" = placed."shortUrlCode"
     WHERE placed."affiliateId" = ${postback.ownerId}::uuid
       AND placed."orderedAt" >= ${utc(since)} AND placed."orderedAt" < ${utc(until)}
       AND (${postback.brandId}::uuid IS NULL OR placed."organizationId" = ${postback.brandId}::uuid)
-      AND (${postback.campaignId}::uuid IS NULL OR link."campaignId" = ${postback.campaignId}::uuid)
+      AND (${postback.campaignId}::uuid IS NULL OR placed."campaignId" = ${postback.campaignId}::uuid)
       AND (${postback.linkCode}::text IS NULL OR placed."shortUrlCode" = ${postback.linkCode}::text)
       ${postback.statuses.length ? Prisma.sql`AND placed."status"::text IN (${Prisma.join(postback.statuses)})` : Prisma.empty}
       AND EXISTS (

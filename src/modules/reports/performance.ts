@@ -1,5 +1,5 @@
 // GET /affiliate/reports/performance: the key's affiliate's clicks, orders and earnings by day,
-// brand, campaign, link or sub-ID value, per currency, from the hourly rollups
+// brand, campaign, link, coupon code or sub-ID value, per currency, from the hourly rollups
 // (./performanceRows.ts). A list like the others (`listQuery`, `meta` envelope); its rows are
 // computed, not stored.
 import { fromMinor, NO_CURRENCY } from '../../platform/currencies';
@@ -26,7 +26,7 @@ import {
 
 const ReportGroupBy = builder.enumType('ReportGroupBy', {
   description:
-    'What a report row adds up: a local day, a brand, a campaign, a link, or a value of one sub-ID (sub1 ... sub5)',
+    'What a report row adds up: a local day, a brand, a campaign, a link, a coupon code, or a value of one sub-ID (sub1 ... sub5)',
   values: REPORT_GROUPS,
 });
 
@@ -54,7 +54,7 @@ function earningsMinorOf(row: PerformanceRecord): number {
 
 const PerformanceRow = builder.objectRef<PerformanceRecord>('PerformanceRow').implement({
   description:
-    "One row of a performance report: a key (the day, brand, campaign, link or sub-ID value the report groups by; the other keys are null) and a currency. Clicks belong to the key, whatever the currency: each of a key's currency rows shows all of its clicks. Money in `currency`, with its decimals (ISO 4217: 0 for JPY, 2 for EUR, 3 for BHD).",
+    "One row of a performance report: a key (the day, brand, campaign, link, coupon code or sub-ID value the report groups by; the other keys are null) and a currency. Clicks belong to the key, whatever the currency: each of a key's currency rows shows all of its clicks. Money in `currency`, with its decimals (ISO 4217: 0 for JPY, 2 for EUR, 3 for BHD).",
   fields: (t) => ({
     date: t.string({
       nullable: true,
@@ -148,6 +148,13 @@ const PerformanceRow = builder.objectRef<PerformanceRecord>('PerformanceRow').im
       description:
         'Earnings per click in `currency`, with two decimals more than it has (4 for EUR, 2 for JPY, 5 for BHD); null without clicks',
       resolve: (row) => earningsPerClick(earningsMinorOf(row), row.clicks, currencyOf(row)),
+    }),
+    // Last: the CSV's earlier columns keep their places.
+    couponCode: t.string({
+      nullable: true,
+      description:
+        "groupBy=coupon: the code orders were recorded with (trimmed, upper case), and the clicks of links to its campaign (the affiliate's PersonalCoupon code, or the GenericCoupon's); null: orders without a code and other clicks",
+      resolve: (row) => row.couponCode,
     }),
   }),
 });

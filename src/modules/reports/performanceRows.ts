@@ -6,7 +6,7 @@
 // "Order" as rows of the same shape, each order its own row. The ledger's entries (bonuses, pay per
 // click, credits, debits, clawbacks) are read from "Earning" by `earnedAt`, beside the orders. One
 // statement answers a page of rows and their total; no click is read, nor, by `orderedAt`, any
-// order.
+// order but by coupon code, which reads the orders of the period.
 import { prisma } from '../../platform/db';
 import { BadRequestError } from '../../platform/errors';
 import { Prisma } from '../../generated/prisma/client';
@@ -15,7 +15,14 @@ import { ORDER_DATES, type OrderDateName } from '../orders/dates';
 import type { Page } from '../../schema/pagination';
 import { periodDays, type ReportPeriod } from './range';
 
-export const REPORT_GROUPS = ['day', 'brand', 'campaign', 'link', ...SUB_ID_NAMES] as const;
+export const REPORT_GROUPS = [
+  'day',
+  'brand',
+  'campaign',
+  'link',
+  'coupon',
+  ...SUB_ID_NAMES,
+] as const;
 export type ReportGroup = (typeof REPORT_GROUPS)[number];
 
 /** Which sub-ID a grouping is by (1 for sub1 ... 5 for sub5); null for the other groupings. */
@@ -60,6 +67,7 @@ export interface PerformanceRecord {
   campaignId: string | null;
   campaignName: string | null;
   urlCode: string | null;
+  couponCode: string | null;
   subId: string | null;
   currency: string | null;
   clicks: number;
@@ -100,6 +108,7 @@ function keyOf(
     brand: Prisma.Sql;
     campaign: Prisma.Sql;
     link: Prisma.Sql;
+    coupon: Prisma.Sql;
     subId: Prisma.Sql;
   },
 ): { key: Prisma.Sql; group: Prisma.Sql } {
@@ -115,6 +124,8 @@ function keyOf(
       };
     case 'link':
       return { key: Prisma.sql`${columns.link} COLLATE "C"`, group: BY_KEY };
+    case 'coupon':
+      return { key: Prisma.sql`${columns.coupon} COLLATE "C"`, group: BY_KEY };
     default:
       return { key: Prisma.sql`${columns.subId} COLLATE "C"`, group: BY_KEY };
   }
@@ -156,7 +167,7 @@ export function reportWork(
   },
   now = new Date(),
 ): number {
-  const perDay = !readsOrderRollups(query.dateType)
+  const perDay = !readsOrderRollups(query)
     ? REPORT_DAY_COST.orders
     : !readsAffiliateHours(query)
       ? REPORT_DAY_COST.linkHours
@@ -223,8 +234,9 @@ const ORDER_ROLLUPS: ReportRollups = {
   keepsCampaign: true,
 };
 
-const readsOrderRollups = (dateType: OrderDateName | null | undefined) =>
-  (dateType ?? 'ordered') === 'ordered';
+/** Whether the orders come from their hourly rollups, which keep no coupon code. */
+const readsOrderRollups = (query: { groupBy: ReportGroup; dateType?: OrderDateName | null }) =>
+  (query.dateType ?? 'ordered') === 'ordered' && query.groupBy !== 'coupon';
 
 /**
  * An order's value of one sub-ID as the rollups count it: '' for none, a value that is no sub-ID
@@ -245,7 +257,8 @@ function ordersAsRollup(query: ReportQuery, slot: number | null = null): Prisma.
   const date = Prisma.raw(`o."${ORDER_DATES[query.dateType]}"`);
   return Prisma.sql`(SELECT o."affiliateId", o."organizationId",
       coalesce(o."shortUrlCode", '') AS "linkCode", date_trunc('hour', ${date}) AS "hour",
-      o."currency", o."status", 1 AS "orders", o."transactionValueMinor", o."earningsMinor"
+      o."currency", o."status", 1 AS "orders", o."transactionValueMinor", o."earningsMinor",
+      coalesce(o."couponCode", '') AS "couponCode"
       ${slot === null ? Prisma.empty : Prisma.sql`, ${subIdColumn(slot)} AS "subId"`}
     FROM "Order" o
     WHERE o."affiliateId" = ${query.affiliateId}::uuid
@@ -257,7 +270,7 @@ function ordersAsRollup(query: ReportQuery, slot: number | null = null): Prisma.
  * are split by a sub-ID's value in one pass.
  */
 function orderRollupsOf(query: ReportQuery): ReportRollups {
-  if (readsOrderRollups(query.dateType)) return ORDER_ROLLUPS;
+  if (readsOrderRollups(query)) return ORDER_ROLLUPS;
   const all = ordersAsRollup(query);
   return {
     ...ORDER_ROLLUPS,
@@ -339,6 +352,7 @@ function orderRows(query: ReportQuery): Prisma.Sql {
     brand: Prisma.sql`o."organizationId"`,
     campaign: Prisma.sql`o."campaignId"`,
     link: Prisma.sql`o."linkCode"`,
+    coupon: Prisma.sql`o."couponCode"`,
     subId: Prisma.sql`o."subId"`,
   });
   const earnings = (status: string) =>
@@ -367,6 +381,7 @@ function entryRows(query: ReportQuery): Prisma.Sql {
     brand: Prisma.sql`e."organizationId"`,
     campaign: Prisma.sql`e."campaignId"`,
     link: Prisma.sql`''`,
+    coupon: Prisma.sql`''`,
     subId: Prisma.sql`''`,
   });
   return Prisma.sql`
@@ -381,14 +396,35 @@ function entryRows(query: ReportQuery): Prisma.Sql {
     GROUP BY ${key.group}, 2`;
 }
 
+/**
+ * By coupon code, a click counts under the code of its link's campaign, the affiliate's own
+ * PersonalCoupon code or the GenericCoupon's code (normalised as orders' codes are), else under
+ * none (''): each campaign with clicks in the period is looked up once.
+ */
+function clicksByCoupon(query: ReportQuery, source: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`SELECT coalesce((
+        SELECT "coupon_code_key"(coalesce(personal."code", campaign."code"))
+        FROM "Campaign" campaign
+        LEFT JOIN "PersonalCouponCode" personal ON personal."campaignId" = campaign."id"
+          AND personal."affiliateId" = ${query.affiliateId}::uuid
+        WHERE campaign."id" = c."campaignId"
+          AND campaign."type" IN ('PersonalCoupon', 'GenericCoupon')), '') AS "couponCode",
+      c."clicks", c."repeats", c."bots"
+    FROM (SELECT "campaignId", sum("clicks") AS "clicks", sum("repeats") AS "repeats",
+        sum("bots") AS "bots"
+      FROM (${source}) AS hours GROUP BY "campaignId") AS c`;
+}
+
 function clickRows(query: ReportQuery): Prisma.Sql {
   const slot = subIdSlotOf(query.groupBy);
-  const source = sourceOf(query, CLICK_ROLLUPS);
+  const hours = sourceOf(query, CLICK_ROLLUPS);
+  const source = query.groupBy === 'coupon' ? clicksByCoupon(query, hours) : hours;
   const key = keyOf(query, {
     hour: Prisma.sql`c."hour"`,
     brand: Prisma.sql`c."organizationId"`,
     campaign: Prisma.sql`c."campaignId"`,
     link: Prisma.sql`c."urlCode"`,
+    coupon: Prisma.sql`c."couponCode"`,
     subId: Prisma.sql`c."subId"`,
   });
   return Prisma.sql`
@@ -489,6 +525,7 @@ function recordOf(row: ReportRecord, group: ReportGroup): PerformanceRecord {
     campaignId: group === 'campaign' ? key : null,
     campaignName: group === 'campaign' ? row.name : null,
     urlCode: group === 'link' ? key : null,
+    couponCode: group === 'coupon' ? key : null,
     subId: subIdSlotOf(group) === null ? null : key,
     currency: row.currency,
     clicks: row.clicks,

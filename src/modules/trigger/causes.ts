@@ -33,6 +33,8 @@ export interface TriggerRequest {
   subIds: readonly (string | null)[];
   /** order.created: the sub-IDs the link's newest counted clicks carried, where none is given. */
   latestClick: boolean;
+  /** order.created: the coupon code the brand reports with the order (its brand's order). */
+  couponCode: string | null;
   /** payout.*: the payout to move (default: the newest that can). */
   payoutId: string | null;
   /** order.held: why (default REVIEW). */
@@ -96,6 +98,31 @@ async function latestClickSubIds(linkId: string): Promise<(string | null)[]> {
   return SUB_ID_NAMES.map((_, n) => rows.find((row) => row.slot === n + 1)?.value ?? null);
 }
 
+/**
+ * The brand of a code the affiliate may use (GET /affiliate/coupons): its own PersonalCoupon code,
+ * or a GenericCoupon code of one of its brands; compared trimmed and in any case, as the database
+ * matches it.
+ */
+async function couponBrandOf(affiliateId: string, couponCode: string): Promise<string> {
+  const code = { equals: couponCode.trim(), mode: 'insensitive' } as const;
+  const campaign = await prisma.campaign.findFirst({
+    where: {
+      OR: [
+        { type: 'PersonalCoupon', personalCoupons: { some: { affiliateId, code } } },
+        { type: 'GenericCoupon', code, organization: { affiliates: { some: { affiliateId } } } },
+      ],
+    },
+    orderBy: [{ type: 'asc' }, { createdAt: 'desc' }],
+    select: { organizationId: true },
+  });
+  if (!campaign) {
+    throw new BadRequestError(
+      `coupon code ${couponCode} is none of yours: GET /affiliate/coupons lists them`,
+    );
+  }
+  return campaign.organizationId;
+}
+
 async function recordOrder(request: TriggerRequest): Promise<Triggered> {
   const { affiliateId, linkCode } = request;
   if (
@@ -110,8 +137,14 @@ async function recordOrder(request: TriggerRequest): Promise<Triggered> {
     throw new BadRequestError('latestClick reads the sub-IDs of a link: name it (linkCode)');
   }
   const link = linkCode === null ? null : await linkOf(affiliateId, linkCode);
+  const couponBrand =
+    request.couponCode === null ? null : await couponBrandOf(affiliateId, request.couponCode);
+  if (link && couponBrand !== null && couponBrand !== link.organizationId) {
+    throw new BadRequestError('the coupon code and the link are of different brands');
+  }
+  const brandId = couponBrand ?? link?.organizationId;
   const relations = await prisma.affiliateBrand.findMany({
-    where: { affiliateId, ...(link && { organizationId: link.organizationId }) },
+    where: { affiliateId, ...(brandId && { organizationId: brandId }) },
     select: {
       commissionType: true,
       commissionValue: true,
@@ -174,25 +207,39 @@ async function recordOrder(request: TriggerRequest): Promise<Triggered> {
     } satisfies Omit<Prisma.OrderItemCreateManyInput, 'orderId'>;
   });
   const orderedAt = new Date();
-  const order = await prisma.order.create({
-    data: {
-      orderNumber: triggeredOrderNumber(orderedAt),
-      affiliateId,
-      organizationId: brand.id,
-      status: 'PENDING',
-      currency,
-      transactionValueMinor: items.reduce((sum, item) => sum + item.totalMinor, 0),
-      commissionRateBps: rateBps,
-      earningsMinor: items.reduce((sum, item) => sum + item.commissionValueMinor, 0),
-      orderedAt,
-      shortUrlCode: link?.urlCode ?? null,
-      ...Object.fromEntries(SUB_ID_NAMES.map((name, n) => [name, subIds[n]])),
-      items: { createMany: { data: items } },
-    },
-    select: { id: true, orderNumber: true, earningsMinor: true },
-  });
+  const order = await prisma.order
+    .create({
+      data: {
+        orderNumber: triggeredOrderNumber(orderedAt),
+        affiliateId,
+        organizationId: brand.id,
+        status: 'PENDING',
+        currency,
+        transactionValueMinor: items.reduce((sum, item) => sum + item.totalMinor, 0),
+        commissionRateBps: rateBps,
+        earningsMinor: items.reduce((sum, item) => sum + item.commissionValueMinor, 0),
+        orderedAt,
+        shortUrlCode: link?.urlCode ?? null,
+        couponCode: request.couponCode,
+        ...Object.fromEntries(SUB_ID_NAMES.map((name, n) => [name, subIds[n]])),
+        items: { createMany: { data: items } },
+      },
+      select: {
+        id: true,
+        orderNumber: true,
+        earningsMinor: true,
+        couponCode: true,
+        attribution: true,
+      },
+    })
+    .catch(asBadRequest);
   const tags = SUB_ID_NAMES.flatMap((name, n) => (subIds[n] ? [`${name} ${subIds[n]}`] : []));
-  const source = [...(link ? [`link ${link.urlCode}`] : []), ...tags].join(', ');
+  const source = [
+    ...(link ? [`link ${link.urlCode}`] : []),
+    ...(order.couponCode ? [`code ${order.couponCode}`] : []),
+    ...(order.attribution ? [`by ${order.attribution}`] : []),
+    ...tags,
+  ].join(', ');
   return {
     orderId: order.id,
     summary:

@@ -46,7 +46,7 @@ function registerTriggerEvent(): void {
         'own orders by writing them as the back office does, so webhooks, postbacks and reports follow. ' +
         '`orderId` names the order to change (default: the newest one that can); `status` the status ' +
         'to set, with its `reason` and `note`; `linkCode` the link a new order came through, with its ' +
-        "sub-IDs given or those of the link's latest click; `holdReason` why an order is held; `kind`, " +
+        "sub-IDs given or those of the link's latest click; `couponCode` the code it was placed with; `holdReason` why an order is held; `kind`, " +
         '`amount` and `currency` a ledger entry (and `amount` a clawback). `npm run trigger` calls it.',
       // No management limit: it manages no key or endpoint, and a developer's scripted walk (the
       // docs run one) triggers a dozen events a minute.
@@ -68,6 +68,10 @@ function registerTriggerEvent(): void {
         }),
         linkCode: t.arg.string({
           description: "order.created: the user's short link the order came through (its brand's)",
+        }),
+        couponCode: t.arg.string({
+          description:
+            "order.created: the coupon code the order was placed with, the user's own (GET /affiliate/coupons; its brand's order)",
         }),
         subIds: t.arg.stringList({
           required: { list: false, items: false },
@@ -109,6 +113,7 @@ function registerTriggerEvent(): void {
           linkCode: args.linkCode ?? null,
           subIds: (args.subIds ?? []).map((value) => value ?? null),
           latestClick: args.latestClick ?? false,
+          couponCode: args.couponCode ?? null,
           payoutId: args.payoutId == null ? null : String(args.payoutId),
           holdReason: args.holdReason ?? null,
           kind: args.kind ?? null,

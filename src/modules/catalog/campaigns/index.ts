@@ -2,3 +2,4 @@
 export * from './common';
 import './partner';
 import './affiliate';
+import './coupons';

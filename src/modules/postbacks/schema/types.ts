@@ -353,7 +353,8 @@ const URL_TEMPLATE_NOTE =
   MACROS_NOTE;
 
 export const PostbackScopeInput = builder.inputType('PostbackScopeInput', {
-  description: 'One of brandId, campaignId (of the order’s link) or linkCode; none: every order',
+  description:
+    'One of brandId, campaignId (the order’s campaign: its coupon code’s, else its link’s) or linkCode; none: every order',
   fields: (t) => ({
     brandId: t.id(),
     campaignId: t.id(),

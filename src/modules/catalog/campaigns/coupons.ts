@@ -1,0 +1,52 @@
+// The affiliate's own codes (GET /affiliate/coupons): its PersonalCoupon codes and the GenericCoupon
+// codes of the brands it works with, as campaigns with the affiliate's context, so a coupon
+// affiliate can match the `couponCode` of its orders to a campaign, its period and its status.
+import { prisma } from '../../../platform/db';
+import type { Prisma } from '../../../generated/prisma/client';
+import { keyAuth } from '../../../schema/builder';
+import { listQuery } from '../../../schema/lists';
+import type { PageRule } from '../../../schema/pagination';
+import { AffiliateCampaign } from './affiliate';
+import { CAMPAIGN_ORDER, campaignFilterArgs, campaignWhere } from './common';
+
+/** Larger pages than the catalog's: a voucher site holds many codes and reconciles them all. */
+export const COUPONS_PAGE: PageRule = { defaultLimit: 20, maxLimit: 100, aboveMax: 'clamp' };
+
+const couponFilterArgs = {
+  types: campaignFilterArgs.types,
+  organizationId: campaignFilterArgs.organizationId,
+  status: campaignFilterArgs.status,
+};
+
+/**
+ * The coupons whose code is the affiliate's to use, of brands the catalog shows: a PersonalCoupon
+ * with a code of its own, a GenericCoupon of a brand it has terms with (an affiliate-brand row).
+ */
+export function affiliateCouponWhere(affiliateId: string): Prisma.CampaignWhereInput {
+  return {
+    OR: [
+      { type: 'PersonalCoupon', personalCoupons: { some: { affiliateId } } },
+      {
+        type: 'GenericCoupon',
+        code: { not: null },
+        organization: { affiliates: { some: { affiliateId } } },
+      },
+    ],
+  };
+}
+
+listQuery('affiliateCoupons', {
+  item: AffiliateCampaign,
+  envelope: 'meta',
+  type: 'AffiliateCouponPage',
+  description:
+    "GET /affiliate/coupons: the key's affiliate's PersonalCoupon codes and the GenericCoupon codes of its brands (`code`), with campaign, period and status, newest first",
+  auth: keyAuth('affiliate', 'campaigns:read'),
+  page: COUPONS_PAGE,
+  args: couponFilterArgs,
+  rows: prisma.campaign,
+  order: CAMPAIGN_ORDER,
+  where: (filter, { affiliateId }) => ({
+    AND: [campaignWhere(filter, new Date()), affiliateCouponWhere(affiliateId)],
+  }),
+});
