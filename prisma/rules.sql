@@ -27,6 +27,7 @@ CREATE TRIGGER "Earning_balance_update" AFTER UPDATE ON "Earning" REFERENCING OL
 -- ===== Triggers on "Order", in firing order =====
 
 -- BEFORE ROW
+CREATE TRIGGER "Order_05_attribution" BEFORE INSERT OR UPDATE ON "Order" FOR EACH ROW EXECUTE FUNCTION order_attribution();
 CREATE TRIGGER "Order_10_in_payout" BEFORE UPDATE OF status, "affiliateId", currency, "earningsMinor", "orderedAt", "heldReason" ON "Order" FOR EACH ROW EXECUTE FUNCTION guard_order_in_payout();
 CREATE TRIGGER "Order_20_lifecycle_insert" BEFORE INSERT ON "Order" FOR EACH ROW EXECUTE FUNCTION order_lifecycle_insert();
 CREATE TRIGGER "Order_20_lifecycle_update" BEFORE UPDATE ON "Order" FOR EACH ROW EXECUTE FUNCTION order_lifecycle_update();
@@ -536,6 +537,14 @@ BEGIN
 END
 $function$;
 
+CREATE OR REPLACE FUNCTION coupon_code_key(code text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT nullif(upper(btrim(code, E' \t\r\n')), '')
+$function$;
+
 CREATE OR REPLACE FUNCTION earning_balance_state(e "Earning", payout_status "PayoutStatus")
  RETURNS "BalanceState"
  LANGUAGE sql
@@ -828,6 +837,113 @@ BEGIN
 END
 $function$;
 
+CREATE OR REPLACE FUNCTION order_attribution()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  link_owner uuid;
+  link_campaign uuid;
+  code_campaign uuid;
+  code_owner uuid;
+  code_type "CampaignType";
+  elsewhere uuid;
+BEGIN
+  NEW."couponCode" := "coupon_code_key"(NEW."couponCode");
+  IF TG_OP = 'UPDATE'
+     AND (NEW."couponCode", NEW."shortUrlCode", NEW."organizationId", NEW."affiliateId")
+         IS NOT DISTINCT FROM (OLD."couponCode", OLD."shortUrlCode", OLD."organizationId", OLD."affiliateId") THEN
+    -- The source is unchanged: so are its campaign and attribution, but for the campaign's
+    -- deletion (the foreign key's SET NULL).
+    NEW."attribution" := OLD."attribution";
+    NEW."campaignId" := CASE WHEN NEW."campaignId" IS NULL THEN NULL ELSE OLD."campaignId" END;
+    RETURN NEW;
+  END IF;
+
+  IF NEW."shortUrlCode" IS NOT NULL THEN
+    -- The campaign's row is locked against deletion, as the foreign key check would: a deletion
+    -- that came first has been waited for, and its campaign is not found.
+    SELECT link."affiliateId", link."campaignId" INTO link_owner, link_campaign
+    FROM "ShortUrl" link WHERE link."urlCode" = NEW."shortUrlCode";
+    IF link_campaign IS NOT NULL THEN
+      SELECT "id" INTO link_campaign FROM "Campaign" WHERE "id" = link_campaign FOR KEY SHARE;
+    END IF;
+  END IF;
+
+  IF NEW."couponCode" IS NOT NULL THEN
+    -- The brand's campaign with that code: a personal code before a generic one, then the
+    -- campaign running when the order was placed, then the latest.
+    SELECT campaign."id", campaign."type", personal."affiliateId"
+      INTO code_campaign, code_type, code_owner
+    FROM "Campaign" campaign
+    LEFT JOIN "PersonalCouponCode" personal
+      ON personal."campaignId" = campaign."id" AND campaign."type" = 'PersonalCoupon'
+    WHERE campaign."organizationId" = NEW."organizationId"
+      AND ((campaign."type" = 'PersonalCoupon' AND "coupon_code_key"(personal."code") = NEW."couponCode")
+           OR (campaign."type" = 'GenericCoupon' AND "coupon_code_key"(campaign."code") = NEW."couponCode"))
+    ORDER BY campaign."type" = 'PersonalCoupon' DESC,
+             NEW."orderedAt" BETWEEN campaign."startAt" AND campaign."endAt" DESC,
+             campaign."startAt" DESC, campaign."id"
+    LIMIT 1
+    FOR KEY SHARE OF campaign;
+
+    IF code_campaign IS NULL THEN
+      SELECT campaign."id" INTO elsewhere
+      FROM "Campaign" campaign
+      LEFT JOIN "PersonalCouponCode" personal
+        ON personal."campaignId" = campaign."id" AND campaign."type" = 'PersonalCoupon'
+      WHERE campaign."organizationId" <> NEW."organizationId"
+        AND ((campaign."type" = 'PersonalCoupon' AND "coupon_code_key"(personal."code") = NEW."couponCode")
+             OR (campaign."type" = 'GenericCoupon' AND "coupon_code_key"(campaign."code") = NEW."couponCode"))
+      LIMIT 1;
+      IF elsewhere IS NOT NULL THEN
+        RAISE EXCEPTION 'order %: coupon code % is a code of another brand''s campaign (%), not of the order''s brand %',
+          NEW."id", NEW."couponCode", elsewhere, NEW."organizationId"
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'Order_coupon_brand';
+      END IF;
+    END IF;
+  END IF;
+
+  IF code_type = 'PersonalCoupon' THEN
+    IF TG_OP = 'UPDATE' AND code_owner <> NEW."affiliateId" THEN
+      RAISE EXCEPTION 'order %: coupon code % is affiliate %''s PersonalCoupon code: a change of the order''s source that moves it to another affiliate writes that affiliateId with it',
+        NEW."id", NEW."couponCode", code_owner
+        USING ERRCODE = 'check_violation', CONSTRAINT = 'Order_coupon_owner';
+    END IF;
+    NEW."affiliateId" := code_owner;
+    NEW."campaignId" := code_campaign;
+    IF link_owner = code_owner THEN
+      NEW."attribution" := 'LINK_AND_COUPON';
+    ELSE
+      NEW."attribution" := 'COUPON';
+      IF NEW."shortUrlCode" IS NOT NULL THEN
+        NEW."shortUrlCode" := NULL;
+        NEW."sub1" := NULL; NEW."sub2" := NULL; NEW."sub3" := NULL; NEW."sub4" := NULL; NEW."sub5" := NULL;
+      END IF;
+      IF NEW."channelId" IS NOT NULL
+         AND NOT EXISTS (SELECT FROM "Channel" WHERE "id" = NEW."channelId" AND "userId" = code_owner) THEN
+        NEW."channelId" := NULL;
+      END IF;
+    END IF;
+  ELSIF code_type = 'GenericCoupon' THEN
+    IF link_owner IS NULL THEN
+      RAISE EXCEPTION 'order %: coupon code % is the public code of GenericCoupon campaign %, which attributes an order only with a click: record it with the link (shortUrlCode) it came through',
+        NEW."id", NEW."couponCode", code_campaign
+        USING ERRCODE = 'check_violation', CONSTRAINT = 'Order_coupon_click';
+    END IF;
+    NEW."campaignId" := code_campaign;
+    NEW."attribution" := 'LINK_AND_COUPON';
+  ELSIF link_owner IS NOT NULL THEN
+    NEW."campaignId" := link_campaign;
+    NEW."attribution" := 'LINK';
+  ELSE
+    NEW."campaignId" := NULL;
+    NEW."attribution" := NULL;
+  END IF;
+  RETURN NEW;
+END
+$function$;
+
 CREATE OR REPLACE FUNCTION order_balance_state(o "Order", payout_status "PayoutStatus")
  RETURNS "BalanceState"
  LANGUAGE sql
@@ -883,9 +999,10 @@ DECLARE
   amounts_changed boolean := (NEW."transactionValueMinor", NEW."earningsMinor")
     IS DISTINCT FROM (OLD."transactionValueMinor", OLD."earningsMinor");
   status_changed boolean := NEW."status" IS DISTINCT FROM OLD."status";
-  -- What a locked order may still change: its status (to PAID, below), its hold, and what the
-  -- database keeps.
-  moving constant text[] := ARRAY['status', 'updatedAt', 'lockedAt', 'heldReason', 'heldNote'];
+  -- What a locked order may still change: its status (to PAID, below), its hold, its deleted
+  -- campaign, and what the database keeps.
+  moving constant text[] := ARRAY['status', 'updatedAt', 'lockedAt', 'heldReason', 'heldNote',
+                                    'campaignId'];
 BEGIN
   -- Kept by the database.
   NEW."originalTransactionValueMinor" := OLD."originalTransactionValueMinor";
@@ -1114,13 +1231,12 @@ BEGIN
   SELECT gen_random_uuid(), NEW."id", postback."id", NEW."orderId", NEW."seq", NEW."occurredAt", NEW."occurredAt"
   FROM "Order" placed
   JOIN "Postback" postback ON postback."ownerId" = placed."affiliateId"
-  LEFT JOIN "ShortUrl" link ON link."urlCode" = placed."shortUrlCode"
   WHERE placed."id" = NEW."orderId"
     AND postback."enabled" AND postback."deletedAt" IS NULL
     AND NEW."type" = ANY(postback."events")
     AND (cardinality(postback."statuses") = 0 OR NEW."status" = ANY(postback."statuses"))
     AND (postback."brandId" IS NULL OR postback."brandId" = placed."organizationId")
-    AND (postback."campaignId" IS NULL OR postback."campaignId" = link."campaignId")
+    AND (postback."campaignId" IS NULL OR postback."campaignId" = placed."campaignId")
     AND (postback."linkCode" IS NULL OR postback."linkCode" = placed."shortUrlCode");
   IF FOUND THEN
     PERFORM pg_notify('webhook_deliveries', TG_TABLE_SCHEMA);

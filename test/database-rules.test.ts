@@ -51,6 +51,7 @@ test('the BEFORE ROW triggers of "Order" state their firing order in their names
     ),
   );
   expect(rows.map((row) => row.name)).toEqual([
+    'Order_05_attribution',
     'Order_10_in_payout',
     'Order_20_lifecycle_insert',
     'Order_20_lifecycle_update',

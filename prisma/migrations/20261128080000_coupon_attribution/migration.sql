@@ -142,9 +142,9 @@ BEGIN
 END
 $$;
 
--- Before the order's other triggers (they fire in name order): the lifecycle, payout and
--- balance rules see the affiliate the code gives the order.
-CREATE TRIGGER "Order_attribution" BEFORE INSERT OR UPDATE ON "Order" FOR EACH ROW
+-- First of the order's BEFORE triggers (rank 05; they fire in name order): the payout guard, the
+-- lifecycle and the balance rules see the affiliate and campaign the source gives the order.
+CREATE TRIGGER "Order_05_attribution" BEFORE INSERT OR UPDATE ON "Order" FOR EACH ROW
 EXECUTE FUNCTION "order_attribution"();
 
 -- Existing orders came through their link: its campaign, attribution LINK. Their own triggers
