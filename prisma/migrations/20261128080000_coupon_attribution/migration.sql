@@ -38,6 +38,11 @@ CREATE FUNCTION "coupon_code_key"(code text) RETURNS text LANGUAGE sql IMMUTABLE
   SELECT nullif(upper(btrim(code, E' \t\r\n')), '')
 $$;
 
+-- Codes as they are matched, so that finding one reads an index, not every campaign.
+CREATE INDEX "PersonalCouponCode_code_key_idx" ON "PersonalCouponCode"("coupon_code_key"("code"));
+CREATE INDEX "Campaign_generic_code_key_idx" ON "Campaign"("coupon_code_key"("code"))
+  WHERE "type" = 'GenericCoupon';
+
 CREATE FUNCTION "order_attribution"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   link_owner uuid;
@@ -86,13 +91,17 @@ BEGIN
     FOR KEY SHARE OF campaign;
 
     IF code_campaign IS NULL THEN
+      -- Each side by its code index (below): a code of no campaign is the common miss.
       SELECT campaign."id" INTO elsewhere
-      FROM "Campaign" campaign
-      LEFT JOIN "PersonalCouponCode" personal
-        ON personal."campaignId" = campaign."id" AND campaign."type" = 'PersonalCoupon'
+      FROM (SELECT personal."campaignId" AS "id", 'PersonalCoupon'::"CampaignType" AS "type"
+            FROM "PersonalCouponCode" personal
+            WHERE "coupon_code_key"(personal."code") = NEW."couponCode"
+            UNION ALL
+            SELECT generic."id", 'GenericCoupon' FROM "Campaign" generic
+            WHERE generic."type" = 'GenericCoupon'
+              AND "coupon_code_key"(generic."code") = NEW."couponCode") AS coded
+      JOIN "Campaign" campaign ON campaign."id" = coded."id" AND campaign."type" = coded."type"
       WHERE campaign."organizationId" <> NEW."organizationId"
-        AND ((campaign."type" = 'PersonalCoupon' AND "coupon_code_key"(personal."code") = NEW."couponCode")
-             OR (campaign."type" = 'GenericCoupon' AND "coupon_code_key"(campaign."code") = NEW."couponCode"))
       LIMIT 1;
       IF elsewhere IS NOT NULL THEN
         RAISE EXCEPTION 'order %: coupon code % is a code of another brand''s campaign (%), not of the order''s brand %',
