@@ -5,7 +5,6 @@
 // (JSON and CSV), ledger entries and the balance's outlook, products and their price filter, and
 // the trigger's summaries.
 import { signDashboardToken } from '../src/auth/dashboardToken';
-import { config } from '../src/platform/config';
 import { prisma } from '../src/platform/db';
 import {
   startDeliveryDispatcher,
@@ -31,12 +30,13 @@ import {
   setPayoutStatus,
 } from './support/factories';
 import { startTracker, type Tracker } from './support/postbackReceiver';
+import { allowPrivateUrls } from './support/loopbackServer';
 import { until } from './support/wait';
 import { startReceiver, type Receiver } from './support/webhookReceiver';
 
 useTestDatabase();
 // The receiver and the tracker listen on 127.0.0.1.
-Object.assign(config, { webhookAllowPrivateUrls: true });
+allowPrivateUrls(true);
 
 /**
  * What each stored amount reads as in each currency, written out by hand: the order records

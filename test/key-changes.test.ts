@@ -9,6 +9,7 @@ import { prisma } from '../src/platform/db';
 import { call, callApp, createIsolatedApp, useTestDatabase } from './support/app';
 import { createApiKey } from './support/factories';
 import { startReplica, type Replica } from './support/replica';
+import { until } from './support/wait';
 
 useTestDatabase();
 
@@ -67,10 +68,7 @@ test('a remembered key revoked through the dashboard is refused at once', async 
 /** Milliseconds until `status()` answers `expected` (it must within 1 s). */
 async function within1s(status: () => Promise<number>, expected: number): Promise<number> {
   const started = Date.now();
-  while ((await status()) !== expected) {
-    if (Date.now() - started > 1_000) throw new Error(`not ${expected} after 1 s`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await until(async () => (await status()) === expected, `${expected}`, 1_000);
   return Date.now() - started;
 }
 
@@ -141,10 +139,7 @@ withSharedServers('across replicas (PostgreSQL)', () => {
   /** Milliseconds until `replica` refuses `apiKey` (it must within 1 s). */
   async function untilRefused(replica: Replica, apiKey: string): Promise<number> {
     const started = Date.now();
-    while ((await statusOn(replica, apiKey)) !== 401) {
-      if (Date.now() - started > 1_000) throw new Error('still accepted after 1 s');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(async () => (await statusOn(replica, apiKey)) === 401, 'the key refused', 1_000);
     return Date.now() - started;
   }
 

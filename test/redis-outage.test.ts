@@ -33,8 +33,7 @@ function startRedis(): ChildProcess {
 }
 
 /** Waits until every client answers PING (its status alone can lag behind a dead socket). */
-async function untilAnswering(clients: RedisClient[], timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+function untilAnswering(clients: RedisClient[]): Promise<void> {
   const answering = () =>
     Promise.all(
       clients.map((client) =>
@@ -44,10 +43,11 @@ async function untilAnswering(clients: RedisClient[], timeoutMs = 10_000): Promi
         ),
       ),
     );
-  while (!(await answering()).every(Boolean)) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return until(
+    async () => (await answering()).every(Boolean),
+    'every client answering PING',
+    10_000,
+  );
 }
 
 withRedisServer('Redis stopped and restarted under two replicas', () => {

@@ -10,17 +10,23 @@ import { DEMO, seedDemoData } from '../prisma/seed/demo';
 import { config } from '../src/platform/config';
 import { prisma } from '../src/platform/db';
 import { runToExit, startReplica, type Replica } from './support/replica';
+import { until } from './support/wait';
 
 const onPglite = config.databaseUrl ? test.skip : test;
 
 /** Resolves once `replica` has printed `text`. */
-async function untilPrinted(replica: Replica, text: string): Promise<void> {
-  while (!replica.output().includes(text)) {
-    if ((await Promise.race([replica.exited, null])) !== null) {
-      throw new Error(`exited before printing "${text}": ${replica.output()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+function untilPrinted(replica: Replica, text: string): Promise<void> {
+  return until(
+    async () => {
+      if (replica.output().includes(text)) return true;
+      if ((await Promise.race([replica.exited, null])) !== null) {
+        throw new Error(`exited before printing "${text}": ${replica.output()}`);
+      }
+      return false;
+    },
+    `"${text}" printed`,
+    180_000,
+  );
 }
 
 /**

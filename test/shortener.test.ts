@@ -12,6 +12,7 @@ import {
   createCampaign,
   createLink,
 } from './support/factories';
+import { until } from './support/wait';
 
 useTestDatabase();
 
@@ -471,12 +472,11 @@ describe('POST /affiliate/shortener/url: Idempotency-Key', () => {
   });
 
   /** Polls until a fresh request of `key` (no Idempotency-Key) answers `status`. */
-  async function untilFreshAnswers(key: string, body: unknown, status: number): Promise<void> {
-    const started = Date.now();
-    while ((await createShortUrl(key, body)).status !== status) {
-      if (Date.now() - started > 20_000) throw new Error(`no ${status} after 20 s`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  function untilFreshAnswers(key: string, body: unknown, status: number): Promise<void> {
+    return until(
+      async () => (await createShortUrl(key, body)).status === status,
+      `a fresh request answering ${status}`,
+    );
   }
 
   test('a replay is refused with 403 once the key has lost shortener:write', async () => {

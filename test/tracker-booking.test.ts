@@ -9,7 +9,6 @@
 import fc from 'fast-check';
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { Prisma, type OrderStatus } from '../src/generated/prisma/client';
-import { config } from '../src/platform/config';
 import { prisma } from '../src/platform/db';
 import { postbackLane } from '../src/modules/postbacks/lane';
 import { startDeliveryDispatcher, type Dispatcher } from '../src/modules/webhooks/dispatcher';
@@ -21,11 +20,12 @@ import {
   type TrackerName,
   type TrackerServer,
 } from './support/trackers';
+import { allowPrivateUrls } from './support/loopbackServer';
 import { until } from './support/wait';
 
 useTestDatabase();
 // The doubles listen on 127.0.0.1, as in development.
-Object.assign(config, { webhookAllowPrivateUrls: true });
+allowPrivateUrls(true);
 
 const SEED = process.env.TRACKER_SEED ? Number(process.env.TRACKER_SEED) : Date.now() % 2 ** 31;
 const RUNS = 200;

@@ -1,6 +1,7 @@
 // Locks held by a transaction of the test's own, on a connection of its own (PostgreSQL), while
 // the app's statements meet them: to make requests wait at a known point, then let them go.
 import { withSqlConnection, type SqlConnection } from '../../src/platform/db';
+import { until } from './wait';
 
 export interface HeldLock {
   /** The server process of the holding connection, which statements waiting for the lock name. */
@@ -49,11 +50,11 @@ export async function untilWaitingForLocks(count: number, timeoutMs = 20_000): P
     );
     return row!.count;
   };
-  const deadline = Date.now() + timeoutMs;
-  while ((await waiting()) < count) {
-    if (Date.now() > deadline) throw new Error(`${count} statements never waited for a lock`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await until(
+    async () => (await waiting()) >= count,
+    `${count} statements waiting for a lock`,
+    timeoutMs,
+  );
 }
 
 /**
@@ -74,9 +75,9 @@ export async function untilWaitingFor(
     );
     return row!.count;
   };
-  const deadline = Date.now() + timeoutMs;
-  while ((await waiting()) < count) {
-    if (Date.now() > deadline) throw new Error(`${count} statements never waited for the lock`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await until(
+    async () => (await waiting()) >= count,
+    `${count} statements waiting for the lock`,
+    timeoutMs,
+  );
 }
