@@ -236,8 +236,9 @@ async function recordOrder(request: TriggerRequest): Promise<Triggered> {
   const tags = SUB_ID_NAMES.flatMap((name, n) => (subIds[n] ? [`${name} ${subIds[n]}`] : []));
   const source = [
     ...(link ? [`link ${link.urlCode}`] : []),
+    // What the code made of the order: a link's alone says nothing new.
     ...(order.couponCode ? [`code ${order.couponCode}`] : []),
-    ...(order.attribution ? [`by ${order.attribution}`] : []),
+    ...(order.couponCode && order.attribution ? [`by ${order.attribution}`] : []),
     ...tags,
   ].join(', ');
   return {
