@@ -147,14 +147,14 @@ export const readsAffiliateHours = (
  * scale data's big account (bench/reportTiming.ts) answers a year by day from its own hours in
  * ~25 ms, a month by sub1 from its own hours by value in ~10 ms, a month by link from each link's
  * hours in 60-140 ms, and a month by another order date than `ordered` from its orders in
- * ~120 ms; the weights keep that order. A year by link (9,150) fits one operation at its largest
+ * ~120 ms; the weights keep that order. A year by link (8,784) fits one operation at its largest
  * page and full width; three do not fit one operation; a year by another order date (27,375) does
  * not: on GraphQL it is asked by quarters (REST routes are bounded by their page rules instead).
  */
 export const REPORT_DAY_COST = {
   affiliateHours: 1,
   affiliateSubIdHours: 5,
-  linkHours: 25,
+  linkHours: 24,
   orders: 75,
 };
 
