@@ -45,6 +45,8 @@ CREATE TRIGGER "Order_performance_update" AFTER UPDATE ON "Order" REFERENCING OL
 
 -- ===== Triggers on "OrderEvent", in firing order =====
 
+-- BEFORE ROW
+CREATE TRIGGER "OrderEvent_source" BEFORE INSERT ON "OrderEvent" FOR EACH ROW EXECUTE FUNCTION order_event_source();
 -- AFTER ROW
 CREATE TRIGGER "OrderEvent_webhook" AFTER INSERT ON "OrderEvent" FOR EACH ROW EXECUTE FUNCTION record_order_event_webhook();
 
@@ -221,32 +223,32 @@ CREATE OR REPLACE FUNCTION add_order_performance(added "Order"[], removed "Order
 AS $function$
   WITH changes AS (
     SELECT o."affiliateId", o."organizationId", coalesce(o."shortUrlCode", '') AS "linkCode",
+      coalesce(o."couponCode", '') AS "couponCode", o."campaignId",
       date_trunc('hour', o."orderedAt") AS "hour", o."currency", o."status", 1 AS "sign",
       o."transactionValueMinor", o."earningsMinor"
     FROM unnest(added) AS o
     UNION ALL
     SELECT o."affiliateId", o."organizationId", coalesce(o."shortUrlCode", ''),
-      date_trunc('hour', o."orderedAt"), o."currency", o."status", -1,
-      o."transactionValueMinor", o."earningsMinor"
+      coalesce(o."couponCode", ''), o."campaignId", date_trunc('hour', o."orderedAt"),
+      o."currency", o."status", -1, o."transactionValueMinor", o."earningsMinor"
     FROM unnest(removed) AS o
-  ), campaigns AS (
-    SELECT link."affiliateId", link."urlCode" AS "linkCode", campaign."id" AS "campaignId"
-    FROM "ShortUrl" link JOIN "Campaign" campaign ON campaign."id" = link."campaignId"
-    WHERE (link."affiliateId", link."urlCode") IN (SELECT "affiliateId", "linkCode" FROM changes)
-    FOR KEY SHARE OF campaign
   ), link_hours AS (
     INSERT INTO "OrderLinkHour" AS rollup ("affiliateId", "organizationId", "linkCode",
-      "campaignId", "hour", "currency", "status", "orders", "transactionValueMinor", "earningsMinor")
-    SELECT "affiliateId", "organizationId", "linkCode", campaigns."campaignId", "hour", "currency",
-      "status", sum("sign"), sum("sign" * "transactionValueMinor"::bigint),
-      sum("sign" * "earningsMinor"::bigint)
-    FROM changes LEFT JOIN campaigns USING ("affiliateId", "linkCode")
-    GROUP BY "affiliateId", "hour", "organizationId", "linkCode", "currency", "status",
-      campaigns."campaignId"
+      "couponCode", "campaignId", "hour", "currency", "status", "orders", "transactionValueMinor",
+      "earningsMinor")
+    SELECT "affiliateId", "organizationId", "linkCode", "couponCode",
+      -- The campaign the key's orders came through now: an added order's, else a removed one's.
+      (array_agg("campaignId" ORDER BY "sign" DESC))[1], "hour", "currency", "status", sum("sign"),
+      sum("sign" * "transactionValueMinor"::bigint), sum("sign" * "earningsMinor"::bigint)
+    FROM changes
+    GROUP BY "affiliateId", "hour", "organizationId", "linkCode", "couponCode", "currency", "status"
     HAVING sum("sign") <> 0 OR sum("sign" * "transactionValueMinor"::bigint) <> 0
       OR sum("sign" * "earningsMinor"::bigint) <> 0
-    ORDER BY "affiliateId", "hour", "organizationId", "linkCode", "currency", "status"
-    ON CONFLICT ("affiliateId", "hour", "organizationId", "linkCode", "currency", "status")
+      -- An order whose campaign alone changed (its deletion set it to none).
+      OR (array_agg("campaignId" ORDER BY "sign" DESC))[1]
+        IS DISTINCT FROM (array_agg("campaignId" ORDER BY "sign"))[1]
+    ORDER BY "affiliateId", "hour", "organizationId", "linkCode", "couponCode", "currency", "status"
+    ON CONFLICT ("affiliateId", "hour", "organizationId", "linkCode", "couponCode", "currency", "status")
     DO UPDATE SET "orders" = rollup."orders" + excluded."orders",
       "transactionValueMinor" = rollup."transactionValueMinor" + excluded."transactionValueMinor",
       "earningsMinor" = rollup."earningsMinor" + excluded."earningsMinor",
@@ -964,6 +966,18 @@ AS $function$
   END)::"BalanceState"
 $function$;
 
+CREATE OR REPLACE FUNCTION order_event_source()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  SELECT o."couponCode", o."campaignId", o."attribution"
+    INTO NEW."couponCode", NEW."campaignId", NEW."attribution"
+  FROM "Order" o WHERE o."id" = NEW."orderId";
+  RETURN NEW;
+END
+$function$;
+
 CREATE OR REPLACE FUNCTION order_is_payable(o "Order")
  RETURNS boolean
  LANGUAGE sql
@@ -1071,8 +1085,6 @@ CREATE OR REPLACE FUNCTION pass_on_link_campaign()
 AS $function$
 BEGIN
   UPDATE "LinkClickHour" SET "campaignId" = NEW."campaignId" WHERE "linkId" = NEW."id";
-  UPDATE "OrderLinkHour" SET "campaignId" = NEW."campaignId"
-  WHERE "affiliateId" = NEW."affiliateId" AND "linkCode" = NEW."urlCode";
   RETURN NULL;
 END;
 $function$;

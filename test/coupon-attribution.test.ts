@@ -419,7 +419,139 @@ describe('GET /affiliate/reports/performance?groupBy=coupon', () => {
   });
 });
 
-test("the demo data has Ana's orders attributed by her personal codes, with and without a click, and by link", async () => {
+describe('orders by code in the report by campaign, within a campaign, and in the change feed', () => {
+  let owner: { affiliateId: string; apiKey: string };
+  let coupon: { id: string };
+  let hour: Date;
+  let period: string;
+
+  beforeAll(async () => {
+    owner = await createAffiliate();
+    coupon = await createCampaign(brandId, { type: 'PersonalCoupon', offerType: null });
+    await createPersonalCode(coupon.id, owner.affiliateId, 'Eve7');
+    const link = await createLink(owner.affiliateId, brandId, { campaignId: offer.id });
+    hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 2 * 3_600_000);
+    await recordClicks(link, hour, { clicks: 6 });
+    const at = new Date(hour.getTime() + 60_000);
+    const order = (data: Partial<Prisma.OrderUncheckedCreateInput>) =>
+      record(owner.affiliateId, { orderedAt: at, earningsMinor: 300, ...data });
+    await order({ couponCode: 'eve7' });
+    await order({ couponCode: 'SPRING20', shortUrlCode: link.urlCode, sub1: 'newsletter' });
+    await order({ shortUrlCode: link.urlCode, sub1: 'newsletter' });
+    await order({ shortUrlCode: link.urlCode, sub1: 'footer' });
+    period = `startAt=${new Date(hour.getTime() - 3_600_000).toISOString()}&endAt=${new Date(hour.getTime() + 3_600_000).toISOString()}`;
+  });
+
+  /** The report's rows: their key (`campaignId` or `subId`), clicks and orders. */
+  async function reportOf(query: string, key: 'campaignId' | 'subId') {
+    const { status, body } = await call(`/affiliate/reports/performance?${query}&${period}`, {
+      key: owner.apiKey,
+    });
+    expect(status).toBe(200);
+    return body.data.map((row: Record<string, unknown>) => ({
+      [key]: row[key],
+      clicks: row.clicks,
+      orders: row.orders,
+    }));
+  }
+
+  test("by campaign, an order counts under the campaign it came through: its code's, else its link's", async () => {
+    // Rows of equal clicks and orders come in the order of their key.
+    const [one, two] = [coupon.id, generic.id].sort();
+    expect(await reportOf('groupBy=campaign', 'campaignId')).toEqual([
+      { campaignId: offer.id, clicks: 6, orders: 2 },
+      { campaignId: one, clicks: 0, orders: 1 },
+      { campaignId: two, clicks: 0, orders: 1 },
+    ]);
+  });
+
+  test("within a campaign, by day and by sub-ID, the campaign's orders, by code too", async () => {
+    const day = async (campaignId: string) =>
+      (await reportOf(`groupBy=day&campaignId=${campaignId}`, 'subId')).reduce(
+        (sum: number, row: { orders: number }) => sum + row.orders,
+        0,
+      );
+    expect(await day(coupon.id)).toBe(1);
+    expect(await day(generic.id)).toBe(1);
+    expect(await day(offer.id)).toBe(2);
+    expect(await reportOf(`groupBy=sub1&campaignId=${generic.id}`, 'subId')).toEqual([
+      { subId: 'newsletter', clicks: 0, orders: 1 },
+    ]);
+    expect(await reportOf(`groupBy=sub1&campaignId=${offer.id}`, 'subId')).toEqual([
+      { subId: null, clicks: 6, orders: 0 },
+      { subId: 'footer', clicks: 0, orders: 1 },
+      { subId: 'newsletter', clicks: 0, orders: 1 },
+    ]);
+  });
+
+  test("the change feed's events carry the order's code, campaign and attribution", async () => {
+    const { status, body } = await call('/affiliate/order-events?types=CREATED', {
+      key: owner.apiKey,
+    });
+    expect(status).toBe(200);
+    const sources = body.data.map(
+      (event: { couponCode: string | null; campaignId: string | null; attribution: string }) => [
+        event.couponCode,
+        event.campaignId,
+        event.attribution,
+      ],
+    );
+    expect(sources).toEqual([
+      ['EVE7', coupon.id, 'COUPON'],
+      ['SPRING20', generic.id, 'LINK_AND_COUPON'],
+      [null, offer.id, 'LINK'],
+      [null, offer.id, 'LINK'],
+    ]);
+  });
+
+  test('the order hours equal the orders, by code and campaign, as codes change and a campaign is deleted', async () => {
+    const other = await createAffiliate();
+    const gone = await createCampaign(brandId, { type: 'PersonalCoupon', offerType: null });
+    await createPersonalCode(gone.id, other.affiliateId, 'Finn3');
+    const link = await createLink(other.affiliateId, brandId, { campaignId: offer.id });
+    const at = new Date(hour.getTime() + 120_000);
+    const first = await record(other.affiliateId, { orderedAt: at, couponCode: 'FINN3' });
+    const second = await record(other.affiliateId, {
+      orderedAt: at,
+      shortUrlCode: link.urlCode,
+      couponCode: 'finn3',
+    });
+    await record(other.affiliateId, { orderedAt: at, shortUrlCode: link.urlCode });
+    await prisma.order.update({ where: { id: second.id }, data: { couponCode: 'SPRING20' } });
+    await prisma.order.update({ where: { id: first.id }, data: { status: 'APPROVED' } });
+    await prisma.campaign.delete({ where: { id: gone.id } });
+
+    const hours = await prisma.$queryRaw`
+      SELECT "linkCode", "couponCode", "campaignId", "status"::text, "orders"
+      FROM "OrderLinkHour" WHERE "affiliateId" = ${other.affiliateId}::uuid AND "orders" <> 0
+      ORDER BY 1, 2, 4`;
+    const orders = await prisma.$queryRaw`
+      SELECT coalesce("shortUrlCode", '') AS "linkCode", coalesce("couponCode", '') AS "couponCode",
+        "campaignId", "status"::text, count(*)::int AS "orders"
+      FROM "Order" WHERE "affiliateId" = ${other.affiliateId}::uuid
+      GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 4`;
+    expect(hours).toEqual(orders);
+    expect(hours).toEqual([
+      { linkCode: '', couponCode: 'FINN3', campaignId: null, status: 'APPROVED', orders: 1 },
+      {
+        linkCode: link.urlCode,
+        couponCode: '',
+        campaignId: offer.id,
+        status: 'PENDING',
+        orders: 1,
+      },
+      {
+        linkCode: link.urlCode,
+        couponCode: 'SPRING20',
+        campaignId: generic.id,
+        status: 'PENDING',
+        orders: 1,
+      },
+    ]);
+  });
+});
+
+test("the demo data has Ana's orders attributed by her personal codes, with and without a click, by a brand's GenericCoupon code, and by link", async () => {
   const { seedDemoData } = await import('../prisma/seed/demo');
   const { DEMO_USERS } = await import('../src/auth/demoIdentities');
   await seedDemoData(prisma);
@@ -446,4 +578,13 @@ test("the demo data has Ana's orders attributed by her personal codes, with and 
       },
     }),
   ).toBe(counts.COUPON);
+  expect(
+    await prisma.order.count({
+      where: {
+        affiliateId: DEMO_USERS.affiliate,
+        attribution: 'LINK_AND_COUPON',
+        campaign: { type: 'GenericCoupon' },
+      },
+    }),
+  ).toBeGreaterThan(0);
 });

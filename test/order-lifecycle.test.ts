@@ -147,6 +147,10 @@ describe('an order written in SQL', () => {
           earningId: null,
           clawback: null,
           occurredAt: expect.any(String),
+          // Written with neither a link nor a code: no source.
+          couponCode: null,
+          campaignId: null,
+          attribution: null,
         },
       ],
     });

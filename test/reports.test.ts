@@ -392,7 +392,7 @@ describe('dateType: the order date the period reads', () => {
         { key: shop.apiKey },
       );
     const year = await byLockDate('2025-03-01T00:00:00Z');
-    expect(year.body.errors[0].message).toMatch(/Operation cost limit of 20000 exceeded/);
+    expect(year.body.errors[0].message).toMatch(/Operation cost limit of \d+ exceeded/);
     const quarter = await byLockDate('2025-12-01T00:00:00Z');
     expect(quarter.body.errors).toBeUndefined();
     expect(quarter.body.data.affiliatePerformanceReport.meta.total).toBeGreaterThan(0);

@@ -638,8 +638,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The key's affiliate's clicks, orders and earnings by day, brand, campaign, link or sub-...
-     * @description The key's affiliate's clicks, orders and earnings by day, brand, campaign, link or sub-ID value, one row per key and currency, busiest first (days in order, every day of the period, also without activity). `Accept: text/csv` answers the rows as CSV
+     * The key's affiliate's clicks, orders and earnings by day, brand, campaign, link, coupon...
+     * @description The key's affiliate's clicks, orders and earnings by day, brand, campaign, link, coupon code or sub-ID value, one row per key and currency, busiest first (days in order, every day of the period, also without activity). `Accept: text/csv` answers the rows as CSV
      *
      *     **Key:** affiliate key with scope `reports:read`.
      */
@@ -649,10 +649,10 @@ export interface paths {
     delete?: never;
     options?: never;
     /**
-     * The key's affiliate's clicks, orders and earnings by day, brand, campaign, link or sub-... (headers only)
+     * The key's affiliate's clicks, orders and earnings by day, brand, campaign, link, coupon... (headers only)
      * @description As `GET`, without the body.
      *
-     *     The key's affiliate's clicks, orders and earnings by day, brand, campaign, link or sub-ID value, one row per key and currency, busiest first (days in order, every day of the period, also without activity). `Accept: text/csv` answers the rows as CSV
+     *     The key's affiliate's clicks, orders and earnings by day, brand, campaign, link, coupon code or sub-ID value, one row per key and currency, busiest first (days in order, every day of the period, also without activity). `Accept: text/csv` answers the rows as CSV
      *
      *     **Key:** affiliate key with scope `reports:read`.
      */
@@ -1607,6 +1607,15 @@ export interface components {
        * @description The start of the writer's transaction
        */
       occurredAt: string;
+      /** @description The order's coupon code after it (as Order.couponCode) */
+      couponCode: string | null;
+      /** @description The campaign the order came through after it (as Order.campaignId); kept when the campaign is deleted later */
+      campaignId: string | null;
+      /**
+       * @description What brought the order to the affiliate after it (as Order.attribution)
+       * @enum {string|null}
+       */
+      attribution: 'LINK' | 'COUPON' | 'LINK_AND_COUPON' | null;
     };
     /** @description An order's events, oldest first */
     AffiliateOrderEvents: {
@@ -2021,7 +2030,7 @@ export interface components {
       organizationId: string | null;
       /** @description groupBy=brand: the brand's name */
       organizationName: string | null;
-      /** @description groupBy=campaign: the campaign of the links (null: clicks and orders of links to no campaign, and orders without a link) */
+      /** @description groupBy=campaign: the campaign orders came through (their coupon code's, else their link's) and the campaign of the clicked links (null: clicks of links to no campaign, and orders of none) */
       campaignId: string | null;
       /** @description groupBy=campaign: the campaign's name */
       campaignName: string | null;
@@ -6893,7 +6902,7 @@ export interface operations {
         page?: number;
         /** @description Items per page. Default 31; values above 366 are clamped to 366. */
         limit?: number;
-        /** @description What a row adds up: day, brand, campaign, link, or sub1 ... sub5 (a sub-ID value). */
+        /** @description What a row adds up: day, brand, campaign, link, coupon code, or sub1 ... sub5 (a sub-ID value). */
         groupBy:
           | 'day'
           | 'brand'
@@ -6913,7 +6922,7 @@ export interface operations {
         dateType?: 'ordered' | 'updated' | 'locked';
         /** @description One brand. */
         organizationId?: string;
-        /** @description One campaign (orders and clicks of its links). */
+        /** @description One campaign (the orders that came through it, by its code or its links, and the clicks of its links). */
         campaignId?: string;
         /** @description IANA time zone name for day boundaries (Europe/Berlin). Default UTC. Zones whose offset is not whole hours: see the document. */
         timezone?: string;
@@ -6978,7 +6987,7 @@ export interface operations {
         page?: number;
         /** @description Items per page. Default 31; values above 366 are clamped to 366. */
         limit?: number;
-        /** @description What a row adds up: day, brand, campaign, link, or sub1 ... sub5 (a sub-ID value). */
+        /** @description What a row adds up: day, brand, campaign, link, coupon code, or sub1 ... sub5 (a sub-ID value). */
         groupBy:
           | 'day'
           | 'brand'
@@ -6998,7 +7007,7 @@ export interface operations {
         dateType?: 'ordered' | 'updated' | 'locked';
         /** @description One brand. */
         organizationId?: string;
-        /** @description One campaign (orders and clicks of its links). */
+        /** @description One campaign (the orders that came through it, by its code or its links, and the clicks of its links). */
         campaignId?: string;
         /** @description IANA time zone name for day boundaries (Europe/Berlin). Default UTC. Zones whose offset is not whole hours: see the document. */
         timezone?: string;

@@ -549,9 +549,17 @@ const SHORT_URLS: ShortUrlSeed[] = [
   campaignLink(AFFILIATE_ID, findCampaign(AFFILIATE_ID, GENERIC_COUPON, 'onTime')),
   campaignLink(AFFILIATE_ID, findCampaign(AFFILIATE_ID, PERSONAL_COUPON, 'onTime')),
   customLink(AFFILIATE_ID, 'casa-clara-home', '/collections/linen'),
+  // Ana sells Harvest Table through this link: some of those orders come back with its code.
+  campaignLink(AFFILIATE_ID, brandCampaign('harvest-table', GENERIC_COUPON)),
   brandPageLink(SECOND_AFFILIATE_ID, 'glow-botanica'),
   campaignLink(SECOND_AFFILIATE_ID, findCampaign(SECOND_AFFILIATE_ID, URL_OFFER, 'onTime')),
 ];
+
+function brandCampaign(slug: string, kind: CampaignKind): CampaignSeed {
+  const found = VISIBLE_CAMPAIGNS.find((c) => c.kind === kind && c.brand === brand(slug));
+  if (!found) throw new Error(`demo data: no ${kind.label} campaign of ${slug}`);
+  return found;
+}
 
 function shortUrlCode(affiliateId: string, dedupeKey: string): string {
   const found = SHORT_URLS.find((s) => s.affiliateId === affiliateId && s.dedupeKey === dedupeKey);

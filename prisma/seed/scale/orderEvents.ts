@@ -2,8 +2,9 @@
 // the orders been recorded and changed on the days orders.ts gives them. Created (pending, at its
 // first amounts), adjusted, approved or rejected, locked, then status changed to PAID and paid.
 // Numbered per affiliate in time order after the events the affiliate has (the demo orders'), so
-// the feed reads the history first. Batches are ranges of accounts; the events' own trigger (the
-// outbox) is off: the history is not news to any endpoint.
+// the feed reads the history first. Batches are ranges of accounts; the events' own triggers (the
+// outbox, the order's source) are off: the history is not news to any endpoint, and the statement
+// copies the source.
 import type { Step } from './batches';
 import { lifecycleOf } from './orders';
 import { affiliateIdOf, SIZES } from './plan';
@@ -33,7 +34,8 @@ export function orderEventsStep(anchor: Sql): Step {
     after: ['orders'],
     triggersOff: { OrderEvent: 'USER' },
     sql: `WITH happened AS MATERIALIZED (
-        SELECT o."affiliateId", o."id" AS order_id, o."currency", o."locksAt", e.*
+        SELECT o."affiliateId", o."id" AS order_id, o."currency", o."locksAt", o."couponCode",
+          o."campaignId", o."attribution", e.*
         FROM generate_series($1::int, $2::int - 1) AS a
         JOIN "Order" o ON o."affiliateId" = ${affiliateIdOf('a')}
         CROSS JOIN LATERAL (${lifecycleOf(
@@ -57,11 +59,12 @@ export function orderEventsStep(anchor: Sql): Step {
       new_events AS (
         INSERT INTO "OrderEvent" ("id", "affiliateId", "number", "orderId", "type", "status",
           "previousStatus", "reason", "currency", "transactionValueMinor", "earningsMinor",
-          "previousTransactionValueMinor", "previousEarningsMinor", "locksAt", "occurredAt")
+          "previousTransactionValueMinor", "previousEarningsMinor", "locksAt", "occurredAt",
+          "couponCode", "campaignId", "attribution")
         SELECT ${idOf('order-event', `order_id || ':' || step`)}, "affiliateId", number, order_id,
           type::"OrderEventType", status::"OrderStatus", previous_status::"OrderStatus",
           reason, "currency", value, earnings, previous_value, previous_earnings, "locksAt",
-          occurred_at
+          occurred_at, "couponCode", "campaignId", "attribution"
         FROM numbered
         RETURNING 1),
       counters AS (

@@ -7,8 +7,13 @@
 // day: some amounts were corrected in the first days, the decision came (a rejection within the
 // lock period, an approval after 20 days), orders past the brands' 30-day lock period are locked,
 // and paid ones were paid 30 days after their month. Those times are functions of the order date
-// (lifecycleOf), so the order-events step writes the same history. The lifecycle triggers are off
-// for the batch: the statement writes what they would (original amounts, lock date) as of then.
+// (lifecycleOf), so the order-events step writes the same history. Some orders carry a coupon
+// code, as a brand reports it: a fifth of those without a link the affiliate's PersonalCoupon code
+// of the brand (attributed by code alone), and a twentieth of those through a link that code or a
+// GenericCoupon code of the brand (attributed by both). The lifecycle and attribution triggers are
+// off for the batch: the statement writes what they would (original amounts, lock date; the
+// campaign and attribution) as of then, where the attribution trigger would look each link and
+// code up in tables whose indexes wait for the end of the load.
 import {
   affiliateIdOf,
   channelCountOf,
@@ -20,6 +25,7 @@ import {
   SIZES,
 } from './plan';
 import { brandIdOf } from './brands';
+import { campaignIdOf } from './campaigns';
 import { relationCommissionValueOf } from './affiliates';
 import {
   effectivePriceOf,
@@ -103,6 +109,35 @@ function ordersOf(anchor: Sql): Sql {
     CROSS JOIN LATERAL (${lifecycleOf(anchor, 'ordered_at', 'status', 'adjusted')}) AS lifecycle`;
 }
 
+/** The brand's campaigns, each by its primary key. */
+const BRAND_CAMPAIGNS = `generate_series(0, ${SIZES.campaignsPerBrand - 1}) AS k
+  JOIN "Campaign" campaign ON campaign."id" = ${campaignIdOf('b', 'k')}`;
+
+/**
+ * The code an order carries and the campaign it came through (a LATERAL's columns code,
+ * campaign_id): the affiliate's PersonalCoupon code of the brand, its first; or the brand's first
+ * GenericCoupon code, whose campaign is chosen as the attribution trigger would among the brand's
+ * campaigns with that code (the one running when the order was placed, else the latest).
+ */
+function couponOf(orderedAt: Sql, linked: Sql, o: Sql): Sql {
+  const personal = `(${linked} IS NULL AND ${chance(o, 'order:personal-code', 20)}
+    OR ${linked} IS NOT NULL AND ${chance(o, 'order:personal-code', 5)})`;
+  const generic = `(${linked} IS NOT NULL AND ${chance(o, 'order:generic-code', 5)})`;
+  return `SELECT code."code", code."campaignId" AS campaign_id FROM ${BRAND_CAMPAIGNS}
+      JOIN "PersonalCouponCode" code ON code."campaignId" = campaign."id"
+        AND code."affiliateId" = affiliate_id
+      WHERE ${personal} AND campaign."type" = 'PersonalCoupon'
+    UNION ALL
+    SELECT first."code", chosen."id" FROM (SELECT campaign."code" FROM ${BRAND_CAMPAIGNS}
+        WHERE NOT ${personal} AND ${generic} AND campaign."type" = 'GenericCoupon'
+        ORDER BY k LIMIT 1) AS first
+      CROSS JOIN LATERAL (SELECT campaign."id" FROM ${BRAND_CAMPAIGNS}
+        WHERE campaign."type" = 'GenericCoupon' AND campaign."code" = first."code"
+        ORDER BY ${orderedAt} BETWEEN campaign."startAt" AND campaign."endAt" DESC,
+          campaign."startAt" DESC, campaign."id" LIMIT 1) AS chosen
+    LIMIT 1`;
+}
+
 /** The items of the batch's orders: products of the order's brand at their effective price. */
 const ITEMS = `SELECT o, q, p, quantity, unit_price, quantity * unit_price AS total, rate,
     round(quantity * unit_price * rate / 10000.0)::int AS commission, b, k
@@ -119,10 +154,15 @@ export function ordersStep(anchor: Sql): Step {
     tables: ['Order', 'OrderItem'],
     units: SIZES.orders,
     batchSize: 50_000,
-    after: ['brands', 'affiliates', 'channels'],
+    after: ['brands', 'affiliates', 'channels', 'personal coupon codes'],
     // The events are the order-events step's; the rollups' statement triggers stay on.
     triggersOff: {
-      Order: ['Order_30_updated_at', 'Order_20_lifecycle_insert', 'Order_events_created'],
+      Order: [
+        'Order_05_attribution',
+        'Order_30_updated_at',
+        'Order_20_lifecycle_insert',
+        'Order_events_created',
+      ],
     },
     sql: `WITH orders AS MATERIALIZED (${ordersOf(anchor)}),
       items AS MATERIALIZED (${ITEMS}),
@@ -139,7 +179,8 @@ export function ordersStep(anchor: Sql): Step {
         INSERT INTO "Order" ("id", "orderNumber", "affiliateId", "organizationId", "status",
           "currency", "transactionValueMinor", "commissionRateBps", "earningsMinor", "shortUrlCode",
           "channelId", "orderedAt", "sub1", "sub2", "statusReason", "originalTransactionValueMinor",
-          "originalEarningsMinor", "locksAt", "lockedAt", "updatedAt")
+          "originalEarningsMinor", "locksAt", "lockedAt", "updatedAt", "couponCode", "campaignId",
+          "attribution")
         SELECT ${idOf('order', 'o')},
           'ORD-' || extract(year FROM ordered_at)::int || '-' || lpad((o + 1)::text, 8, '0'),
           affiliate_id, ${brandIdOf('b')}, status,
@@ -158,13 +199,18 @@ export function ordersStep(anchor: Sql): Step {
             WHEN adjusted THEN 'AMOUNT_CORRECTED' END,
           CASE WHEN adjusted THEN ${originalAmountOf('totals.value')} ELSE totals.value END,
           CASE WHEN adjusted THEN ${originalAmountOf('totals.earnings')} ELSE totals.earnings END,
-          locks_at, locked_at, updated_at
+          locks_at, locked_at, updated_at, coupon."code", coupon.campaign_id,
+          -- A brand-page link has no campaign; the code is the affiliate's or the brand's.
+          (CASE WHEN link_digest IS NOT NULL AND coupon."code" IS NOT NULL THEN 'LINK_AND_COUPON'
+            WHEN link_digest IS NOT NULL THEN 'LINK' WHEN coupon."code" IS NOT NULL THEN 'COUPON'
+            END)::"OrderAttribution"
         FROM orders
         JOIN (SELECT o, sum(total)::int AS value, sum(commission)::int AS earnings
           FROM items GROUP BY o) AS totals USING (o)
         -- Half the orders came through the affiliate's brand-page link.
         CROSS JOIN LATERAL (SELECT CASE WHEN o % 2 = 1
           THEN ${brandPageUrlCodeDigest('affiliate_id', 'b')} END AS link_digest) AS link
+        LEFT JOIN LATERAL (${couponOf('ordered_at', 'link_digest', 'o')}) AS coupon ON true
         ON CONFLICT ("id") DO NOTHING
         RETURNING 1)
       SELECT (SELECT count(*) FROM new_orders)::int AS "Order",

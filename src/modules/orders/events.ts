@@ -5,6 +5,7 @@ import { fromMinor } from '../../platform/currencies';
 import { prisma } from '../../platform/db';
 import { BadRequestError, notFound } from '../../platform/errors';
 import {
+  OrderAttribution,
   OrderEventType,
   OrderStatus,
   OrderStatusReason,
@@ -134,6 +135,21 @@ export const OrderEvent = builder.prismaObject('OrderEvent', {
     occurredAt: t.expose('occurredAt', {
       type: 'DateTime',
       description: "The start of the writer's transaction",
+    }),
+    // After the earlier fields: an answer's existing fields keep their places.
+    couponCode: t.exposeString('couponCode', {
+      nullable: true,
+      description: "The order's coupon code after it (as Order.couponCode)",
+    }),
+    campaignId: t.exposeID('campaignId', {
+      nullable: true,
+      description:
+        'The campaign the order came through after it (as Order.campaignId); kept when the campaign is deleted later',
+    }),
+    attribution: t.expose('attribution', {
+      type: OrderAttribution,
+      nullable: true,
+      description: 'What brought the order to the affiliate after it (as Order.attribution)',
     }),
   }),
 });

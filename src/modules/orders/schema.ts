@@ -23,6 +23,7 @@ import { listOf, searchWork } from '../../schema/complexity';
 import { ORDER_DATES, OrderDateType, type OrderDateName } from './dates';
 import { EVENT_ORDER, EVENTS_ON_ORDER, OrderEvent } from './events';
 import { finalThroughOf, isFinal, lockedAtOf } from './lifecycle';
+import { payoutHolding } from '../payouts/balance';
 import { HoldReasonEnum } from '../payouts/holds';
 
 /**
@@ -140,13 +141,7 @@ const OrderItem = builder.objectRef<OrderLine>('OrderItem').implement({
  * The payout holding the order (one at most: an item holds its order until its payout fails or is
  * cancelled), in one selection the three payout fields share.
  */
-const payoutOfOrder = {
-  payoutItems: {
-    where: { heldOrderId: { not: null } },
-    select: { payout: { select: { id: true, status: true, paidAt: true } } },
-    take: 1,
-  },
-} as const;
+const payoutOfOrder = payoutHolding('heldOrderId');
 
 /** The description of an order's sub-ID field. */
 const reportedSubId = (name: string) =>

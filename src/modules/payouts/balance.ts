@@ -61,3 +61,16 @@ export function entryBalanceStateOf(
   if (inPayment(payoutStatus)) return 'IN_PAYMENT';
   return entry.heldReason === null ? 'AVAILABLE' : 'HELD';
 }
+
+/**
+ * The payout that holds an order or a ledger entry, by its item's `heldOrderId` or
+ * `heldEarningId` (set while the payout is under way or paid), as a Prisma select.
+ */
+export const payoutHolding = <Held extends 'heldOrderId' | 'heldEarningId'>(held: Held) =>
+  ({
+    payoutItems: {
+      where: { [held]: { not: null } } as Record<Held, { not: null }>,
+      select: { payout: { select: { id: true, status: true, paidAt: true } } },
+      take: 1,
+    },
+  }) as const;

@@ -15,7 +15,7 @@ import { BadRequestError } from '../../platform/errors';
 import { builder, keyAuth } from '../../schema/builder';
 import { dateRange } from '../../schema/filters';
 import { itemQuery, listQuery } from '../../schema/lists';
-import { entryBalanceStateOf } from './balance';
+import { entryBalanceStateOf, payoutHolding } from './balance';
 import { HoldReasonEnum } from './holds';
 import { currencyFilter } from './payouts';
 
@@ -36,13 +36,7 @@ export const BalanceStateEnum = builder.enumType(BalanceState, {
 });
 
 /** The payout holding an entry: in payment or PAID (a failed or cancelled one lets it go). */
-const payoutOfEntry = {
-  payoutItems: {
-    where: { heldEarningId: { not: null } },
-    select: { payout: { select: { id: true, status: true, paidAt: true } } },
-    take: 1,
-  },
-} as const;
+const payoutOfEntry = payoutHolding('heldEarningId');
 
 export const Earning = builder.prismaObject('Earning', {
   description:

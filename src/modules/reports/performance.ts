@@ -74,7 +74,7 @@ const PerformanceRow = builder.objectRef<PerformanceRecord>('PerformanceRow').im
     campaignId: t.id({
       nullable: true,
       description:
-        'groupBy=campaign: the campaign of the links (null: clicks and orders of links to no campaign, and orders without a link)',
+        "groupBy=campaign: the campaign orders came through (their coupon code's, else their link's) and the campaign of the clicked links (null: clicks of links to no campaign, and orders of none)",
       resolve: (row) => row.campaignId,
     }),
     campaignName: t.string({
@@ -164,7 +164,7 @@ const reportArgs = builder.args((t) => ({
     type: ReportGroupBy,
     required: true,
     description:
-      'What a row adds up: day, brand, campaign, link, or sub1 ... sub5 (a sub-ID value)',
+      'What a row adds up: day, brand, campaign, link, coupon code, or sub1 ... sub5 (a sub-ID value)',
   }),
   startAt: t.field({
     type: 'DateTime',
@@ -182,7 +182,8 @@ const reportArgs = builder.args((t) => ({
   organizationId: t.field({ type: 'UUID', description: 'One brand' }),
   campaignId: t.field({
     type: 'UUID',
-    description: 'One campaign (orders and clicks of its links)',
+    description:
+      'One campaign (the orders that came through it, by its code or its links, and the clicks of its links)',
   }),
   timezone: t.string({
     description:
@@ -195,7 +196,7 @@ listQuery('affiliatePerformanceReport', {
   envelope: 'meta',
   type: 'PerformanceReportPage',
   description:
-    "GET /affiliate/reports/performance: the key's affiliate's clicks, orders and earnings by day, brand, campaign, link or sub-ID value, one row per key and currency, busiest first (days in order, every day of the period, also without activity). `Accept: text/csv` answers the rows as CSV",
+    "GET /affiliate/reports/performance: the key's affiliate's clicks, orders and earnings by day, brand, campaign, link, coupon code or sub-ID value, one row per key and currency, busiest first (days in order, every day of the period, also without activity). `Accept: text/csv` answers the rows as CSV",
   auth: keyAuth('affiliate', 'reports:read'),
   page: { defaultLimit: 31, maxLimit: 366, aboveMax: 'clamp' },
   args: reportArgs,

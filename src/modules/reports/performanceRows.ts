@@ -1,12 +1,13 @@
 // The performance report's rows, read from the hourly rollups the database keeps (migration
 // performance_rollups): clicks from LinkClickHour / AffiliateClickHour (written with the links'
-// counters), orders from OrderLinkHour / OrderAffiliateHour (kept by triggers on "Order"); by
-// sub-ID, the tagged ones from their sub-ID rollups (migration sub_ids), the untagged ones as the
-// difference. By another order date than `orderedAt` (`dateType`), the orders are read from
-// "Order" as rows of the same shape, each order its own row. The ledger's entries (bonuses, pay per
-// click, credits, debits, clawbacks) are read from "Earning" by `earnedAt`, beside the orders. One
+// counters), orders from OrderLinkHour / OrderAffiliateHour (kept by triggers on "Order", by link,
+// coupon code and the campaign the orders came through); by sub-ID, the tagged ones from their
+// sub-ID rollups (migration sub_ids), the untagged ones as the difference. By another order date
+// than `orderedAt` (`dateType`), or by sub-ID within a campaign, the orders are read from "Order"
+// as rows of the same shape, each order its own row. The ledger's entries (bonuses, pay per click,
+// credits, debits, clawbacks) are read from "Earning" by `earnedAt`, beside the orders. One
 // statement answers a page of rows and their total; no click is read, nor, by `orderedAt`, any
-// order but by coupon code, which reads the orders of the period.
+// order but by sub-ID within a campaign.
 import { prisma } from '../../platform/db';
 import { BadRequestError } from '../../platform/errors';
 import { Prisma } from '../../generated/prisma/client';
@@ -147,7 +148,8 @@ export const readsAffiliateHours = (
  * scale data's big account (bench/reportTiming.ts) answers a year by day from its own hours in
  * ~25 ms, a month by sub1 from its own hours by value in ~10 ms, a month by link from each link's
  * hours in 60-140 ms, and a month by another order date than `ordered` from its orders in
- * ~120 ms; the weights keep that order. A year by link (8,784) fits one operation at its largest
+ * ~120 ms (and by sub-ID within one campaign from that campaign's orders); the weights keep that
+ * order. A year by link (8,784) fits one operation at its largest
  * page and full width; three do not fit one operation; a year by another order date (27,375) does
  * not: on GraphQL it is asked by quarters (REST routes are bounded by their page rules instead).
  */
@@ -177,12 +179,17 @@ export function reportWork(
   return periodDays(query.startAt, query.endAt, now) * perDay;
 }
 
+/**
+ * Where a rollup's rows find their campaign: their own "campaignId", or their link's (the rollup's
+ * link column and the link's column it names).
+ */
+type CampaignOfRows = 'own' | { rollup: Prisma.Sql; shortUrl: Prisma.Sql };
+
 /** The rollup rows of the period, the affiliate and the filters (of one sub-ID, given `slot`). */
 function rollupRows(
   query: ReportQuery,
   table: Prisma.Sql,
-  /** The rollup's link column and the link's column it names. */
-  link: { rollup: Prisma.Sql; shortUrl: Prisma.Sql },
+  campaign: CampaignOfRows,
   slot: number | null = null,
 ): Prisma.Sql {
   const { affiliateId, period, organizationId, campaignId } = query;
@@ -192,15 +199,14 @@ function rollupRows(
       AND r."hour" >= ${utc(period.from)} AND r."hour" < ${utc(period.to)}
       ${organizationId ? Prisma.sql`AND r."organizationId" = ${organizationId}::uuid` : Prisma.empty}
       ${
-        campaignId
-          ? Prisma.sql`AND r.${link.rollup} IN (SELECT link.${link.shortUrl} FROM "ShortUrl" link
+        !campaignId
+          ? Prisma.empty
+          : campaign === 'own'
+            ? Prisma.sql`AND r."campaignId" = ${campaignId}::uuid`
+            : Prisma.sql`AND r.${campaign.rollup} IN (SELECT link.${campaign.shortUrl} FROM "ShortUrl" link
               WHERE link."affiliateId" = ${affiliateId}::uuid AND link."campaignId" = ${campaignId}::uuid)`
-          : Prisma.empty
       }`;
 }
-
-const ORDER_LINK = { rollup: Prisma.sql`"linkCode"`, shortUrl: Prisma.sql`"urlCode"` };
-const CLICK_LINK = { rollup: Prisma.sql`"linkId"`, shortUrl: Prisma.sql`"id"` };
 
 /** Which of a rollup's tables the report reads. */
 const sideOf = (query: ReportQuery) => (readsAffiliateHours(query) ? 'affiliate' : 'link');
@@ -213,13 +219,12 @@ interface ReportRollups {
    * rows with one sub-ID's value as "subId" instead.
    */
   tagged: Record<'link' | 'affiliate', Prisma.Sql> | ((slot: number) => Prisma.Sql);
-  link: typeof ORDER_LINK;
+  /** Where the rows by sub-ID value find their campaign (the others keep their own). */
+  taggedCampaign: CampaignOfRows;
   /** Columns kept apart (besides the value). */
   keys: readonly string[];
   /** Columns summed. */
   sums: readonly string[];
-  /** Whether the link rollup keeps its link's campaign ("campaignId"), or it is looked up. */
-  keepsCampaign: boolean;
 }
 
 const ORDER_ROLLUPS: ReportRollups = {
@@ -228,15 +233,23 @@ const ORDER_ROLLUPS: ReportRollups = {
     link: Prisma.sql`"OrderLinkSubIdHour"`,
     affiliate: Prisma.sql`"OrderAffiliateSubIdHour"`,
   },
-  link: ORDER_LINK,
+  // Not read within a campaign (readsOrderRollups): an order's campaign may not be its link's.
+  taggedCampaign: { rollup: Prisma.sql`"linkCode"`, shortUrl: Prisma.sql`"urlCode"` },
   keys: ['currency', 'status'],
   sums: ['orders', 'transactionValueMinor', 'earningsMinor'],
-  keepsCampaign: true,
 };
 
-/** Whether the orders come from their hourly rollups, which keep no coupon code. */
-const readsOrderRollups = (query: { groupBy: ReportGroup; dateType?: OrderDateName | null }) =>
-  (query.dateType ?? 'ordered') === 'ordered' && query.groupBy !== 'coupon';
+/**
+ * Whether the orders come from their hourly rollups: by their order date, but by sub-ID within a
+ * campaign, where the sub-ID rollups know the link's campaign and not the order's (a coupon's).
+ */
+const readsOrderRollups = (query: {
+  groupBy: ReportGroup;
+  dateType?: OrderDateName | null;
+  campaignId?: string | null;
+}) =>
+  (query.dateType ?? 'ordered') === 'ordered' &&
+  !(query.campaignId && subIdSlotOf(query.groupBy) !== null);
 
 /**
  * An order's value of one sub-ID as the rollups count it: '' for none, a value that is no sub-ID
@@ -258,7 +271,7 @@ function ordersAsRollup(query: ReportQuery, slot: number | null = null): Prisma.
   return Prisma.sql`(SELECT o."affiliateId", o."organizationId",
       coalesce(o."shortUrlCode", '') AS "linkCode", date_trunc('hour', ${date}) AS "hour",
       o."currency", o."status", 1 AS "orders", o."transactionValueMinor", o."earningsMinor",
-      coalesce(o."couponCode", '') AS "couponCode"
+      coalesce(o."couponCode", '') AS "couponCode", o."campaignId"
       ${slot === null ? Prisma.empty : Prisma.sql`, ${subIdColumn(slot)} AS "subId"`}
     FROM "Order" o
     WHERE o."affiliateId" = ${query.affiliateId}::uuid
@@ -266,8 +279,8 @@ function ordersAsRollup(query: ReportQuery, slot: number | null = null): Prisma.
 }
 
 /**
- * The report's orders: their hourly rollups by order date, or the orders by another date, which
- * are split by a sub-ID's value in one pass.
+ * The report's orders: their hourly rollups, or the orders themselves, which are split by a
+ * sub-ID's value in one pass.
  */
 function orderRollupsOf(query: ReportQuery): ReportRollups {
   if (readsOrderRollups(query)) return ORDER_ROLLUPS;
@@ -276,7 +289,7 @@ function orderRollupsOf(query: ReportQuery): ReportRollups {
     ...ORDER_ROLLUPS,
     all: { link: all, affiliate: all },
     tagged: (slot) => ordersAsRollup(query, slot),
-    keepsCampaign: false,
+    taggedCampaign: 'own',
   };
 }
 
@@ -286,10 +299,9 @@ const CLICK_ROLLUPS: ReportRollups = {
     link: Prisma.sql`"LinkSubIdClickHour"`,
     affiliate: Prisma.sql`"AffiliateSubIdClickHour"`,
   },
-  link: CLICK_LINK,
+  taggedCampaign: { rollup: Prisma.sql`"linkId"`, shortUrl: Prisma.sql`"id"` },
   keys: [],
   sums: ['clicks', 'repeats', 'bots'],
-  keepsCampaign: true,
 };
 
 // Column lists of a rollup, from its known column names (never input).
@@ -309,8 +321,8 @@ function splitBySubId(
   rollups: ReportRollups,
   byValue: Record<'link' | 'affiliate', Prisma.Sql>,
 ): Prisma.Sql {
-  const all = rollupRows(query, rollups.all[sideOf(query)], rollups.link);
-  const tagged = rollupRows(query, byValue[sideOf(query)], rollups.link, slot);
+  const all = rollupRows(query, rollups.all[sideOf(query)], 'own');
+  const tagged = rollupRows(query, byValue[sideOf(query)], rollups.taggedCampaign, slot);
   const keys = keysOf(rollups);
   return Prisma.sql`WITH tagged AS (
       SELECT "value" ${keys} ${sumsOf(rollups, summed)}
@@ -323,26 +335,14 @@ function splitBySubId(
     SELECT '' ${keys} ${sumsOf(rollups, (c) => `-"${c}"`)} FROM tagged`;
 }
 
-/** The rows a report groups: one sub-ID's split, each link's sums with its campaign, or the hours. */
+/** The rows a report groups: one sub-ID's split, or the hours. */
 function sourceOf(query: ReportQuery, rollups: ReportRollups): Prisma.Sql {
   const slot = subIdSlotOf(query.groupBy);
-  if (slot !== null) {
-    const { tagged } = rollups;
-    return typeof tagged === 'function'
-      ? rollupRows(query, tagged(slot), rollups.link)
-      : splitBySubId(query, slot, rollups, tagged);
-  }
-  const hours = rollupRows(query, rollups.all[sideOf(query)], rollups.link);
-  if (query.groupBy !== 'campaign' || rollups.keepsCampaign) return hours;
-  // Orders read from "Order" (another order date): each link's sums first, then its campaign, one
-  // lookup by the link's unique key per link with orders in the period (thousands), where a join
-  // would read every link of the account.
-  const keys = keysOf(rollups);
-  return Prisma.sql`SELECT (SELECT link."campaignId" FROM "ShortUrl" link
-        WHERE link.${rollups.link.shortUrl} = r.${rollups.link.rollup}
-          AND link."affiliateId" = ${query.affiliateId}::uuid) AS "campaignId", r.*
-    FROM (SELECT ${rollups.link.rollup} ${keys} ${sumsOf(rollups, summed)}
-      FROM (${hours}) AS hours GROUP BY ${rollups.link.rollup} ${keys}) AS r`;
+  if (slot === null) return rollupRows(query, rollups.all[sideOf(query)], 'own');
+  const { tagged } = rollups;
+  return typeof tagged === 'function'
+    ? rollupRows(query, tagged(slot), rollups.taggedCampaign)
+    : splitBySubId(query, slot, rollups, tagged);
 }
 
 function orderRows(query: ReportQuery): Prisma.Sql {
