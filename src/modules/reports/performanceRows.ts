@@ -149,9 +149,9 @@ export const readsAffiliateHours = (
  * ~25 ms, a month by sub1 from its own hours by value in ~10 ms, a month by link from each link's
  * hours in 60-140 ms, and a month by another order date than `ordered` from its orders in
  * ~120 ms (and by sub-ID within one campaign from that campaign's orders); the weights keep that
- * order. A year by link (8,784) fits one operation at its largest
- * page and full width; three do not fit one operation; a year by another order date (27,375) does
- * not: on GraphQL it is asked by quarters (REST routes are bounded by their page rules instead).
+ * order. A year by link (8,784) fits one operation at its largest page and full width; three do
+ * not fit one operation; a year by another order date (27,375) does not: on GraphQL it is asked
+ * by quarters (REST routes are bounded by their page rules instead).
  */
 export const REPORT_DAY_COST = {
   affiliateHours: 1,
@@ -233,7 +233,7 @@ const ORDER_ROLLUPS: ReportRollups = {
     link: Prisma.sql`"OrderLinkSubIdHour"`,
     affiliate: Prisma.sql`"OrderAffiliateSubIdHour"`,
   },
-  // Not read within a campaign (readsOrderRollups): an order's campaign may not be its link's.
+  // Not read within a campaign (readsOrderRollups): an order by code may not have its link's.
   taggedCampaign: { rollup: Prisma.sql`"linkCode"`, shortUrl: Prisma.sql`"urlCode"` },
   keys: ['currency', 'status'],
   sums: ['orders', 'transactionValueMinor', 'earningsMinor'],
@@ -241,7 +241,7 @@ const ORDER_ROLLUPS: ReportRollups = {
 
 /**
  * Whether the orders come from their hourly rollups: by their order date, but by sub-ID within a
- * campaign, where the sub-ID rollups know the link's campaign and not the order's (a coupon's).
+ * campaign, where the sub-ID rollups know an order's link and not its code, so not its campaign.
  */
 const readsOrderRollups = (query: {
   groupBy: ReportGroup;
