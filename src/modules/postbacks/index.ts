@@ -3,8 +3,8 @@
 // dispatcher of its own lane in every replica.
 import { gaugeOnScrape } from '../../platform/metrics';
 import type { FeatureModule } from '../feature';
-import { startDeliveryDispatcher } from '../webhooks/dispatcher';
-import { setPendingDeliveries } from '../webhooks/pending';
+import { startDeliveryDispatcher } from '../../outbox/dispatcher';
+import { setPendingDeliveries } from '../../outbox/pending';
 import { GRAPHIQL_TABS } from './graphiql';
 import { postbackLane } from './lane';
 import './schema';
