@@ -6,11 +6,8 @@
 // the trigger's summaries.
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { prisma } from '../src/platform/db';
-import {
-  startDeliveryDispatcher,
-  startWebhookDispatcher,
-  type Dispatcher,
-} from '../src/modules/webhooks/dispatcher';
+import { startDeliveryDispatcher, type Dispatcher } from '../src/outbox/dispatcher';
+import { startWebhookDispatcher } from '../src/modules/webhooks/webhookLane';
 import { eventAnswersOf } from '../src/modules/webhooks/orderAnswer';
 import { postbackLane } from '../src/modules/postbacks/lane';
 import { app, call, graphql, useTestDatabase } from './support/app';

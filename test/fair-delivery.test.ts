@@ -11,7 +11,7 @@ import {
   startDeliveryDispatcher,
   TARGET_ATTEMPTS_IN_FLIGHT,
   type Dispatcher,
-} from '../src/modules/webhooks/dispatcher';
+} from '../src/outbox/dispatcher';
 import { graphql, useTestDatabase } from './support/app';
 import { createBrand, createOrder, createUser } from './support/factories';
 import { ANSWER_OK, startTracker, type Tracker } from './support/postbackReceiver';

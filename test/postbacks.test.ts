@@ -3,15 +3,15 @@
 // dispatcher (its postback lane) to a real tracker on 127.0.0.1 that records what it gets.
 import { signDashboardToken } from '../src/auth/dashboardToken';
 import { prisma } from '../src/platform/db';
-import { startDeliveryDispatcher, type Dispatcher } from '../src/modules/webhooks/dispatcher';
-import { resolveHost } from '../src/modules/webhooks/urls';
+import { startDeliveryDispatcher, type Dispatcher } from '../src/outbox/dispatcher';
+import { resolveHost } from '../src/outbox/urls';
 import { postbackLane } from '../src/modules/postbacks/lane';
 import { MAX_REPLAYED_ORDERS } from '../src/modules/postbacks/replay';
 import { conversionKey, SAMPLE_CONVERSION } from '../src/modules/postbacks/macros';
 import { RENDERED_BODY_MAX, RENDERED_URL_MAX } from '../src/modules/postbacks/request';
 import { MAX_LISTED_POSTBACK_DELIVERIES } from '../src/modules/postbacks/schema/queries';
 import { MAX_LISTED_POSTBACK_ATTEMPTS } from '../src/modules/postbacks/schema/types';
-import { RESPONSE_BODY_MAX_BYTES } from '../src/modules/webhooks/send';
+import { RESPONSE_BODY_MAX_BYTES } from '../src/outbox/send';
 import { call, graphql, useTestDatabase } from './support/app';
 import {
   createApiKey,

@@ -17,7 +17,7 @@ import {
   subIdClicksKeptFrom,
   subIdHistoryStart,
 } from '../src/modules/links/subIds';
-import { startWebhookDispatcher } from '../src/modules/webhooks/dispatcher';
+import { startWebhookDispatcher } from '../src/modules/webhooks/webhookLane';
 import { app, call, graphql, useTestDatabase } from './support/app';
 import {
   createAffiliate,

@@ -11,7 +11,7 @@ import { signDashboardToken } from '../src/auth/dashboardToken';
 import { Prisma, type OrderStatus } from '../src/generated/prisma/client';
 import { prisma } from '../src/platform/db';
 import { postbackLane } from '../src/modules/postbacks/lane';
-import { startDeliveryDispatcher, type Dispatcher } from '../src/modules/webhooks/dispatcher';
+import { startDeliveryDispatcher, type Dispatcher } from '../src/outbox/dispatcher';
 import { graphql, useTestDatabase } from './support/app';
 import { createBrand, createOrder, createUser } from './support/factories';
 import {

@@ -1,7 +1,8 @@
 // Who is managing something over the dashboard: the user of the request's dashboard token, looked
-// up and still open, and how the audit trail names them.
+// up and still open (an affiliate, for the features that are affiliates'), and how the audit trail
+// names them.
 import { prisma } from '../platform/db';
-import { UnauthorizedError } from '../platform/errors';
+import { ForbiddenError, UnauthorizedError } from '../platform/errors';
 import { isUuid } from '../platform/formats';
 import type { Context } from './context';
 
@@ -10,6 +11,13 @@ export async function dashboardUser(userId: string | null) {
     userId && isUuid(userId) ? await prisma.user.findUnique({ where: { id: userId } }) : null;
   if (!user) throw new UnauthorizedError('The dashboard token names no known user');
   if (user.deletedAt) throw new UnauthorizedError("The dashboard token's account is closed");
+  return user;
+}
+
+/** The dashboard user, who must be an affiliate to use `feature` (orders are affiliates'). */
+export async function affiliateOwner(userId: string | null, feature: string) {
+  const user = await dashboardUser(userId);
+  if (user.role !== 'AFFILIATE') throw new ForbiddenError(`${feature} are for affiliate accounts`);
   return user;
 }
 

@@ -2,7 +2,8 @@
 // sending to it (private URLs allowed for the file's run), and endpoints of a user at the receiver.
 import { signDashboardToken } from '../../src/auth/dashboardToken';
 import { config } from '../../src/platform/config';
-import { startWebhookDispatcher, type Dispatcher } from '../../src/modules/webhooks/dispatcher';
+import type { Dispatcher } from '../../src/outbox/dispatcher';
+import { startWebhookDispatcher } from '../../src/modules/webhooks/webhookLane';
 import { eventAnswersOf } from '../../src/modules/webhooks/orderAnswer';
 import { app, graphql } from './app';
 import { startReceiver, type Receiver } from './webhookReceiver';

@@ -1,5 +1,5 @@
 // What is kept of a receiver's answer: at most 4 KiB once written out as JSON.
-import { keptAnswer, RESPONSE_BODY_MAX_BYTES } from '../../src/modules/webhooks/send';
+import { keptAnswer, RESPONSE_BODY_MAX_BYTES } from '../../src/outbox/send';
 
 const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
 

@@ -1,5 +1,5 @@
 // What counts as a secret in a shown request: parameters whose name has a secret's word.
-import { withoutSecrets } from '../../src/modules/webhooks/lane';
+import { withoutSecrets } from '../../src/outbox/lane';
 import {
   isSecretName,
   redactJson,

@@ -1,10 +1,6 @@
 // Which addresses a webhook may reach: public ones; loopback and private ones only where private
 // URLs are allowed; link-local, cloud metadata and reserved ones never.
-import {
-  classifyAddress,
-  isReachable,
-  type AddressKind,
-} from '../../src/modules/webhooks/addresses';
+import { classifyAddress, isReachable, type AddressKind } from '../../src/outbox/addresses';
 
 describe('classifyAddress', () => {
   test.each<[string, AddressKind]>([

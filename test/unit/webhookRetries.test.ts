@@ -1,7 +1,7 @@
 // The retry schedule of failed deliveries, with its jitter, and an attempt's deadline.
 import { loadConfig } from '../../src/platform/config';
-import { attemptTimeoutMs } from '../../src/modules/webhooks/dispatcher';
-import { retryDelayMs } from '../../src/modules/webhooks/retries';
+import { attemptTimeoutMs } from '../../src/outbox/dispatcher';
+import { retryDelayMs } from '../../src/outbox/retries';
 
 const SCHEDULE = loadConfig({ DASHBOARD_JWT_SECRET: 'x'.repeat(32) }).webhookRetryDelaysS;
 

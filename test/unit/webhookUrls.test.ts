@@ -4,7 +4,7 @@ import {
   savedUrlRefusal,
   urlFormRefusal,
   type Resolve,
-} from '../../src/modules/webhooks/urls';
+} from '../../src/outbox/urls';
 
 const PORT_REFUSAL =
   'url must use port 443 or 80 (others only where WEBHOOK_ALLOW_PRIVATE_URLS is set, in development)';

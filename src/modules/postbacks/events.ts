@@ -1,5 +1,5 @@
 // The events a postback fires on, and the events it is sent for beside them.
-import type { OrderEventType } from '../webhooks/events';
+import type { OrderEventType } from '../orders/eventTypes';
 
 /**
  * The order events a postback may take: written to the outbox by the database for each order

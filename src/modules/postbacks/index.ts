@@ -1,10 +1,10 @@
 // Postbacks: an affiliate's tracker hears of each order event in its own format (a URL template
-// with macros, presets for the common trackers), delivered through the outbox of webhooks by a
+// with macros, presets for the common trackers), delivered through the outbox (src/outbox/) by a
 // dispatcher of its own lane in every replica.
 import { gaugeOnScrape } from '../../platform/metrics';
 import type { FeatureModule } from '../feature';
-import { startDeliveryDispatcher } from '../webhooks/dispatcher';
-import { setPendingDeliveries } from '../webhooks/pending';
+import { startDeliveryDispatcher } from '../../outbox/dispatcher';
+import { setPendingDeliveries } from '../../outbox/pending';
 import { GRAPHIQL_TABS } from './graphiql';
 import { postbackLane } from './lane';
 import './schema';

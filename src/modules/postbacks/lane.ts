@@ -1,4 +1,4 @@
-// The postback lane of the outbox (src/modules/webhooks/lane.ts): a delivery to a postback is its
+// The postback lane of the outbox (src/outbox/lane.ts): a delivery to a postback is its
 // templates rendered for the order of the event, at each attempt (`{attempt}` counts them), sent
 // as the postback says. A 2xx delivers it; where the postback names a success text, the answer
 // must also contain it. The rendered request is kept with the attempt, its secrets redacted.
@@ -9,8 +9,8 @@ import {
   judgeByStatus,
   UnsendableDelivery,
   type DeliveryLane,
-} from '../webhooks/lane';
-import type { AttemptOutcome } from '../webhooks/send';
+} from '../../outbox/lane';
+import type { AttemptOutcome } from '../../outbox/send';
 import { readConversion } from './conversion';
 import { postbackDeliveryAttempts, postbackDeliveryDuration } from './metrics';
 import { renderAttempt } from './request';

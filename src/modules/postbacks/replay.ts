@@ -10,7 +10,7 @@ import type { Postback } from '../../generated/prisma/client';
 import { Prisma } from '../../generated/prisma/client';
 import { prisma } from '../../platform/db';
 import { BadRequestError } from '../../platform/errors';
-import { announceDueDeliveries } from '../webhooks/wakeUp';
+import { announceDueDeliveries } from '../../outbox/wakeUp';
 import { REPLAY_EVENT_TYPE } from './events';
 
 export const MAX_REPLAYED_ORDERS = 1_000;

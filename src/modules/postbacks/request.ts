@@ -1,8 +1,8 @@
 // A postback's request: its settings checked when it is saved (the templates' form, the method and
 // body rules), and rendered for one conversion, as sent and as shown to its owner. Pure.
 import type { PostbackBodyFormat, PostbackMethod } from '../../generated/prisma/client';
-import type { OutgoingRequest } from '../webhooks/send';
-import type { ShownRequest } from '../webhooks/lane';
+import type { OutgoingRequest } from '../../outbox/send';
+import type { ShownRequest } from '../../outbox/lane';
 import {
   macroValues,
   type Conversion,

@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Postback } from '../../generated/prisma/client';
 import { config } from '../../platform/config';
-import { attemptTimeoutMs } from '../webhooks/dispatcher';
-import { withoutSecrets, type ShownRequest } from '../webhooks/lane';
-import { sendToCheckedAddress, type AttemptOutcome } from '../webhooks/send';
-import { type Resolve, resolveHost } from '../webhooks/urls';
+import { attemptTimeoutMs } from '../../outbox/dispatcher';
+import { withoutSecrets, type ShownRequest } from '../../outbox/lane';
+import { sendToCheckedAddress, type AttemptOutcome } from '../../outbox/send';
+import { type Resolve, resolveHost } from '../../outbox/urls';
 import { readConversion } from './conversion';
 import { TEST_EVENT_TYPE } from './events';
 import { judgePostback } from './lane';

@@ -5,7 +5,7 @@ import { config } from '../../platform/config';
 import { OrderStatus, OrderStatusReason } from '../../generated/prisma/client';
 import { LedgerKindEnum } from '../payouts/earnings';
 import { HoldReasonEnum } from '../payouts/holds';
-import { affiliateOwner } from '../webhooks/schema/access';
+import { affiliateOwner } from '../../schema/dashboardUser';
 import { builder } from '../../schema/builder';
 import { CAUSES, type Triggered } from './causes';
 import {

@@ -1,39 +1,9 @@
 // The events an endpoint can subscribe to, and the body every webhook carries.
-
-/**
- * Written to the outbox by the database for each order event (migration order_lifecycle): `order.`
- * and the order event's type in lower case.
- */
-export const ORDER_EVENT_TYPES = [
-  'order.created',
-  'order.status_changed',
-  'order.adjusted',
-  'order.locked',
-  'order.paid',
-  'order.held',
-  'order.released',
-  'order.clawback',
-] as const;
-export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
+import { ORDER_EVENT_TYPES } from '../orders/eventTypes';
+import { PAYOUT_EVENT_TYPES } from '../payouts/eventTypes';
 
 /** Sent by sendTestWebhook to one endpoint, whatever it subscribes to. */
 export const TEST_EVENT_TYPE = 'webhook.test';
-
-export function isOrderEventType(type: string): type is OrderEventType {
-  return (ORDER_EVENT_TYPES as readonly string[]).includes(type);
-}
-
-/**
- * Written by the database triggers on "Payout" (migrations payouts, payout_progress), one per
- * status a payout reaches: `payout.` and the status in lower case; no postback takes them.
- */
-export const PAYOUT_EVENT_TYPES = [
-  'payout.scheduled',
-  'payout.processing',
-  'payout.paid',
-  'payout.failed',
-  'payout.cancelled',
-] as const;
 
 /** Written by the database trigger on "Earning" (migration ledger) for each new ledger entry. */
 export const EARNING_EVENT_TYPES = ['earning.created'] as const;

@@ -1,13 +1,9 @@
 // The order webhooks in the document's `webhooks` section (OpenAPI 3.1): the requests the service
 // sends to an endpoint, their Standard Webhooks headers and bodies, so integrators (and the typed
 // client) read the body's type where they read the routes'.
-import {
-  EARNING_EVENT_TYPES,
-  ORDER_EVENT_TYPES,
-  PAYOUT_EVENT_TYPES,
-  TEST_EVENT_TYPE,
-  type WebhookEventType,
-} from './events';
+import { ORDER_EVENT_TYPES } from '../orders/eventTypes';
+import { PAYOUT_EVENT_TYPES } from '../payouts/eventTypes';
+import { EARNING_EVENT_TYPES, TEST_EVENT_TYPE, type WebhookEventType } from './events';
 import { SECRET_GRACE_PERIOD_S } from './signing';
 import type { OpenApiFragment } from '../../rest/openapi/fragment';
 import { ref, type Json } from '../../rest/openapi/json';

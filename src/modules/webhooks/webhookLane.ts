@@ -1,11 +1,22 @@
-// The webhook lane of the outbox (src/modules/webhooks/lane.ts): a delivery to an endpoint is its
+// The webhook lane of the outbox (src/outbox/lane.ts): a delivery to an endpoint is its
 // event's body, built once (by whichever dispatcher comes first) so every attempt sends the same
 // bytes, POSTed as JSON and signed as Standard Webhooks says; any 2xx delivers it.
 import type { WebhookEndpoint } from '../../generated/prisma/client';
 import { prisma } from '../../platform/db';
 import { logger } from '../../platform/logger';
 import { webhookDeliveryAttempts, webhookDeliveryDuration } from '../../platform/metrics';
-import { failingStateData, judgeByStatus, UnsendableDelivery, type DeliveryLane } from './lane';
+import {
+  dispatcherSettingsFromConfig,
+  startDeliveryDispatcher,
+  type Dispatcher,
+  type DispatcherSettings,
+} from '../../outbox/dispatcher';
+import {
+  failingStateData,
+  judgeByStatus,
+  UnsendableDelivery,
+  type DeliveryLane,
+} from '../../outbox/lane';
 import { changeOf, orderEventBody, rowEventBody, type EventAnswers } from './payload';
 import { activeSecrets, signedHeaders } from './signing';
 
@@ -105,4 +116,12 @@ export function webhookLane(answers: EventAnswers): DeliveryLane<WebhookEndpoint
     duration: webhookDeliveryDuration,
     prunesHistory: true,
   };
+}
+
+/** Starts the webhook lane's dispatcher; `answers` read orders and payouts as their routes answer them. */
+export function startWebhookDispatcher(
+  answers: EventAnswers,
+  settings: DispatcherSettings = dispatcherSettingsFromConfig(),
+): Dispatcher {
+  return startDeliveryDispatcher(webhookLane(answers), settings);
 }

@@ -3,7 +3,7 @@
 import { prisma } from '../../../platform/db';
 import { notFound } from '../../../platform/errors';
 import { isUuid } from '../../../platform/formats';
-import { affiliateOwner } from '../../webhooks/schema/access';
+import { affiliateOwner } from '../../../schema/dashboardUser';
 
 export const postbackOwner = (userId: string | null) => affiliateOwner(userId, 'Postbacks');
 

@@ -6,7 +6,7 @@ import { config } from '../../../platform/config';
 import { prisma } from '../../../platform/db';
 import { BadRequestError, notFound } from '../../../platform/errors';
 import { isUuid } from '../../../platform/formats';
-import { savedUrlRefusal } from '../../webhooks/urls';
+import { savedUrlRefusal } from '../../../outbox/urls';
 import { macroValues, SAMPLE_CONVERSION } from '../macros';
 import {
   macrosUsed,

@@ -7,10 +7,10 @@ import {
   PostbackPayoutRule as PayoutRule,
 } from '../../../generated/prisma/client';
 import { builder } from '../../../schema/builder';
-import { RESPONSE_BODY_MAX_BYTES } from '../../webhooks/send';
+import { RESPONSE_BODY_MAX_BYTES } from '../../../outbox/send';
 import { listOf, storedTextOf } from '../../../schema/complexity';
 import { MAX_URL_LENGTH } from '../../../schema/inputLimits';
-import type { ShownRequest } from '../../webhooks/lane';
+import type { ShownRequest } from '../../../outbox/lane';
 import type { Replay } from '../replay';
 import type { TestSent } from '../testSend';
 import { POSTBACK_EVENT_TYPES } from '../events';

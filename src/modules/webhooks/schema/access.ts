@@ -1,16 +1,9 @@
 // Who is managing webhooks: the dashboard user of the request, an affiliate (orders are
 // affiliates'), and only their own endpoints and deliveries.
 import { prisma } from '../../../platform/db';
-import { ForbiddenError, notFound } from '../../../platform/errors';
+import { notFound } from '../../../platform/errors';
 import { isUuid } from '../../../platform/formats';
-import { dashboardUser } from '../../../schema/dashboardUser';
-
-/** The dashboard user, who must be an affiliate to use `feature` (orders are affiliates'). */
-export async function affiliateOwner(userId: string | null, feature: string) {
-  const user = await dashboardUser(userId);
-  if (user.role !== 'AFFILIATE') throw new ForbiddenError(`${feature} are for affiliate accounts`);
-  return user;
-}
+import { affiliateOwner } from '../../../schema/dashboardUser';
 
 export const webhookOwner = (userId: string | null) => affiliateOwner(userId, 'Order webhooks');
 

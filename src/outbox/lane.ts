@@ -1,9 +1,14 @@
-// A lane of the outbox: the deliveries to one kind of target (webhook endpoints, postbacks). The
-// dispatcher (src/modules/webhooks/dispatcher.ts) claims, sends, retries, records and disables the
-// same way for every lane; a lane says only what differs: which column names its target, how an
-// attempt's request is built and judged, and what its target keeps about failing.
+// The outbox: events captured by the database in the writer's transaction (its triggers write each
+// event and one delivery per target that takes it, and wake the dispatchers at commit), delivered
+// by one dispatcher (src/outbox/dispatcher.ts), with one lane per kind of target: webhook endpoints
+// (src/modules/webhooks/webhookLane.ts) and postbacks (src/modules/postbacks/lane.ts). Nothing here
+// imports a module: a module brings its lane and starts its dispatcher.
+//
+// A lane: the deliveries to one kind of target. The dispatcher claims, sends, retries, records and
+// disables the same way for every lane; a lane says only what differs: which column names its
+// target, how an attempt's request is built and judged, and what its target keeps about failing.
 import type { Counter, Histogram } from 'prom-client';
-import type { Prisma } from '../../generated/prisma/client';
+import type { Prisma } from '../generated/prisma/client';
 import { isSuccess, type AttemptOutcome, type OutgoingRequest } from './send';
 
 /** A delivery claimed by a dispatcher. */

@@ -1,6 +1,6 @@
-// The dispatcher, one per lane (src/modules/webhooks/lane.ts: webhook endpoints, postbacks) in
-// every replica: it claims due deliveries with a lease (the lease, not a row lock, covers the HTTP
-// call, so a killed dispatcher's claim simply expires and another sends it again), checks the
+// The dispatcher, one per lane (src/outbox/lane.ts: webhook endpoints, postbacks) in every
+// replica: it claims due deliveries with a lease (the lease, not a row lock, covers the HTTP call,
+// so a killed dispatcher's claim simply expires and another sends it again), checks the
 // target's address after DNS and connects to the address checked, sends, records each attempt,
 // schedules retries, and marks a target failing, then disabled. An order's delivery to a target
 // waits while an earlier one of the same order (or payout) to that target is not delivered, so each
@@ -9,11 +9,11 @@
 // than the poll interval. Each lane has its own dispatcher, so a slow tracker never holds a webhook
 // back, nor the reverse; within a lane, attempts in flight are shared fairly between affiliates and
 // their targets (claimDueDeliveries), so one affiliate's slow receivers never hold another's.
-import { Prisma } from '../../generated/prisma/client';
-import { config } from '../../platform/config';
-import { prisma } from '../../platform/db';
-import { logger } from '../../platform/logger';
-import { gaugeOnScrape } from '../../platform/metrics';
+import { Prisma } from '../generated/prisma/client';
+import { config } from '../platform/config';
+import { prisma } from '../platform/db';
+import { logger } from '../platform/logger';
+import { gaugeOnScrape } from '../platform/metrics';
 import {
   UnsendableDelivery,
   withoutSecrets,
@@ -28,8 +28,6 @@ import { retryDelayMs } from './retries';
 import { sendToCheckedAddress, type AttemptOutcome } from './send';
 import { type Resolve, resolveHost } from './urls';
 import { onDueDeliveries } from './wakeUp';
-import type { EventAnswers } from './payload';
-import { webhookLane } from './webhookLane';
 
 /** The Standard Webhooks deadline of one attempt, which postbacks keep too. */
 const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -42,7 +40,7 @@ export const ATTEMPTS_IN_FLIGHT = 20;
  */
 export const OWNER_ATTEMPTS_IN_FLIGHT = 5;
 export const TARGET_ATTEMPTS_IN_FLIGHT = 4;
-/** How often a dispatcher deletes old finished history (src/modules/webhooks/history.ts). */
+/** How often a dispatcher deletes old finished history (src/outbox/history.ts). */
 const PRUNE_INTERVAL_MS = 3_600_000;
 
 export interface DispatcherSettings {
@@ -377,12 +375,4 @@ export function startDeliveryDispatcher<Target extends { failingSince: Date | nu
       await loop;
     },
   };
-}
-
-/** Starts the webhook lane's dispatcher; `answers` read orders and payouts as their routes answer them. */
-export function startWebhookDispatcher(
-  answers: EventAnswers,
-  settings: DispatcherSettings = dispatcherSettingsFromConfig(),
-): Dispatcher {
-  return startDeliveryDispatcher(webhookLane(answers), settings);
 }

@@ -3,9 +3,9 @@
 // gauges. Counted on the (state, nextAttemptAt) index, so the cost follows the backlog, not the
 // history of delivered rows.
 import type { Gauge } from 'prom-client';
-import { prisma } from '../../platform/db';
-import { CHECK_TIMEOUT_MS, within } from '../../platform/deadline';
-import { logger } from '../../platform/logger';
+import { prisma } from '../platform/db';
+import { CHECK_TIMEOUT_MS, within } from '../platform/deadline';
+import { logger } from '../platform/logger';
 import type { DeliveryLane } from './lane';
 
 type TargetColumn = DeliveryLane<never>['targetColumn'];

@@ -1,8 +1,8 @@
 // Dispatchers are woken at commit on the channel `webhook_deliveries` (payload: the schema): by the
 // database's outbox triggers (`record_*_webhook*` and `record_postback_deliveries` in
 // prisma/rules.sql), and by the mutations that make a delivery due.
-import { config } from '../../platform/config';
-import { listenToDatabase, prisma } from '../../platform/db';
+import { config } from '../platform/config';
+import { listenToDatabase, prisma } from '../platform/db';
 
 const CHANNEL = 'webhook_deliveries';
 

@@ -1,8 +1,8 @@
 // Webhook and postback URLs: `https` (or `http` when private URLs are allowed), no credentials, the
 // web's ports (80 and 443; any where private URLs are allowed, in development), and a host whose
-// every address is reachable (src/modules/webhooks/addresses.ts). Checked when an endpoint or a
-// postback is created or changed and again, after DNS, before every delivery, which then connects
-// to the address checked.
+// every address is reachable (src/outbox/addresses.ts). Checked when an endpoint or a postback is
+// created or changed and again, after DNS, before every delivery, which then connects to the
+// address checked.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { classifyAddress, isReachable } from './addresses';

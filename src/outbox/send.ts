@@ -34,7 +34,7 @@ export function keptAnswer(body: Buffer, maxBytes = RESPONSE_BODY_MAX_BYTES): st
   return kept;
 }
 
-/** A request as a lane builds it (src/modules/webhooks/lane.ts). */
+/** A request as a lane builds it (src/outbox/lane.ts). */
 export interface OutgoingRequest {
   method: 'GET' | 'POST';
   url: URL;

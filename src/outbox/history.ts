@@ -1,7 +1,7 @@
 // How long the outbox keeps what it no longer needs: events older than HISTORY_DAYS whose every
 // delivery was delivered (or that had none) are deleted with their deliveries and attempts. An
 // event still pending or failed for an endpoint stays, so it can be retried or redelivered.
-import { prisma } from '../../platform/db';
+import { prisma } from '../platform/db';
 
 /** Days of delivery history kept (webhookDeliveries shows them). */
 export const HISTORY_DAYS = 30;
