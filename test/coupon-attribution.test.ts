@@ -569,22 +569,12 @@ test("the demo data has Ana's orders attributed by her personal codes, with and 
     LINK_AND_COUPON: expect.any(Number),
     null: expect.any(Number),
   });
+  const anas = (where: Prisma.OrderWhereInput) =>
+    prisma.order.count({ where: { affiliateId: DEMO_USERS.affiliate, ...where } });
+  expect(await anas({ attribution: 'COUPON', couponCode: { startsWith: 'ANA-' } })).toBe(
+    counts.COUPON,
+  );
   expect(
-    await prisma.order.count({
-      where: {
-        affiliateId: DEMO_USERS.affiliate,
-        attribution: 'COUPON',
-        couponCode: { startsWith: 'ANA-' },
-      },
-    }),
-  ).toBe(counts.COUPON);
-  expect(
-    await prisma.order.count({
-      where: {
-        affiliateId: DEMO_USERS.affiliate,
-        attribution: 'LINK_AND_COUPON',
-        campaign: { type: 'GenericCoupon' },
-      },
-    }),
+    await anas({ attribution: 'LINK_AND_COUPON', campaign: { type: 'GenericCoupon' } }),
   ).toBeGreaterThan(0);
 });

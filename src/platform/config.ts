@@ -242,10 +242,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     refuse('DATABASE_URL must be a postgresql:// URL');
   }
-  const databaseSchema = env.DATABASE_SCHEMA || 'public';
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+  const schemaSetting = env.DATABASE_SCHEMA || 'public';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schemaSetting)) {
     refuse('DATABASE_SCHEMA must be a lower-case SQL identifier');
   }
+  // A PostgreSQL server's schema: the embedded database has one, `public`, which its notifications
+  // (outbox wake-ups, key changes) name.
+  const databaseSchema = databaseUrl ? schemaSetting : 'public';
 
   // The embedded database runs inside this process: one heavy query stalls every request, and
   // the request deadline cannot interrupt it. Production runs on a server unless told otherwise.

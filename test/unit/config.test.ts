@@ -250,8 +250,15 @@ describe('database', () => {
     },
   );
 
+  test("DATABASE_SCHEMA picks a PostgreSQL server's schema; the embedded database has public alone", () => {
+    const server = 'postgresql://db.internal/network';
+    expect(configOf({ DATABASE_URL: server, DATABASE_SCHEMA: 'test_ab12' }).databaseSchema).toBe(
+      'test_ab12',
+    );
+    expect(configOf({ DATABASE_SCHEMA: 'test_ab12' }).databaseSchema).toBe('public');
+  });
+
   test('DATABASE_SCHEMA must be a lower-case SQL identifier', () => {
-    expect(configOf({ DATABASE_SCHEMA: 'test_ab12' }).databaseSchema).toBe('test_ab12');
     expect(refusal({ DATABASE_SCHEMA: 'Public' }).message).toBe(
       'DATABASE_SCHEMA must be a lower-case SQL identifier',
     );
