@@ -16,4 +16,8 @@ module.exports = {
   // process running every file grows past Node's heap limit. A worker past this size after a file
   // is replaced; setting it also keeps jest from running the files inside its own process.
   workerIdleMemoryLimit: '1GB',
+  // A worker per core, two on a 2-core machine: a file spends most of its time waiting (on the
+  // database, a replica, a receiver), so two files at once overlap their waits. Each file has a
+  // database and Redis keys of its own (test/support/env.ts), so none sees what another does.
+  maxWorkers: '100%',
 };
