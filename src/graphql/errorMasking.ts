@@ -1,6 +1,7 @@
 // How /graphql tells and logs its errors. Yoga masks what is not the client's doing ("Unexpected
 // error."), except that a database outage is told as such (SERVICE_UNAVAILABLE: 503 on REST, its
-// code on GraphQL). An error met while resolving a field (one with a path) keeps /graphql at 200,
+// code on GraphQL), and a statement cancelled at the request deadline as the deadline
+// (REQUEST_TIMEOUT: 504). An error met while resolving a field (one with a path) keeps /graphql at 200,
 // as GraphQL over HTTP answers execution errors: its code is in `extensions.code`, and the HTTP
 // status it has on a REST route (`extensions.http`, src/platform/errors.ts) is dropped from it. A
 // refusal of the whole operation (a GraphQL limit, the management limit) answers its own status.
@@ -10,8 +11,8 @@
 // in the access line's status.
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { maskError, type MaskError, type Plugin } from 'graphql-yoga';
-import { isDatabaseOutage } from '../platform/databaseOutage';
-import { serviceUnavailable } from '../platform/errors';
+import { isDatabaseOutage, isStatementTimeout } from '../platform/databaseOutage';
+import { serviceUnavailable, statementTimedOut } from '../platform/errors';
 import { logger } from '../platform/logger';
 import type { Context } from '../schema/context';
 
@@ -29,7 +30,11 @@ function withoutHttp(error: GraphQLError): GraphQLError {
 
 export const maskErrors: MaskError = (error, message, isDev) => {
   const executing = error instanceof GraphQLError && error.path !== undefined;
-  const masked = isDatabaseOutage(error) ? serviceUnavailable() : maskError(error, message, isDev);
+  const masked = isDatabaseOutage(error)
+    ? serviceUnavailable()
+    : isStatementTimeout(error)
+      ? statementTimedOut()
+      : maskError(error, message, isDev);
   return executing && masked instanceof GraphQLError ? withoutHttp(masked) : masked;
 };
 
@@ -46,7 +51,9 @@ export function useFaultLog(): Plugin<Context> {
             const cause = error.originalError;
             if (!cause || cause instanceof GraphQLError) continue;
             if (isDatabaseOutage(cause)) record.log.warn({ err: cause }, 'database unavailable');
-            else record.log.error({ err: cause }, 'unexpected error');
+            // A deadline met in the database is the request's 504, in its access line.
+            else if (!isStatementTimeout(cause))
+              record.log.error({ err: cause }, 'unexpected error');
             loggedFaults.add(error);
           }
         },

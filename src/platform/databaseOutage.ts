@@ -1,6 +1,7 @@
 // Tells a database outage (server stopped, restarting, unreachable, out of connections) from a
-// failed query. An outage is answered 503 SERVICE_UNAVAILABLE so clients retry; anything else that
-// escapes a resolver stays a 500. Also reads the refusal of one of the database's own rules (a
+// failed query. An outage is answered 503 SERVICE_UNAVAILABLE so clients retry; a statement the
+// server cancelled at the request deadline is the deadline's 504; anything else that escapes a
+// resolver stays a 500. Also reads the refusal of one of the database's own rules (a
 // check_violation its triggers raise), for the writes a request asks for.
 //
 // Prisma reports outages as known request errors (P1001 "can't reach database server", ...) or,
@@ -56,18 +57,32 @@ function isOutageItself(error: object): boolean {
   return typeof message === 'string' && OUTAGE_MESSAGES.test(message);
 }
 
-/** Whether `error`, or an error it wraps (GraphQL `originalError`, `cause`), is a database outage. */
-export function isDatabaseOutage(error: unknown): boolean {
+/** Whether `error`, or an error it wraps (GraphQL `originalError`, `cause`), is one that `is`. */
+function wrapsOne(error: unknown, is: (error: object) => boolean): boolean {
   const seen = new Set<unknown>();
   let current = error;
   while (typeof current === 'object' && current !== null && !seen.has(current)) {
-    if (isOutageItself(current)) return true;
+    if (is(current)) return true;
     seen.add(current);
     const wrapper = current as { originalError?: unknown; cause?: unknown };
     current = wrapper.originalError ?? wrapper.cause;
   }
   return false;
 }
+
+export const isDatabaseOutage = (error: unknown): boolean => wrapsOne(error, isOutageItself);
+
+/**
+ * SQLSTATE 57014: the server cancelled a statement at its statement_timeout, which is the request
+ * deadline (src/platform/db.ts). It can come before the deadline's own timer, late on a busy
+ * process, and means the same.
+ */
+export const isStatementTimeout = (error: unknown): boolean =>
+  wrapsOne(
+    error,
+    (each) =>
+      (each as { code?: unknown }).code === '57014' || adapterCauseOf(each)?.code === '57014',
+  );
 
 /**
  * The message of a database rule that refused a write (SQLSTATE 23514, check_violation, as the

@@ -5,7 +5,8 @@
 // shapes), and `requestId` (also in the X-Request-Id header). A 500 never shows its cause.
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
-import { isDatabaseOutage } from './databaseOutage';
+import { config } from './config';
+import { isDatabaseOutage, isStatementTimeout } from './databaseOutage';
 import { logger } from './logger';
 import { Response } from './fetchApi';
 
@@ -234,6 +235,11 @@ export function serviceUnavailable(): HttpError {
   return new ServiceUnavailableError();
 }
 
+/** A statement the database cancelled at the request deadline: the deadline's answer. */
+export function statementTimedOut(): HttpError {
+  return new RequestTimeoutError(config.requestTimeoutMs);
+}
+
 /** A database outage, logged. */
 export function databaseUnavailable(error: unknown, log: Logger = logger): HttpError {
   log.warn({ err: causeOf(error) }, 'database unavailable');
@@ -255,6 +261,7 @@ export function toHttpError(error: unknown, log: Logger = logger): HttpError {
     if (!error.originalError) return new BadRequestError(error.message);
   }
   if (isDatabaseOutage(error)) return databaseUnavailable(error, log);
+  if (isStatementTimeout(error)) return statementTimedOut();
   // The client closed the connection mid-request (the edge logs the request as abandoned).
   if (isClientGone(error)) return new BadRequestError('The client closed the request');
   log.error({ err: causeOf(error) }, 'unexpected error');

@@ -1,6 +1,8 @@
-// Which errors are a database outage (503, retry) rather than a failed query (500).
+// Which errors are a database outage (503, retry), or the request deadline met in the database
+// (504), rather than a failed query (500).
 import { GraphQLError } from 'graphql';
-import { isDatabaseOutage } from '../../src/platform/databaseOutage';
+import { isDatabaseOutage, isStatementTimeout } from '../../src/platform/databaseOutage';
+import { toHttpError } from '../../src/platform/errors';
 
 const prismaError = (code: string, cause?: object) =>
   Object.assign(new Error('prisma'), { code, meta: cause && { driverAdapterError: { cause } } });
@@ -58,5 +60,36 @@ describe('isDatabaseOutage', () => {
     const error = new Error('a') as Error & { cause?: unknown };
     error.cause = error;
     expect(isDatabaseOutage(error)).toBe(false);
+  });
+});
+
+describe('isStatementTimeout', () => {
+  const cancelled = () =>
+    Object.assign(new Error('canceling statement due to statement timeout'), {
+      code: '57014',
+      severity: 'ERROR',
+    });
+
+  test.each([
+    ["the adapter's 57014", prismaError('P2010', { kind: 'postgres', code: '57014' })],
+    ["pg's DatabaseError for 57014, unmapped", cancelled()],
+    [
+      'wrapped by GraphQL',
+      new GraphQLError('x', {
+        originalError: prismaError('P2010', { kind: 'postgres', code: '57014' }),
+      }),
+    ],
+  ])('%s is the deadline, answered 504 REQUEST_TIMEOUT', (_name, error) => {
+    expect(isStatementTimeout(error)).toBe(true);
+    expect(isDatabaseOutage(error)).toBe(false);
+    expect(toHttpError(error)).toMatchObject({ code: 'REQUEST_TIMEOUT', status: 504 });
+  });
+
+  test.each([
+    ['57P01 admin shutdown', prismaError('P2010', { kind: 'postgres', code: '57P01' })],
+    ['23514 check violation', prismaError('P2010', { kind: 'postgres', code: '23514' })],
+    ['a plain error', new Error('boom')],
+  ])('%s is not', (_name, error) => {
+    expect(isStatementTimeout(error)).toBe(false);
   });
 });
