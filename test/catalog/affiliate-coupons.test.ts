@@ -1,0 +1,146 @@
+// GET /affiliate/coupons: the key's affiliate's PersonalCoupon codes and the GenericCoupon codes of
+// the brands it works with, with campaign, period and status; the partner catalog still never shows
+// a PersonalCoupon's code.
+import { call, expectError, useTestDatabase } from '../support/app';
+import {
+  createAffiliate,
+  createApiKey,
+  createBrand,
+  createCampaign,
+  createPersonalCode,
+  days,
+  relateAffiliateToBrand,
+} from '../support/factories';
+
+useTestDatabase();
+
+let ana: { affiliateId: string; apiKey: string };
+let ben: { affiliateId: string; apiKey: string };
+type Name =
+  | 'expired'
+  | 'personal'
+  | 'generic'
+  | 'otherGeneric'
+  | 'othersCode'
+  | 'noCode'
+  | 'hidden'
+  | 'offer';
+const campaigns = {} as Record<Name, { id: string }>;
+let shoesId: string;
+
+beforeAll(async () => {
+  ana = await createAffiliate();
+  ben = await createAffiliate();
+  const shoes = await createBrand({ name: 'Aurora Shoes' });
+  const books = await createBrand({ name: 'Chapter Books' });
+  const hidden = await createBrand({ name: 'Closed Brand', isActive: false });
+  shoesId = shoes.id;
+  // Ana works with the shoe brand only; created oldest first.
+  await relateAffiliateToBrand(ana.affiliateId, shoes.id);
+  // Created a minute apart, in this order, for the list's newest first.
+  let created = Date.now() - 60 * 60_000;
+  const coupon = (organizationId: string, data: Parameters<typeof createCampaign>[1]) =>
+    createCampaign(organizationId, {
+      offerType: null,
+      createdAt: new Date((created += 60_000)),
+      ...data,
+    });
+  campaigns.expired = await coupon(shoes.id, {
+    type: 'PersonalCoupon',
+    name: 'Winter codes',
+    startAt: days(-60),
+    endAt: days(-30),
+  });
+  campaigns.personal = await coupon(shoes.id, { type: 'PersonalCoupon', name: 'Podcast codes' });
+  campaigns.generic = await coupon(shoes.id, {
+    type: 'GenericCoupon',
+    name: 'Spring sale',
+    code: 'SPRING20',
+    startAt: days(5),
+    endAt: days(30),
+  });
+  // Not Ana's: a generic code of a brand she has no terms with, another affiliate's personal
+  // code, a personal campaign without a code of hers, a hidden brand's code, an offer.
+  campaigns.otherGeneric = await coupon(books.id, { type: 'GenericCoupon', code: 'READ5' });
+  campaigns.othersCode = await coupon(books.id, { type: 'PersonalCoupon' });
+  campaigns.noCode = await coupon(shoes.id, { type: 'PersonalCoupon' });
+  campaigns.hidden = await coupon(hidden.id, { type: 'PersonalCoupon' });
+  campaigns.offer = await createCampaign(shoes.id);
+  await createPersonalCode(campaigns.expired.id, ana.affiliateId, 'ANA-WINTER');
+  await createPersonalCode(campaigns.personal.id, ana.affiliateId, 'ana10');
+  await createPersonalCode(campaigns.personal.id, ben.affiliateId, 'BEN10');
+  await createPersonalCode(campaigns.othersCode.id, ben.affiliateId, 'BEN-BOOKS');
+  await createPersonalCode(campaigns.hidden.id, ana.affiliateId, 'ANA-HIDDEN');
+});
+
+const coupons = (query = '', key = ana.apiKey) => call(`/affiliate/coupons?${query}`, { key });
+const rows = (body: { data: { id: string; code: string | null; status: string }[] }) =>
+  body.data.map(({ id, code, status }) => ({ id, code, status }));
+
+describe('GET /affiliate/coupons', () => {
+  test("answers the affiliate's codes, newest first, with campaign, period and status", async () => {
+    const { status, body } = await coupons();
+    expect(status).toBe(200);
+    expect(rows(body)).toEqual([
+      { id: campaigns.generic.id, code: 'SPRING20', status: 'scheduled' },
+      { id: campaigns.personal.id, code: 'ana10', status: 'onTime' },
+      { id: campaigns.expired.id, code: 'ANA-WINTER', status: 'expired' },
+    ]);
+    expect(body.meta).toEqual({ total: 3, page: 1, limit: 20, totalPages: 1 });
+    expect(body.data[1]).toMatchObject({
+      name: 'Podcast codes',
+      type: 'PersonalCoupon',
+      organizationId: shoesId,
+      organization: { id: shoesId, name: 'Aurora Shoes' },
+      period: { startAt: expect.any(String), endAt: expect.any(String) },
+    });
+  });
+
+  test("another affiliate sees its own codes, never Ana's", async () => {
+    const { body } = await coupons('', ben.apiKey);
+    expect(rows(body)).toEqual([
+      { id: campaigns.othersCode.id, code: 'BEN-BOOKS', status: 'onTime' },
+      { id: campaigns.personal.id, code: 'BEN10', status: 'onTime' },
+    ]);
+  });
+
+  test('types=, status= and organizationId= narrow the list', async () => {
+    expect(rows((await coupons('types=GenericCoupon')).body)).toEqual([
+      { id: campaigns.generic.id, code: 'SPRING20', status: 'scheduled' },
+    ]);
+    expect(rows((await coupons('status=onTime,expired')).body).map((row) => row.id)).toEqual([
+      campaigns.personal.id,
+      campaigns.expired.id,
+    ]);
+    expect(
+      (await coupons('organizationId=00000000-0000-4000-8000-000000000000')).body.data,
+    ).toEqual([]);
+  });
+
+  test('a malformed type or status answers 400 naming it', async () => {
+    expectError(await coupons('types=Voucher'), 'BAD_REQUEST', /types/);
+    expectError(await coupons('status=soon'), 'BAD_REQUEST', /status/);
+  });
+});
+
+describe('the partner catalog', () => {
+  test("never shows a PersonalCoupon's code, in its list or on its page", async () => {
+    const { apiKey: partnerKey } = await createApiKey('partner');
+    const list = await call('/api/partner/campaigns?types=PersonalCoupon&limit=20', {
+      key: partnerKey,
+    });
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((campaign: { id: string }) => campaign.id)).toContain(
+      campaigns.personal.id,
+    );
+    const page = await call(`/api/partner/campaigns/${campaigns.personal.id}`, {
+      key: partnerKey,
+    });
+    expect(page.body.data).toMatchObject({ type: 'PersonalCoupon', code: null });
+    for (const text of [JSON.stringify(list.body), JSON.stringify(page.body)]) {
+      for (const code of ['ana10', 'BEN10', 'ANA-WINTER', 'BEN-BOOKS']) {
+        expect(text).not.toContain(code);
+      }
+    }
+  });
+});
