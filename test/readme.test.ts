@@ -146,7 +146,8 @@ describe('the blocks, run in one shell', () => {
     shell.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => shell.on('exit', resolve));
     if (code !== 0) throw new Error(`the blocks exited with ${code}:\n${stdout}\n${stderr}`);
-  }, 120_000);
+    // A bound against a hang only: each block's `npm run` starts tsx anew, minutes on a busy machine.
+  }, 300_000);
 
   afterAll(() => {
     if (shell?.pid) process.kill(-shell.pid, 'SIGTERM');

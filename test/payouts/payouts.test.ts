@@ -578,10 +578,17 @@ describe('payout events', () => {
         null,
       ]);
     }
-    // Delivered once each: no delivery left to send, none to a postback.
-    const deliveries = await prisma.webhookDelivery.findMany({
-      where: { payoutId: { in: [paid, failed, cancelled] } },
-    });
+    // Delivered once each: no delivery left to send, none to a postback. The receiver answers
+    // before the dispatcher records the answer.
+    const ofThesePayouts = { payoutId: { in: [paid, failed, cancelled] } };
+    await until(
+      async () =>
+        (await prisma.webhookDelivery.count({
+          where: { ...ofThesePayouts, state: 'DELIVERED' },
+        })) === 7,
+      'the seven deliveries recorded',
+    );
+    const deliveries = await prisma.webhookDelivery.findMany({ where: ofThesePayouts });
     expect(deliveries.map((delivery) => delivery.state)).toEqual(Array(7).fill('DELIVERED'));
     expect(deliveries.filter((delivery) => delivery.postbackId !== null)).toEqual([]);
     receiver.answer = () => 204;
