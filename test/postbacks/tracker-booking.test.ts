@@ -271,7 +271,7 @@ test(`${RUNS} random lives of orders, retried, redelivered and replayed: each tr
           where: { postbackId: { in: ids }, state: { not: 'DELIVERED' } },
         })) === 0,
       'every delivery of the batch',
-      60_000,
+      180_000,
     );
     for (const [n, run] of played.entries()) {
       const expected = expectedOf(run);
