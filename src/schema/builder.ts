@@ -13,6 +13,7 @@ import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
 import { fieldComplexity } from './complexity';
 import type { AffiliateContext, Context } from './context';
+import { admitAffiliateUser, type AffiliateUserContext } from './dashboardUser';
 import { FIELD_POLICY_PLUGIN } from './fieldPolicy';
 import { INPUT_LIMITS_PLUGIN } from './inputLimits';
 
@@ -25,6 +26,8 @@ export interface AuthScopes {
   openAffiliate: boolean;
   /** The request carries a valid dashboard JWT. */
   dashboardUser: boolean;
+  /** The dashboard JWT's user is open and an affiliate, to use the feature named (plural). */
+  affiliateUser: string;
 }
 
 /** The scopes a scope-auth failure tree says were not met, with what each asked for. */
@@ -53,7 +56,7 @@ export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
   AuthScopes: AuthScopes;
-  AuthContexts: { openAffiliate: AffiliateContext };
+  AuthContexts: { openAffiliate: AffiliateContext; affiliateUser: AffiliateUserContext };
   // A field's scopes must all hold, checked in the order they are written.
   DefaultAuthStrategy: 'all';
   DefaultFieldNullability: false;
@@ -87,6 +90,7 @@ export const builder = new SchemaBuilder<{
       // order of the checks decides the status.
       openAffiliate: () => context.affiliateId !== null,
       dashboardUser: context.dashboardUserId !== null,
+      affiliateUser: (feature) => admitAffiliateUser(context, feature),
     }),
     // Scopes are checked in the order keyAuth writes them, and the first one that fails decides:
     // the key's type (401), then its scope (403), then its affiliate account (404).
@@ -133,6 +137,15 @@ export interface PartnerAuth {
 
 /** The scopes an API-key route declares, in the order they are checked. */
 export type KeyAuth = AffiliateAuth | PartnerAuth;
+
+/**
+ * A dashboard field of an affiliate's feature (plural, as its refusal names it): a dashboard token
+ * (401 without one), its user known and open (401), an affiliate (403). The resolver reads the
+ * user from `context.affiliateUser`.
+ */
+export function affiliateUserAuth(feature: string) {
+  return { dashboardUser: true, affiliateUser: feature } as const;
+}
 
 export function keyAuth(type: 'affiliate', scope: AffiliateScope): AffiliateAuth;
 export function keyAuth(type: 'partner', scope: PartnerScope): PartnerAuth;

@@ -1,6 +1,8 @@
 // Who is managing something over the dashboard: the user of the request's dashboard token, looked
 // up and still open (an affiliate, for the features that are affiliates'), and how the audit trail
 // names them.
+import { createContextCache } from '@pothos/core';
+import type { User } from '../generated/prisma/client';
 import { prisma } from '../platform/db';
 import { ForbiddenError, UnauthorizedError } from '../platform/errors';
 import { isUuid } from '../platform/formats';
@@ -14,11 +16,25 @@ export async function dashboardUser(userId: string | null) {
   return user;
 }
 
-/** The dashboard user, who must be an affiliate to use `feature` (orders are affiliates'). */
-export async function affiliateOwner(userId: string | null, feature: string) {
-  const user = await dashboardUser(userId);
+/** The request's dashboard user, looked up once however many fields ask. */
+const requestUser = createContextCache((context: Context) =>
+  dashboardUser(context.dashboardUserId),
+);
+
+/** The context of a field whose `affiliateUser` scope held: its dashboard user, an open affiliate. */
+export type AffiliateUserContext = Context & { affiliateUser: User };
+
+/**
+ * The `affiliateUser` scope: the request's dashboard user must be open (else 401) and an affiliate
+ * to use `feature` (else 403 naming it). Refusals are thrown, not answered false, because
+ * scope-auth's unauthorizedError cannot wait for the lookup that tells them apart. The user is left
+ * on the context for the field's resolver.
+ */
+export async function admitAffiliateUser(context: Context, feature: string): Promise<true> {
+  const user = await requestUser(context);
   if (user.role !== 'AFFILIATE') throw new ForbiddenError(`${feature} are for affiliate accounts`);
-  return user;
+  Object.assign(context, { affiliateUser: user } satisfies Partial<AffiliateUserContext>);
+  return true;
 }
 
 /** Who did it and from where, for the audit trail. */

@@ -3,6 +3,7 @@
 import type { PostbackBodyFormat, PostbackMethod } from '../../generated/prisma/client';
 import type { OutgoingRequest } from '../../outbox/send';
 import type { ShownRequest } from '../../outbox/lane';
+import { MAX_URL_LENGTH } from '../../schema/inputLimits';
 import {
   macroValues,
   type Conversion,
@@ -33,8 +34,8 @@ import {
   type TemplatePart,
 } from './templates';
 
-/** Characters of a URL template (the input's limit too). */
-export const URL_TEMPLATE_MAX = 2_048;
+/** Characters of a URL template: a URL input's, which a preset's template is held to as well. */
+export const URL_TEMPLATE_MAX = MAX_URL_LENGTH;
 /** Characters of a body template. */
 export const BODY_TEMPLATE_MAX = 4_096;
 /** A rendered URL longer than this is not sent: most servers refuse longer request lines. */

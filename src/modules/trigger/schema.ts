@@ -5,8 +5,7 @@ import { config } from '../../platform/config';
 import { OrderStatus, OrderStatusReason } from '../../generated/prisma/client';
 import { LedgerKindEnum } from '../payouts/earnings';
 import { HoldReasonEnum } from '../payouts/holds';
-import { affiliateOwner } from '../../schema/dashboardUser';
-import { builder } from '../../schema/builder';
+import { affiliateUserAuth, builder } from '../../schema/builder';
 import { CAUSES, type Triggered } from './causes';
 import {
   enumValueOf,
@@ -39,7 +38,7 @@ function registerTriggerEvent(): void {
     });
 
   builder.mutationField('triggerEvent', (t) =>
-    t.field({
+    t.withAuth(affiliateUserAuth('Triggered events')).field({
       type: TriggeredEvent,
       description:
         "Development only (absent in production and with KEY_ENV=live): causes an event of the user's " +
@@ -50,7 +49,6 @@ function registerTriggerEvent(): void {
         '`amount` and `currency` a ledger entry (and `amount` a clawback). `npm run trigger` calls it.',
       // No management limit: it manages no key or endpoint, and a developer's scripted walk (the
       // docs run one) triggers a dozen events a minute.
-      authScopes: { dashboardUser: true },
       args: {
         type: t.arg({ type: TriggerEventTypeEnum, required: true }),
         orderId: t.arg.id({ description: 'order.status_changed: the order to change' }),
@@ -103,9 +101,8 @@ function registerTriggerEvent(): void {
         }),
       },
       resolve: async (_root, args, context) => {
-        const user = await affiliateOwner(context.dashboardUserId, 'Triggered events');
         const triggered = await CAUSES[args.type]({
-          affiliateId: user.id,
+          affiliateId: context.affiliateUser.id,
           orderId: args.orderId == null ? null : String(args.orderId),
           status: args.status ?? null,
           reason: args.reason ?? null,

@@ -9,6 +9,7 @@ import {
 import { builder } from '../../../schema/builder';
 import { RESPONSE_BODY_MAX_BYTES } from '../../../outbox/send';
 import { listOf, storedTextOf } from '../../../schema/complexity';
+import { DeliveryTarget, deliveryScheduleFields } from '../../../schema/deliveryTargets';
 import { MAX_URL_LENGTH } from '../../../schema/inputLimits';
 import type { ShownRequest } from '../../../outbox/lane';
 import type { Replay } from '../replay';
@@ -16,7 +17,12 @@ import type { TestSent } from '../testSend';
 import { POSTBACK_EVENT_TYPES } from '../events';
 import { MACRO_NAMES } from '../macros';
 import { PRESETS, TRACKERS, type PresetSettings, type Tracker } from '../presets';
-import { BODY_TEMPLATE_MAX, RENDERED_BODY_MAX, RENDERED_URL_MAX } from '../request';
+import {
+  BODY_TEMPLATE_MAX,
+  RENDERED_BODY_MAX,
+  RENDERED_URL_MAX,
+  URL_TEMPLATE_MAX,
+} from '../request';
 import { ORDER_STATUSES, STATUS_MAP_KEYS, statusMapOf, typeMapOf } from '../settings';
 import { SECRET_MAX, WORD_MAX } from './rules';
 
@@ -105,6 +111,7 @@ const STATUSES_NOTE =
 builder.prismaObject('Postback', {
   description:
     "An affiliate's postback: a request in their tracker's format for each order event it takes",
+  interfaces: [DeliveryTarget],
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
@@ -147,19 +154,6 @@ builder.prismaObject('Postback', {
       description: 'Whether the postback has a secret for {secret} (it is never shown)',
       select: { secret: true },
       resolve: (postback) => postback.secret !== null,
-    }),
-    enabled: t.exposeBoolean('enabled'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    failingSince: t.expose('failingSince', {
-      type: 'DateTime',
-      nullable: true,
-      description:
-        'Since when every delivery that ended has failed (all retries, about a day); null once one succeeds',
-    }),
-    disabledAt: t.expose('disabledAt', { type: 'DateTime', nullable: true }),
-    disabledReason: t.exposeString('disabledReason', {
-      nullable: true,
-      description: 'Why the service disabled the postback; null when its owner did',
     }),
   }),
 });
@@ -244,18 +238,7 @@ export const PostbackDelivery = builder.prismaObject('WebhookDelivery', {
       select: { state: true },
       resolve: (delivery) => delivery.state,
     }),
-    attemptCount: t.exposeInt('attemptCount', {
-      description: 'Attempts of the current schedule (redeliverPostback starts a new one)',
-    }),
-    nextAttemptAt: t.field({
-      type: 'DateTime',
-      nullable: true,
-      description: 'When the next attempt is due; null unless PENDING',
-      select: { state: true, nextAttemptAt: true },
-      resolve: (delivery) => (delivery.state === 'PENDING' ? delivery.nextAttemptAt : null),
-    }),
-    deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    ...deliveryScheduleFields(t, 'redeliverPostback'),
     attempts: t.relation('attempts', {
       type: PostbackAttempt,
       description: `The newest ${MAX_LISTED_POSTBACK_ATTEMPTS}, newest first`,
@@ -383,7 +366,7 @@ const settingsFields = (t: InputFields) => ({
   method: t.field({ type: PostbackMethod, description: 'Default GET' }),
   urlTemplate: t.string({
     description: URL_TEMPLATE_NOTE,
-    extensions: { maxLength: MAX_URL_LENGTH },
+    extensions: { maxLength: URL_TEMPLATE_MAX },
   }),
   bodyFormat: t.field({ type: PostbackBodyFormat, description: 'A POST’s body; none for a GET' }),
   bodyTemplate: t.string({

@@ -1,30 +1,23 @@
 // Who is managing webhooks: the dashboard user of the request, an affiliate (orders are
-// affiliates'), and only their own endpoints and deliveries.
+// affiliates'; the `affiliateUser` scope checks it), and only their own endpoints and deliveries.
 import { prisma } from '../../../platform/db';
-import { notFound } from '../../../platform/errors';
-import { isUuid } from '../../../platform/formats';
-import { affiliateOwner } from '../../../schema/dashboardUser';
+import { affiliateUserAuth } from '../../../schema/builder';
+import { ownedOrNotFound } from '../../../schema/deliveryTargets';
 
-export const webhookOwner = (userId: string | null) => affiliateOwner(userId, 'Order webhooks');
+/** The scopes of every webhook management field. */
+export const WEBHOOK_MANAGEMENT = affiliateUserAuth('Order webhooks');
 
-/** The owner's endpoint; another user's (or a deleted one) is NOT_FOUND, so it is not revealed. */
-export async function endpointOwnedBy(ownerId: string, endpointId: string) {
-  const endpoint = isUuid(endpointId)
-    ? await prisma.webhookEndpoint.findFirst({
-        where: { id: endpointId, ownerId, deletedAt: null },
-      })
-    : null;
-  if (!endpoint) throw notFound('Webhook endpoint', endpointId);
-  return endpoint;
-}
+/** The owner's endpoint (not deleted). */
+export const endpointOwnedBy = (ownerId: string, endpointId: string) =>
+  ownedOrNotFound('Webhook endpoint', endpointId, (id) =>
+    prisma.webhookEndpoint.findFirst({ where: { id, ownerId, deletedAt: null } }),
+  );
 
-/** The owner's delivery (to one of their endpoints not deleted); else NOT_FOUND. */
+/** The owner's delivery to one of their endpoints (not deleted). */
 export async function deliveryOwnedBy(ownerId: string, deliveryId: string) {
-  const delivery = isUuid(deliveryId)
-    ? await prisma.webhookDelivery.findFirst({
-        where: { id: deliveryId, endpoint: { ownerId, deletedAt: null } },
-      })
-    : null;
-  if (!delivery?.endpointId) throw notFound('Webhook delivery', deliveryId);
-  return { ...delivery, endpointId: delivery.endpointId };
+  const delivery = await ownedOrNotFound('Webhook delivery', deliveryId, (id) =>
+    prisma.webhookDelivery.findFirst({ where: { id, endpoint: { ownerId, deletedAt: null } } }),
+  );
+  // Found through its endpoint, so it has one.
+  return { ...delivery, endpointId: delivery.endpointId! };
 }

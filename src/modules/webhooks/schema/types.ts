@@ -5,6 +5,7 @@ import { WebhookDeliveryState, WebhookEndpointEventKind } from '../../../generat
 import { MAX_URL_LENGTH } from '../../../schema/inputLimits';
 import { builder } from '../../../schema/builder';
 import { listOf, storedTextOf } from '../../../schema/complexity';
+import { DeliveryTarget, deliveryScheduleFields } from '../../../schema/deliveryTargets';
 import type { IssuedSecret } from '../../secrets/issuance';
 import { WEBHOOK_EVENT_TYPES } from '../events';
 import { RESPONSE_BODY_MAX_BYTES } from '../../../outbox/send';
@@ -27,24 +28,12 @@ builder.enumType(WebhookEndpointEventKind, {
 
 builder.prismaObject('WebhookEndpoint', {
   description: 'Where order events are sent, without its signing secret',
+  interfaces: [DeliveryTarget],
   fields: (t) => ({
     id: t.exposeID('id'),
     url: t.exposeString('url'),
     events: t.exposeStringList('events', { description: EVENTS_NOTE }),
     description: t.exposeString('description', { nullable: true }),
-    enabled: t.exposeBoolean('enabled'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    failingSince: t.expose('failingSince', {
-      type: 'DateTime',
-      nullable: true,
-      description:
-        'Since when every delivery that ended has failed (all retries, about a day); null once one succeeds',
-    }),
-    disabledAt: t.expose('disabledAt', { type: 'DateTime', nullable: true }),
-    disabledReason: t.exposeString('disabledReason', {
-      nullable: true,
-      description: 'Why the service disabled the endpoint; null when its owner did',
-    }),
     previousSecretExpiresAt: t.expose('previousSecretExpiresAt', {
       type: 'DateTime',
       nullable: true,
@@ -129,18 +118,7 @@ builder.prismaObject('WebhookDelivery', {
     }),
     orderId: t.exposeID('orderId', { nullable: true }),
     state: t.expose('state', { type: WebhookDeliveryState }),
-    attemptCount: t.exposeInt('attemptCount', {
-      description: 'Attempts of the current schedule (redeliverWebhook starts a new one)',
-    }),
-    nextAttemptAt: t.field({
-      type: 'DateTime',
-      nullable: true,
-      description: 'When the next attempt is due; null unless PENDING',
-      select: { state: true, nextAttemptAt: true },
-      resolve: (delivery) => (delivery.state === 'PENDING' ? delivery.nextAttemptAt : null),
-    }),
-    deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    ...deliveryScheduleFields(t, 'redeliverWebhook'),
     attempts: t.relation('attempts', {
       description: `The newest ${MAX_LISTED_ATTEMPTS}, newest first; all of them (the newest ${MAX_DETAILED_ATTEMPTS}) with the endpoint's answers: webhookDelivery`,
       query: { orderBy: NEWEST_ATTEMPTS_FIRST, take: MAX_LISTED_ATTEMPTS },
