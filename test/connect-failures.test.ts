@@ -10,7 +10,7 @@ import { config } from '../src/platform/config';
 import { prisma } from '../src/platform/db';
 import { postbackLane } from '../src/modules/postbacks/lane';
 import { startDeliveryDispatcher, type Dispatcher } from '../src/outbox/dispatcher';
-import { eventAnswersOf } from '../src/modules/webhooks/orderAnswer';
+import { eventAnswersOf } from '../src/modules/webhooks/eventAnswers';
 import { webhookLane } from '../src/modules/webhooks/webhookLane';
 import type { ResolvedAddress } from '../src/outbox/urls';
 import { app, graphql, useTestDatabase } from './support/app';

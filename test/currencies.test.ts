@@ -8,7 +8,7 @@ import { signDashboardToken } from '../src/auth/dashboardToken';
 import { prisma } from '../src/platform/db';
 import { startDeliveryDispatcher, type Dispatcher } from '../src/outbox/dispatcher';
 import { startWebhookDispatcher } from '../src/modules/webhooks/webhookLane';
-import { eventAnswersOf } from '../src/modules/webhooks/orderAnswer';
+import { eventAnswersOf } from '../src/modules/webhooks/eventAnswers';
 import { postbackLane } from '../src/modules/postbacks/lane';
 import { app, call, graphql, useTestDatabase } from './support/app';
 import {

@@ -4,7 +4,7 @@
 // Retry-After on 429 (bounded), page iteration over the `meta` / `pagination` envelopes, and a
 // failure to reach the API as the client's own error.
 import createClient, { type Client } from 'openapi-fetch';
-import type { components, paths, webhooks } from './openapi.gen';
+import type { components, paths, WebhookBodies } from './openapi.gen';
 
 export type { components, paths, webhooks } from './openapi.gen';
 export type Schemas = components['schemas'];
@@ -310,25 +310,19 @@ export type Order = Schemas['Order'];
 export type OrderStatus = Schemas['OrderStatus'];
 /** A payout as `GET /affiliate/payouts/{payoutId}` answers it, as payout webhooks carry it. */
 export type Payout = Schemas['Payout'];
-/** The body of each webhook the service sends, by its event type (the document's `webhooks`). */
-export type WebhookBodies = {
-  [Type in keyof webhooks]: NonNullable<
-    webhooks[Type]['post']
-  >['requestBody']['content']['application/json'];
-};
+/** A ledger entry as `GET /affiliate/earnings/{earningId}` answers it, as `earning.created` carries it. */
+export type Earning = Schemas['Earning'];
+// The bodies by event type, and by kind of event, as the service's modules declare them.
+export type {
+  WebhookBodies,
+  OrderWebhook,
+  PayoutWebhook,
+  EarningWebhook,
+  TestWebhook,
+} from './openapi.gen';
 export type WebhookType = keyof WebhookBodies;
 /**
  * The body of a webhook request, once its signature is verified (Standard Webhooks): one of every
  * event the service sends, told apart by `type`.
  */
 export type Webhook = WebhookBodies[WebhookType];
-/** The order events' webhooks (`order.*`). */
-export type OrderWebhook = Extract<Webhook, { type: `order.${string}` }>;
-/** The payout events' webhooks (`payout.*`). */
-export type PayoutWebhook = Extract<Webhook, { type: `payout.${string}` }>;
-/** A ledger entry as `GET /affiliate/earnings/{earningId}` answers it, as `earning.created` carries it. */
-export type Earning = Schemas['Earning'];
-/** The ledger events' webhooks (`earning.*`). */
-export type EarningWebhook = Extract<Webhook, { type: `earning.${string}` }>;
-/** `webhook.test`: sent by `sendTestWebhook`. */
-export type TestWebhook = WebhookBodies['webhook.test'];

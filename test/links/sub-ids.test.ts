@@ -6,7 +6,7 @@
 import { signDashboardToken } from '../../src/auth/dashboardToken';
 import { config } from '../../src/platform/config';
 import { prisma } from '../../src/platform/db';
-import { eventAnswersOf } from '../../src/modules/webhooks/orderAnswer';
+import { eventAnswersOf } from '../../src/modules/webhooks/eventAnswers';
 import { links } from '../../src/modules/links';
 import { forgetOldSubIdClicks } from '../../src/modules/links/subIdHistory';
 import {

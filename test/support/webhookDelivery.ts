@@ -4,7 +4,7 @@ import { signDashboardToken } from '../../src/auth/dashboardToken';
 import { config } from '../../src/platform/config';
 import type { Dispatcher } from '../../src/outbox/dispatcher';
 import { startWebhookDispatcher } from '../../src/modules/webhooks/webhookLane';
-import { eventAnswersOf } from '../../src/modules/webhooks/orderAnswer';
+import { eventAnswersOf } from '../../src/modules/webhooks/eventAnswers';
 import { app, graphql } from './app';
 import { startReceiver, type Receiver } from './webhookReceiver';
 

@@ -5,7 +5,7 @@
 import { signDashboardToken } from '../../src/auth/dashboardToken';
 import { config } from '../../src/platform/config';
 import { prisma } from '../../src/platform/db';
-import { eventAnswersOf } from '../../src/modules/webhooks/orderAnswer';
+import { eventAnswersOf } from '../../src/modules/webhooks/eventAnswers';
 import type { Dispatcher } from '../../src/outbox/dispatcher';
 import { startWebhookDispatcher } from '../../src/modules/webhooks/webhookLane';
 import { pruneWebhookHistory } from '../../src/outbox/history';

@@ -1,5 +1,8 @@
 // The events `triggerEvent` (and `npm run trigger`) can cause: the one list of them. Each is caused
-// by its cause in causes.ts, which TypeScript requires for every event named here.
+// by its cause in causes.ts, which TypeScript requires for every event named here, and each is an
+// event type its module declares (TypeScript holds the names to them).
+import type { OrderEventType } from '../orders/eventTypes';
+import type { EarningEventType, PayoutEventType } from '../payouts/eventTypes';
 
 export const TRIGGER_EVENTS = {
   'order.created': 'Records an order of one of your brands, PENDING, as the back office does',
@@ -26,7 +29,7 @@ export const TRIGGER_EVENTS = {
     'Fails your newest open payout (or the one named), with the reason in --note: its orders are available again',
   'payout.cancelled':
     'Cancels your newest open payout (or the one named): its orders are available again',
-} as const;
+} as const satisfies Partial<Record<OrderEventType | PayoutEventType | EarningEventType, string>>;
 
 export type TriggerEventType = keyof typeof TRIGGER_EVENTS;
 

@@ -3,7 +3,7 @@
 import type { FeatureModule } from '../feature';
 import { GRAPHIQL_TABS } from './graphiql';
 import { webhookDocumentation } from './openapi';
-import { eventAnswersOf } from './orderAnswer';
+import { eventAnswersOf } from './eventAnswers';
 import './schema';
 import { startWebhookDispatcher } from './webhookLane';
 

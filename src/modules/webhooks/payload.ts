@@ -1,5 +1,5 @@
 // The body of an order event: the order as `GET /affiliate/orders/{orderId}` answers it (read by
-// src/modules/webhooks/orderAnswer.ts), the event type, the time of the change, for a status change
+// src/modules/webhooks/eventAnswers.ts), the event type, the time of the change, for a status change
 // (and a payment) the previous status, and what the order event says of the change: its reason,
 // for an adjustment the amounts before it and the deltas, for a hold its reason, for a clawback its
 // entry and amount; of a payout event, the payout as its route answers it; of a new ledger entry,
@@ -8,7 +8,7 @@ import type { OrderEvent as OrderEventRow } from '../../generated/prisma/client'
 import { fromMinor } from '../../platform/currencies';
 import type { WebhookBody } from './events';
 
-/** A row as its route answers it, for the row's affiliate (src/modules/webhooks/orderAnswer.ts). */
+/** A row as its route answers it, for the row's affiliate (src/modules/webhooks/eventAnswers.ts). */
 export type RouteAnswer = (id: string, affiliateId: string) => Promise<unknown>;
 
 /** How the bodies of events read what they carry: orders, payouts and ledger entries. */
