@@ -11,4 +11,10 @@
 export { buildOpenApiDocument, openApiSettingsFromConfig, type OpenApiSettings } from './document';
 export { keyAuthOf, openApiPath } from './parameters';
 export { SECURITY_SCHEMES } from './security';
-export { isReferencePath, useApiReference, type ReferenceKeys } from './serving';
+export {
+  DOCS_PATH,
+  isReferencePath,
+  OPENAPI_PATH,
+  useApiReference,
+  type ReferenceKeys,
+} from './serving';
