@@ -94,7 +94,7 @@ interface Destination {
  * What every answer carries: no content sniffing (a JSON error echoing input is never HTML), and,
  * when the service is published over https, HSTS, so a browser never tries it in clear again.
  */
-export function securityHeaders(publicBaseUrl: string): Record<string, string> {
+function securityHeaders(publicBaseUrl: string): Record<string, string> {
   return {
     'X-Content-Type-Options': 'nosniff',
     ...(publicBaseUrl.startsWith('https://') && {
