@@ -6,9 +6,10 @@
 // waits while an earlier one of the same order (or payout) to that target is not delivered, so each
 // order's (and payout's) events arrive in order. Woken by the database's notification at commit
 // (src/outbox/wakeUp.ts: the app that starts it calls `wake`) and by each attempt that ends, it
-// also polls, so nothing waits on a lost notification for longer than the poll interval. Each lane has its own dispatcher, so a slow tracker never holds a webhook
-// back, nor the reverse; within a lane, attempts in flight are shared fairly between affiliates and
-// their targets (claimDueDeliveries), so one affiliate's slow receivers never hold another's.
+// also polls, so nothing waits on a lost notification for longer than the poll interval. Each
+// lane has its own dispatcher, so a slow tracker never holds a webhook back, nor the reverse;
+// within a lane, attempts in flight are shared fairly between affiliates and their targets
+// (claimDueDeliveries), so one affiliate's slow receivers never hold another's.
 import { Prisma } from '../generated/prisma/client';
 import { config } from '../platform/config';
 import { prisma } from '../platform/db';
