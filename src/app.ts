@@ -39,6 +39,8 @@ import {
   schema,
   WORKERS,
 } from './modules';
+import type { RunningWorker } from './modules/feature';
+import { DueDeliveries } from './outbox/wakeUp';
 import { graphqlTracing } from './platform/tracing';
 
 const GRAPHQL_ENDPOINT = '/graphql';
@@ -86,6 +88,8 @@ export function createApp(options: AppOptions = {}) {
   // Everything an app remembers is its own: two apps in one process share no state.
   const keys = new ApiKeys();
   const stopHearingKeyChanges = keys.listen();
+  const dueDeliveries = new DueDeliveries();
+  const stopHearingDueDeliveries = dueDeliveries.listen();
   const services: AppServices = { keys, totals: new ListTotals() };
   const counters = new Counters(redis);
   const cache = responseCache(
@@ -118,14 +122,36 @@ export function createApp(options: AppOptions = {}) {
     keys,
     /** Runs a route's operation for the service's own reads (workers, and tests of them). */
     runRoute: rest.runRoute,
-    /** Starts the features' workers (src/modules/index.ts: WORKERS); `stop()` them at shutdown. */
-    startWorkers: () => WORKERS.map((worker) => worker.start({ runRoute: rest.runRoute })),
-    /** Stops hearing key changes and waits for the key-use records under way (shutdown). */
+    /**
+     * Starts the features' workers (src/modules/index.ts: WORKERS), the dispatchers woken by the
+     * app's announcements of due deliveries; `stop()` them at shutdown.
+     */
+    startWorkers: (): RunningWorker[] =>
+      WORKERS.map((worker) => wokenOnDue(worker.start({ runRoute: rest.runRoute }), dueDeliveries)),
+    /**
+     * Stops hearing key changes and due deliveries, and waits for the key-use records under way
+     * (shutdown).
+     */
     async close(): Promise<void> {
       stopHearingKeyChanges();
+      stopHearingDueDeliveries();
       await keys.usage.settled();
     },
   });
+}
+
+/** A worker that looks for due work when woken hears `dueDeliveries` until it stops. */
+function wokenOnDue(running: RunningWorker, dueDeliveries: DueDeliveries): RunningWorker {
+  if (!running.wake) return running;
+  const wake = running.wake.bind(running);
+  const stopWaking = dueDeliveries.onDue(wake);
+  return {
+    wake,
+    stop: () => {
+      stopWaking();
+      return running.stop();
+    },
+  };
 }
 
 /** The demo keys the reference page is authorized with: a development installation's only. */

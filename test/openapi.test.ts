@@ -7,14 +7,14 @@ import { getNamedType, getNullableType, isEnumType, isListType, isObjectType } f
 import { SCOPES_BY_KEY_TYPE } from '../src/auth/scopes';
 import { argumentShape } from '../src/rest/argumentShape';
 import { restSchema } from '../src/rest/sofa';
-import { keyAuthOf, openApiPath } from '../src/rest/openapi';
+import { openApiPath } from '../src/rest/openapi';
 import { errorResponseComponents, inMegabytes } from '../src/rest/openapi/errors';
 import { MAX_BODY_BYTES } from '../src/limits/bodyLimit';
 import { MAX_LIST_ITEMS, MAX_TEXT_LENGTH } from '../src/schema/inputLimits';
 import { IGNORED_PARAMETERS_HEADER } from '../src/rest/queryParams';
 import { routeField, surfaceOf, type RestRoute } from '../src/rest/routes';
 import { ROUTES, schema as fullSchema } from '../src/modules';
-import { isGraphqlOnly } from '../src/schema/fieldPolicy';
+import { isGraphqlOnly, keyAuthOf } from '../src/schema/fieldPolicy';
 import { pageRuleOf, type PaginatedRule } from '../src/schema/pagination';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';

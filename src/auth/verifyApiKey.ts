@@ -174,7 +174,7 @@ export type PresentedKey =
       rememberedAs: string;
     };
 
-export function presentKey(raw: string, env: KeyEnv): PresentedKey {
+function presentKey(raw: string, env: KeyEnv): PresentedKey {
   const parsed = parseApiKey(raw);
   if (!parsed) return { kind: 'malformed' };
   const secretHash = sha256Hex(parsed.version === 'v2' ? parsed.secret : parsed.key);

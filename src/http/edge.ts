@@ -24,7 +24,7 @@ import type { RedisClient } from '../platform/redis';
 import { RequestRecord } from '../requestRecord';
 import { requestIdOf } from '../platform/requestId';
 import type { RestFacade } from '../rest/facade';
-import { isReferencePath } from '../rest/openapi';
+import { DOCS_PATH, isReferencePath, OPENAPI_PATH } from '../rest/openapi';
 import { routeTemplate, type RouteLookup, type RouteTable } from '../rest/routes';
 import { requestTracer } from '../platform/tracing';
 import { recordAnswer } from './accessLog';
@@ -44,8 +44,10 @@ export interface EdgeSettings
   requestTimeoutMs: number;
 }
 
-/** What the edge needs of yoga: its request handler and its fetch implementation. */
+/** What the edge needs of yoga: its request handler, its endpoint and its fetch implementation. */
 export interface YogaHandler {
+  /** Where GraphQL is served, as the app set it. */
+  graphqlEndpoint: string;
   handleRequest(
     request: Request,
     serverContext: Record<string, unknown>,
@@ -81,9 +83,6 @@ export type EdgeHandler = (
   serverContext: Record<string, unknown>,
 ) => Promise<Response>;
 
-/** Paths answered outside the route table, logged as they are. */
-const FIXED_PATHS = new Set(['/graphql', ...HEALTH_PATHS, METRICS_PATH, '/openapi.json', '/docs']);
-
 /** Where a request goes: a REST route under a surface, a feature's edge route, or a fixed path. */
 interface Destination {
   lookup: RouteLookup | null;
@@ -95,7 +94,7 @@ interface Destination {
  * What every answer carries: no content sniffing (a JSON error echoing input is never HTML), and,
  * when the service is published over https, HSTS, so a browser never tries it in clear again.
  */
-export function securityHeaders(publicBaseUrl: string): Record<string, string> {
+function securityHeaders(publicBaseUrl: string): Record<string, string> {
   return {
     'X-Content-Type-Options': 'nosniff',
     ...(publicBaseUrl.startsWith('https://') && {
@@ -149,13 +148,21 @@ export function createEdge(
   { keys, counters, redis }: EdgeShared,
 ): EdgeHandler {
   const quota = new RequestQuota(settings, counters);
+  /** Paths answered outside the route table, logged as they are. */
+  const fixedPaths = new Set([
+    handlers.yoga.graphqlEndpoint,
+    ...HEALTH_PATHS,
+    METRICS_PATH,
+    OPENAPI_PATH,
+    DOCS_PATH,
+  ]);
 
   function destinationOf(method: string, pathname: string): Destination {
     const lookup = handlers.routes.lookup(method, pathname);
     if (lookup) return { lookup, edgeRoute: null, template: routeTemplate(lookup) };
     const edgeRoute = handlers.edgeRoutes.find((route) => pathname.startsWith(route.prefix));
     if (edgeRoute) return { lookup: null, edgeRoute, template: edgeRoute.template };
-    return { lookup: null, edgeRoute: null, template: FIXED_PATHS.has(pathname) ? pathname : null };
+    return { lookup: null, edgeRoute: null, template: fixedPaths.has(pathname) ? pathname : null };
   }
   const security = securityHeaders(settings.publicBaseUrl);
   const { Request: YogaRequest, TransformStream: YogaTransformStream } = handlers.yoga.fetchAPI;

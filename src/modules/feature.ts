@@ -13,10 +13,20 @@ export interface WorkerContext {
   runRoute: RouteRunner;
 }
 
+/** A worker started. */
+export interface RunningWorker {
+  /**
+   * Looks for due work now: an outbox dispatcher's, which its app calls on every announcement of
+   * due deliveries (src/outbox/wakeUp.ts).
+   */
+  wake?(): void;
+  stop(): Promise<void>;
+}
+
 /** Work a replica does beside answering requests (the webhook dispatcher, the sub-ID click history). */
 export interface Worker {
   name: string;
-  start(context: WorkerContext): { stop(): Promise<void> };
+  start(context: WorkerContext): RunningWorker;
 }
 
 /**

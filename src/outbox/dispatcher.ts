@@ -5,10 +5,11 @@
 // schedules retries, and marks a target failing, then disabled. An order's delivery to a target
 // waits while an earlier one of the same order (or payout) to that target is not delivered, so each
 // order's (and payout's) events arrive in order. Woken by the database's notification at commit
-// and by each attempt that ends, it also polls, so nothing waits on a lost notification for longer
-// than the poll interval. Each lane has its own dispatcher, so a slow tracker never holds a webhook
-// back, nor the reverse; within a lane, attempts in flight are shared fairly between affiliates and
-// their targets (claimDueDeliveries), so one affiliate's slow receivers never hold another's.
+// (src/outbox/wakeUp.ts: the app that starts it calls `wake`) and by each attempt that ends, it
+// also polls, so nothing waits on a lost notification for longer than the poll interval. Each
+// lane has its own dispatcher, so a slow tracker never holds a webhook back, nor the reverse;
+// within a lane, attempts in flight are shared fairly between affiliates and their targets
+// (claimDueDeliveries), so one affiliate's slow receivers never hold another's.
 import { Prisma } from '../generated/prisma/client';
 import { config } from '../platform/config';
 import { prisma } from '../platform/db';
@@ -27,7 +28,6 @@ import { pruneWebhookHistory } from './history';
 import { retryDelayMs } from './retries';
 import { sendToCheckedAddress, type AttemptOutcome } from './send';
 import { type Resolve, resolveHost } from './urls';
-import { onDueDeliveries } from './wakeUp';
 
 /** The Standard Webhooks deadline of one attempt, which postbacks keep too. */
 const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -364,13 +364,11 @@ export function startDeliveryDispatcher<Target extends { failingSince: Date | nu
   const pruning = lane.prunesHistory ? setInterval(prune, PRUNE_INTERVAL_MS) : null;
   pruning?.unref();
 
-  const stopHearing = onDueDeliveries(wake);
   return {
     wake,
     async stop() {
       running = false;
       if (pruning) clearInterval(pruning);
-      stopHearing();
       wake();
       await loop;
     },

@@ -10,7 +10,7 @@ import type { DeliveryLane } from './lane';
 
 type TargetColumn = DeliveryLane<never>['targetColumn'];
 
-export function countPendingDeliveries(targetColumn: TargetColumn): Promise<number> {
+function countPendingDeliveries(targetColumn: TargetColumn): Promise<number> {
   return prisma.webhookDelivery.count({
     where: { state: 'PENDING', [targetColumn]: { not: null } },
   });

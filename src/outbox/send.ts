@@ -81,7 +81,7 @@ const failedRequest = (error: NodeJS.ErrnoException) => ({
   responseBody: null,
 });
 
-export function sendRequest(
+function sendRequest(
   { method, url, target, headers, body }: OutgoingRequest,
   address: ResolvedAddress,
   timeoutMs: number,

@@ -11,22 +11,26 @@ export function announceDueDeliveries(client: Pick<typeof prisma, '$queryRaw'>) 
   return client.$queryRaw`SELECT pg_notify(${CHANNEL}, ${config.databaseSchema})::text AS "announced"`;
 }
 
-const wakers = new Set<() => void>();
-let isListening = false;
+/**
+ * One app's hearing of the announcements: `listen` starts it and returns how to stop, and each
+ * dispatcher the app starts is woken on every announcement of this schema while it is heard.
+ */
+export class DueDeliveries {
+  private readonly wakers = new Set<() => void>();
 
-/** Calls `wake` on every announcement of this schema, until the returned function is called. */
-export function onDueDeliveries(wake: () => void): () => void {
-  wakers.add(wake);
-  // One LISTEN per process, for as long as it lives.
-  if (!isListening) {
-    isListening = true;
-    listenToDatabase(CHANNEL, {
+  listen(): () => void {
+    return listenToDatabase(CHANNEL, {
       onMessage: (schema) => {
-        if (schema === config.databaseSchema) for (const waker of wakers) waker();
+        if (schema === config.databaseSchema) for (const wake of this.wakers) wake();
       },
       // Polling covers what is announced while not listening.
       onListening: () => {},
     });
   }
-  return () => wakers.delete(wake);
+
+  /** Calls `wake` on every announcement heard, until the returned function is called. */
+  onDue(wake: () => void): () => void {
+    this.wakers.add(wake);
+    return () => this.wakers.delete(wake);
+  }
 }

@@ -241,7 +241,7 @@ export function statementTimedOut(): HttpError {
 }
 
 /** A database outage, logged. */
-export function databaseUnavailable(error: unknown, log: Logger = logger): HttpError {
+function databaseUnavailable(error: unknown, log: Logger = logger): HttpError {
   log.warn({ err: causeOf(error) }, 'database unavailable');
   return serviceUnavailable();
 }

@@ -31,7 +31,7 @@ export function createRedisClient(url: string, keyPrefix = config.redisKeyPrefix
 }
 
 /** Where Redis is, for logs: scheme, host and port, never the credentials of the URL. */
-export function redisAddress(url: string): string {
+function redisAddress(url: string): string {
   try {
     const { protocol, host } = new URL(url);
     return `${protocol}//${host}`;

@@ -1,16 +1,16 @@
 // A route made ready once per schema (its operation, the arguments it reads, its CSV columns, its
-// key policy), and a request's variables for it: path parameters, and the query string or the body.
-import type { DocumentNode, GraphQLArgument, GraphQLSchema } from 'graphql';
+// key policy, held to its surface's key type), and a request's variables for it: path parameters,
+// and the query string or the body.
+import type { DocumentNode, GraphQLArgument, GraphQLField, GraphQLSchema } from 'graphql';
 import { NotFoundError } from '../platform/errors';
 import { Response } from '../platform/fetchApi';
 import type { RequestRecord } from '../requestRecord';
 import { textRefusal } from '../schema/inputLimits';
-import type { KeyPolicy } from '../schema/fieldPolicy';
+import { keyAuthOf, type KeyPolicy } from '../schema/fieldPolicy';
 import { parseJsonBody, variablesFromBody } from './body';
 import { csvColumns, rowTypeOf } from './csv';
-import { keyAuthOf } from './openapi';
 import { variablesFromQuery } from './queryParams';
-import { routeField, type RestRoute } from './routes';
+import { routeField, surfaceOf, type RestRoute } from './routes';
 import type { Sofa } from './sofa';
 
 export interface PreparedRoute {
@@ -24,6 +24,24 @@ export interface PreparedRoute {
   csvColumns?: string[][];
   /** The key type and scope the route's field declares. */
   auth: KeyPolicy;
+}
+
+/**
+ * The field's key policy, which must take the key type of the route's surface: the facade refuses
+ * other keys by the surface before the field is reached, so a field of another key type under it
+ * could never be answered.
+ */
+function surfaceKeyPolicy(route: RestRoute, field: GraphQLField<unknown, unknown>): KeyPolicy {
+  const policy = keyAuthOf(field);
+  const surface = surfaceOf(route.path);
+  const name = `${route.method} ${route.path}`;
+  if (!surface) throw new Error(`${name} lies under no REST surface`);
+  if (surface.keyType !== policy.keyType) {
+    throw new Error(
+      `${name} is under ${surface.prefix}, which takes ${surface.keyType} keys, but ${route.field} takes ${policy.keyType} keys`,
+    );
+  }
+  return policy;
 }
 
 /** Each route's operation, from Sofa, and what its answers need. */
@@ -41,7 +59,7 @@ export function prepareRoutes(
         document: sofa.operationOf(route),
         args: field.args.filter((arg) => !route.path.includes(`:${arg.name}`)),
         ...(route.csv && { csvColumns: csvColumns(rowTypeOf(field)) }),
-        auth: keyAuthOf(field),
+        auth: surfaceKeyPolicy(route, field),
       };
       return [route, prepared];
     }),

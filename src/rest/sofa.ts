@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 import { createSofa as sofaSettings, createSofaRouter } from 'sofa-api';
 import { isGraphqlOnly } from '../schema/fieldPolicy';
-import { SCALARS } from './openapi/parameters';
+import { SCALARS } from './scalars';
 import type { RestRoute } from './routes';
 
 export interface Sofa {

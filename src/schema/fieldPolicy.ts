@@ -19,7 +19,7 @@ import SchemaBuilder, {
   type SchemaTypes,
   type TypeParam,
 } from '@pothos/core';
-import type { GraphQLFieldExtensions } from 'graphql';
+import type { GraphQLField, GraphQLFieldExtensions } from 'graphql';
 import type { ApiScope, KeyType } from '../auth/scopes';
 
 /** Calls of each limited dashboard mutation per user and window. */
@@ -42,6 +42,15 @@ type WithExtensions = { extensions?: GraphQLFieldExtensions<unknown, unknown> | 
 /** The key policy a field's extensions carry, or null for a field no API key opens. */
 export function keyPolicyOf(field: WithExtensions) {
   return (field.extensions?.keyAuth as KeyPolicy | undefined) ?? null;
+}
+
+/** The key type and scope of a field a REST route answers, which must declare them. */
+export function keyAuthOf(field: GraphQLField<unknown, unknown>): KeyPolicy {
+  const policy = keyPolicyOf(field);
+  if (!policy) {
+    throw new Error(`${field.name} declares no keyAuth(type, scope); every REST route needs one`);
+  }
+  return policy;
 }
 
 /** Whether a mutation answers a secret once (declared with `issuesSecret: true`). */

@@ -1,6 +1,7 @@
 // Brands (organizations) at scale: every trait is an expression of the brand ordinal b, so the
 // campaigns, products, links and orders of a brand can name its id, site and commission too.
-// One brand in ten is hidden, breaking exactly one visibility rule (src/schema/visibility.ts).
+// One brand in ten is hidden, breaking exactly one visibility rule
+// (src/modules/catalog/visibility.ts).
 import { SIZES } from './plan';
 import {
   BATCH_ORDINALS,

@@ -7,7 +7,7 @@ import { prisma } from '../../platform/db';
 import { Prisma } from '../../generated/prisma/client';
 import { builder } from '../../schema/builder';
 import { IDEMPOTENCY_NOTE, issueIdempotently } from '../secrets/issuance';
-import { createWithinCap, type OwnershipCap } from '../secrets/ownershipCaps';
+import { createWithinCap, type OwnershipCap } from '../../schema/ownershipCaps';
 import { BadRequestError, ConflictError } from '../../platform/errors';
 import { actorOf, dashboardUser } from '../../schema/dashboardUser';
 import { keyOwnedBy, ownKey } from './access';
@@ -41,7 +41,7 @@ async function untilPast(moment: Date): Promise<void> {
   }
 }
 
-/** The key cap (src/modules/secrets/ownershipCaps.ts). */
+/** The key cap (src/schema/ownershipCaps.ts). */
 const KEY_CAP: OwnershipCap = {
   max: MAX_KEYS_PER_USER,
   refusal: `At most ${MAX_KEYS_PER_USER} API keys per user that are not revoked (expired ones included): revoke one first`,

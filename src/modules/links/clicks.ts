@@ -218,7 +218,7 @@ function subIdHistory({ candidates, clicks }: TagRows): Prisma.Sql {
  * the service; only a crash of PostgreSQL itself could lose its last few hundred milliseconds of
  * clicks (docs/decisions.md, "Short links").
  */
-export function clickStatement(clicksByCode: ReadonlyMap<string, readonly Click[]>): Prisma.Sql {
+function clickStatement(clicksByCode: ReadonlyMap<string, readonly Click[]>): Prisma.Sql {
   const { codes, clients, addresses, links, people, bots, tags } = clickBatchRows(clicksByCode);
   const windowPassed = Prisma.sql`held."windowStart"
     <= excluded."windowStart" - make_interval(secs => ${CLICK_REPEAT_WINDOW_S})`;

@@ -5,7 +5,7 @@ import { randomString } from '../../platform/base62';
 import { config } from '../../platform/config';
 import { prisma } from '../../platform/db';
 import type { CampaignType, LinkType, Prisma, ShortUrl } from '../../generated/prisma/client';
-import { requireRoom, takeUserTurn, type OwnershipCap } from '../secrets/ownershipCaps';
+import { requireRoom, takeUserTurn, type OwnershipCap } from '../../schema/ownershipCaps';
 
 const URL_CODE_LENGTH = 8;
 

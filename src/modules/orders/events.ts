@@ -224,7 +224,7 @@ const OrderEventFeed = builder.objectRef<FeedPage>('AffiliateOrderEventFeed').im
 });
 
 /** The number a cursor stands for; 400 for anything that is not a cursor. */
-export function parseCursor(cursor: string | null | undefined): bigint {
+function parseCursor(cursor: string | null | undefined): bigint {
   if (cursor === null || cursor === undefined || cursor === '') return 0n;
   if (!/^\d{1,18}$/.test(cursor)) {
     throw new BadRequestError('after must be a cursor from a previous page (its `next`)');

@@ -44,7 +44,7 @@ builder.enumType(OrderAttribution, {
 });
 
 /** A coupon code as the database stores and matches it: surrounding whitespace trimmed, upper case. */
-export const couponCodeKey = (code: string): string => code.trim().toUpperCase();
+const couponCodeKey = (code: string): string => code.trim().toUpperCase();
 
 const orderFilterArgs = builder.args((t) => ({
   status: t.field({ type: [OrderStatus], description: 'Orders in any of these statuses' }),

@@ -42,7 +42,7 @@ interface BalanceQuery {
 export const BALANCE_CURRENCIES = 20;
 
 /** The period "paid in period" covers: [startAt, endAt), by default the 30 days up to now. */
-export function balancePeriod(startAt: Date | null | undefined, endAt: Date | null | undefined) {
+function balancePeriod(startAt: Date | null | undefined, endAt: Date | null | undefined) {
   const end = endAt ?? new Date();
   const start = startAt ?? new Date(end.getTime() - 30 * 86_400_000);
   if (start >= end) throw new BadRequestError('startAt must be before endAt');

@@ -119,7 +119,7 @@ const earningFilterArgs = builder.args((t) => ({
 }));
 
 /** The affiliate's entries matching the filter; every filter narrows the list (AND). */
-export function affiliateEarningWhere(
+function affiliateEarningWhere(
   affiliateId: string,
   filter: InputShapeFromFields<typeof earningFilterArgs>,
 ): Prisma.EarningWhereInput {

@@ -46,7 +46,7 @@ export interface PayoutItemRecord {
 }
 
 /** The page of a payout's items of the affiliate, and their number; 404 for any other payout. */
-export async function payoutItemsPage(
+async function payoutItemsPage(
   { affiliateId, payoutId }: PayoutItemQuery,
   page: Page,
 ): Promise<{ rows: PayoutItemRecord[]; total: number }> {

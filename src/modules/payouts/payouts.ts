@@ -82,7 +82,7 @@ const payoutFilterArgs = builder.args((t) => ({
 }));
 
 /** The affiliate's payouts matching the filter; every filter narrows the list (AND). */
-export function affiliatePayoutWhere(
+function affiliatePayoutWhere(
   affiliateId: string,
   filter: InputShapeFromFields<typeof payoutFilterArgs>,
 ): Prisma.PayoutWhereInput {

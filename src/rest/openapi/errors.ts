@@ -181,10 +181,7 @@ export function errorResponseComponents(limits: ErrorLimits): Record<string, Jso
   );
 }
 
-export function errorStatusesOf(
-  route: RestRoute,
-  field: GraphQLField<unknown, unknown>,
-): ErrorStatus[] {
+function errorStatusesOf(route: RestRoute, field: GraphQLField<unknown, unknown>): ErrorStatus[] {
   const surface = surfaceOf(route.path)!;
   const takesInput =
     route.method === 'POST' || field.args.some((arg) => !route.path.includes(`:${arg.name}`));

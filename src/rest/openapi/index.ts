@@ -9,6 +9,12 @@
 // become 3.1 `null` types; and the key type, scope, error statuses and quota headers of each route
 // are added. test/openapi.test.ts validates the document and checks it against the route table.
 export { buildOpenApiDocument, openApiSettingsFromConfig, type OpenApiSettings } from './document';
-export { keyAuthOf, openApiPath } from './parameters';
+export { openApiPath } from './parameters';
 export { SECURITY_SCHEMES } from './security';
-export { isReferencePath, useApiReference, type ReferenceKeys } from './serving';
+export {
+  DOCS_PATH,
+  isReferencePath,
+  OPENAPI_PATH,
+  useApiReference,
+  type ReferenceKeys,
+} from './serving';

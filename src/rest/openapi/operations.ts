@@ -1,13 +1,14 @@
 // One operation per route: summary, key and scope, parameters, success and error responses.
 import type { GraphQLField } from 'graphql';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../../platform/idempotency';
+import { keyAuthOf } from '../../schema/fieldPolicy';
 import { IGNORED_PARAMETERS_HEADER } from '../queryParams';
 import { surfaceOf, type RestRoute } from '../routes';
 import { TOTAL_COUNT_HEADER } from '../csv';
 import { errorResponsesOf, headerRefs, STANDARD_HEADERS } from './errors';
 import type { Json } from './json';
 import { SECURITY_SCHEMES } from './security';
-import { keyAuthOf, queryParameter, requestBody } from './parameters';
+import { queryParameter, requestBody } from './parameters';
 
 /** A list route's rows as CSV (`Accept: text/csv`, src/rest/csv.ts). */
 const CSV_CONTENT = {

@@ -1,49 +1,15 @@
 // Path, query and body parameters of the operations, written from the fields' arguments the way
 // the facade reads them (src/rest/queryParams.ts, src/rest/body.ts).
-import { isEnumType, type GraphQLArgument, type GraphQLField } from 'graphql';
-import { keyPolicyOf, type KeyPolicy } from '../../schema/fieldPolicy';
+import { isEnumType, type GraphQLArgument } from 'graphql';
 import { pageRuleOf, type PaginatedRule } from '../../schema/pagination';
 import { maxItemsOf, maxLengthOf } from '../../schema/inputLimits';
 import { argumentShape } from '../argumentShape';
+import { SCALARS } from '../scalars';
 import type { Json } from './json';
-
-const SCALAR_SCHEMAS: Record<string, Json> = {
-  Int: { type: 'integer', format: 'int32' },
-  Float: { type: 'number' },
-  Boolean: { type: 'boolean' },
-  String: { type: 'string' },
-  ID: { type: 'string' },
-  DateTime: { type: 'string', format: 'date-time' },
-  UUID: { type: 'string', format: 'uuid' },
-};
-
-/**
- * The JSON Schema of each scalar, a new object at every lookup. Sofa writes each route variable's
- * description onto the very schema object its `customScalars` hand it (sofa-api's
- * `getRouteSchemas`): a shared object would carry the last route's text into every other.
- */
-export const SCALARS: Readonly<Record<string, Json>> = Object.defineProperties(
-  {},
-  Object.fromEntries(
-    Object.entries(SCALAR_SCHEMAS).map(([name, schema]) => [
-      name,
-      { enumerable: true, get: () => ({ ...schema }) },
-    ]),
-  ),
-);
 
 /** The OpenAPI path of a route-table path: `/a/:b` -> `/a/{b}`. */
 export function openApiPath(routePath: string): string {
   return routePath.replace(/:(\w+)/g, '{$1}');
-}
-
-/** The key type and scope of a route's field (the field policy writes them on the field). */
-export function keyAuthOf(field: GraphQLField<unknown, unknown>): KeyPolicy {
-  const policy = keyPolicyOf(field);
-  if (!policy) {
-    throw new Error(`${field.name} declares no keyAuth(type, scope); every REST route needs one`);
-  }
-  return policy;
 }
 
 /** A query or body value's schema, from its GraphQL input type and its limits. */

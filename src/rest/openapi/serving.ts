@@ -8,8 +8,8 @@ import type { OpenApiSettings } from './document';
 import type { Json } from './json';
 import { Response } from '../../platform/fetchApi';
 
-const OPENAPI_PATH = '/openapi.json';
-const DOCS_PATH = '/docs';
+export const OPENAPI_PATH = '/openapi.json';
+export const DOCS_PATH = '/docs';
 
 const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 const SWAGGER_UI_VERSION = (

@@ -22,7 +22,7 @@ const couponFilterArgs = {
  * The coupons whose code is the affiliate's to use, of brands the catalog shows: a PersonalCoupon
  * with a code of its own, a GenericCoupon of a brand it has terms with (an affiliate-brand row).
  */
-export function affiliateCouponWhere(affiliateId: string): Prisma.CampaignWhereInput {
+function affiliateCouponWhere(affiliateId: string): Prisma.CampaignWhereInput {
   return {
     OR: [
       { type: 'PersonalCoupon', personalCoupons: { some: { affiliateId } } },
