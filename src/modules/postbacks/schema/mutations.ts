@@ -5,7 +5,7 @@ import type { Postback, Prisma } from '../../../generated/prisma/client';
 import { prisma } from '../../../platform/db';
 import { builder } from '../../../schema/builder';
 import { deletedTarget, deleteTarget, enabledChange } from '../../../schema/deliveryTargets';
-import { createWithinCap, type OwnershipCap } from '../../secrets/ownershipCaps';
+import { createWithinCap, type OwnershipCap } from '../../../schema/ownershipCaps';
 import { freshSchedule } from '../../../outbox/retries';
 import { announceDueDeliveries } from '../../../outbox/wakeUp';
 import { applyPreset } from '../presets';
@@ -39,7 +39,7 @@ import {
   UpdatePostbackInput,
 } from './types';
 
-/** The postback cap (src/modules/secrets/ownershipCaps.ts): postbacks not deleted. */
+/** The postback cap (src/schema/ownershipCaps.ts): postbacks not deleted. */
 const POSTBACK_CAP: OwnershipCap = {
   max: MAX_POSTBACKS_PER_USER,
   refusal: `At most ${MAX_POSTBACKS_PER_USER} postbacks per user: delete one first`,

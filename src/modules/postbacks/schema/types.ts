@@ -97,7 +97,6 @@ const PostbackStatusMap = wordMapTypes(
   STATUS_MAP_KEYS,
   (key) => STATUS_WORD[key],
 );
-export const PostbackStatusMapInput = PostbackStatusMap.input;
 const PostbackTypeMap = wordMapTypes(
   'PostbackTypeMap',
   "The tracker's conversion type for each order status, sent as {type}",

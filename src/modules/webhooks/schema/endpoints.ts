@@ -9,7 +9,7 @@ import { savedUrlRefusal } from '../../../outbox/urls';
 import { actorOf, type AffiliateUserContext } from '../../../schema/dashboardUser';
 import { enabledChange } from '../../../schema/deliveryTargets';
 import type { IssuedSecret } from '../../secrets/issuance';
-import { createWithinCap, type OwnershipCap } from '../../secrets/ownershipCaps';
+import { createWithinCap, type OwnershipCap } from '../../../schema/ownershipCaps';
 import { newWebhookSecret, SECRET_GRACE_PERIOD_S } from '../signing';
 import { MAX_ENDPOINTS_PER_USER, webhookDescription, webhookEvents } from './rules';
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from './types';
@@ -25,7 +25,7 @@ async function webhookUrl(raw: string): Promise<string> {
   return url;
 }
 
-/** The endpoint cap (src/modules/secrets/ownershipCaps.ts): endpoints not deleted. */
+/** The endpoint cap (src/schema/ownershipCaps.ts): endpoints not deleted. */
 const ENDPOINT_CAP: OwnershipCap = {
   max: MAX_ENDPOINTS_PER_USER,
   refusal: `At most ${MAX_ENDPOINTS_PER_USER} webhook endpoints per user: delete one first`,

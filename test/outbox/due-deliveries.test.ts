@@ -1,9 +1,9 @@
 // The database's announcements of due deliveries (src/outbox/wakeUp.ts) wake the dispatchers an
 // app started, from the app's start until it closes; two apps in one process hear them apart.
-import { createIsolatedApp, useTestDatabase } from './support/app';
-import { announceDueDeliveries, DueDeliveries } from '../src/outbox/wakeUp';
-import { prisma } from '../src/platform/db';
-import { until } from './support/wait';
+import { createIsolatedApp, useTestDatabase } from '../support/app';
+import { announceDueDeliveries, DueDeliveries } from '../../src/outbox/wakeUp';
+import { prisma } from '../../src/platform/db';
+import { until } from '../support/wait';
 
 useTestDatabase();
 
