@@ -13,7 +13,12 @@ import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
 import { fieldComplexity } from './complexity';
 import type { AffiliateContext, Context } from './context';
-import { admitAffiliateUser, type AffiliateUserContext } from './dashboardUser';
+import {
+  admitAffiliateUser,
+  admitOpenUser,
+  type AffiliateUserContext,
+  type OpenUserContext,
+} from './dashboardUser';
 import { FIELD_POLICY_PLUGIN } from './fieldPolicy';
 import { INPUT_LIMITS_PLUGIN } from './inputLimits';
 
@@ -26,6 +31,8 @@ export interface AuthScopes {
   openAffiliate: boolean;
   /** The request carries a valid dashboard JWT. */
   dashboardUser: boolean;
+  /** The dashboard JWT's user is known and open. */
+  openUser: boolean;
   /** The dashboard JWT's user is open and an affiliate, to use the feature named (plural). */
   affiliateUser: string;
 }
@@ -56,7 +63,11 @@ export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
   AuthScopes: AuthScopes;
-  AuthContexts: { openAffiliate: AffiliateContext; affiliateUser: AffiliateUserContext };
+  AuthContexts: {
+    openAffiliate: AffiliateContext;
+    openUser: OpenUserContext;
+    affiliateUser: AffiliateUserContext;
+  };
   // A field's scopes must all hold, checked in the order they are written.
   DefaultAuthStrategy: 'all';
   DefaultFieldNullability: false;
@@ -90,6 +101,7 @@ export const builder = new SchemaBuilder<{
       // order of the checks decides the status.
       openAffiliate: () => context.affiliateId !== null,
       dashboardUser: context.dashboardUserId !== null,
+      openUser: () => admitOpenUser(context),
       affiliateUser: (feature) => admitAffiliateUser(context, feature),
     }),
     // Scopes are checked in the order keyAuth writes them, and the first one that fails decides:
@@ -137,6 +149,12 @@ export interface PartnerAuth {
 
 /** The scopes an API-key route declares, in the order they are checked. */
 export type KeyAuth = AffiliateAuth | PartnerAuth;
+
+/**
+ * A dashboard field of the user's own (their keys): a dashboard token (401 without one), its user
+ * known and open (401). The resolver reads the user from `context.openUser`.
+ */
+export const OPEN_USER_AUTH = { dashboardUser: true, openUser: true } as const;
 
 /**
  * A dashboard field of an affiliate's feature (plural, as its refusal names it): a dashboard token

@@ -8,7 +8,7 @@ import { ForbiddenError, UnauthorizedError } from '../platform/errors';
 import { isUuid } from '../platform/formats';
 import type { Context } from './context';
 
-export async function dashboardUser(userId: string | null) {
+async function dashboardUser(userId: string | null) {
   const user =
     userId && isUuid(userId) ? await prisma.user.findUnique({ where: { id: userId } }) : null;
   if (!user) throw new UnauthorizedError('The dashboard token names no known user');
@@ -21,8 +21,21 @@ const requestUser = createContextCache((context: Context) =>
   dashboardUser(context.dashboardUserId),
 );
 
+/** The context of a field whose `openUser` scope held: its dashboard user, open. */
+export type OpenUserContext = Context & { openUser: User };
+
 /** The context of a field whose `affiliateUser` scope held: its dashboard user, an open affiliate. */
 export type AffiliateUserContext = Context & { affiliateUser: User };
+
+/**
+ * The `openUser` scope: the request's dashboard user must be known and open (else 401, thrown as
+ * the `affiliateUser` scope's are). The user is left on the context for the field's resolver.
+ */
+export async function admitOpenUser(context: Context): Promise<true> {
+  const user = await requestUser(context);
+  Object.assign(context, { openUser: user } satisfies Partial<OpenUserContext>);
+  return true;
+}
 
 /**
  * The `affiliateUser` scope: the request's dashboard user must be open (else 401) and an affiliate

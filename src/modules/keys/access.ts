@@ -2,7 +2,6 @@
 import { prisma } from '../../platform/db';
 import { notFound } from '../../platform/errors';
 import { isUuid } from '../../platform/formats';
-import { dashboardUser } from '../../schema/dashboardUser';
 
 /** The owner's key; another user's key is NOT_FOUND, so its existence is not revealed. */
 export async function keyOwnedBy(ownerId: string, keyId: string) {
@@ -11,10 +10,4 @@ export async function keyOwnedBy(ownerId: string, keyId: string) {
     : null;
   if (!key) throw notFound('API key', keyId);
   return key;
-}
-
-/** The dashboard user's key (see keyOwnedBy). */
-export async function ownKey(userId: string | null, keyId: string) {
-  const user = await dashboardUser(userId);
-  return keyOwnedBy(user.id, keyId);
 }

@@ -5,12 +5,12 @@ import type { KeyType } from '../../auth/scopes';
 import { config } from '../../platform/config';
 import { prisma } from '../../platform/db';
 import { Prisma } from '../../generated/prisma/client';
-import { builder } from '../../schema/builder';
+import { builder, OPEN_USER_AUTH } from '../../schema/builder';
 import { IDEMPOTENCY_NOTE, issueIdempotently } from '../secrets/issuance';
 import { createWithinCap, type OwnershipCap } from '../../schema/ownershipCaps';
 import { BadRequestError, ConflictError } from '../../platform/errors';
-import { actorOf, dashboardUser } from '../../schema/dashboardUser';
-import { keyOwnedBy, ownKey } from './access';
+import { actorOf } from '../../schema/dashboardUser';
+import { keyOwnedBy } from './access';
 import {
   gracePeriodSeconds,
   keyName,
@@ -49,17 +49,16 @@ const KEY_CAP: OwnershipCap = {
 };
 
 builder.mutationFields((t) => ({
-  createApiKey: t.field({
+  createApiKey: t.withAuth(OPEN_USER_AUTH).field({
     type: ApiKeyWithSecret,
     description:
       "Creates a key of the user's type (affiliate or partner); the secret is shown once." +
       IDEMPOTENCY_NOTE,
-    authScopes: { dashboardUser: true },
     managementLimit: true,
     issuesSecret: true,
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
     resolve: async (_root, { input }, context, info) => {
-      const user = await dashboardUser(context.dashboardUserId);
+      const user = context.openUser;
       const fingerprint = {
         field: 'createApiKey',
         name: input.name,
@@ -95,7 +94,7 @@ builder.mutationFields((t) => ({
       });
     },
   }),
-  rotateApiKey: t.field({
+  rotateApiKey: t.withAuth(OPEN_USER_AUTH).field({
     type: ApiKeyWithSecret,
     description:
       'Replaces the secret, keeping name, scopes, prefix and expiry; a legacy v1 key comes back ' +
@@ -103,7 +102,6 @@ builder.mutationFields((t) => ({
       'the newest replaced secret: rotating again ends the previous grace). Of rotations of one ' +
       'key asked at once exactly one wins; the others are a CONFLICT and change nothing.' +
       IDEMPOTENCY_NOTE,
-    authScopes: { dashboardUser: true },
     managementLimit: true,
     issuesSecret: true,
     args: {
@@ -116,7 +114,7 @@ builder.mutationFields((t) => ({
       // When the replica received the request, not when this resolver starts: on a busy replica
       // (and always on the embedded database) a request waits behind another's work first.
       const received = context.record?.receivedAt ?? new Date();
-      const user = await dashboardUser(context.dashboardUserId);
+      const user = context.openUser;
       const grace = gracePeriodSeconds(args.gracePeriodSeconds);
       const fingerprint = { field: 'rotateApiKey', id: String(args.id), gracePeriodSeconds: grace };
       return issueIdempotently(context, info, user.id, fingerprint, async () => {
@@ -170,14 +168,13 @@ builder.mutationFields((t) => ({
       });
     },
   }),
-  revokeApiKey: t.prismaField({
+  revokeApiKey: t.withAuth(OPEN_USER_AUTH).prismaField({
     type: 'ApiKey',
     description: 'Revokes a key at once; revoking a revoked key changes nothing',
-    authScopes: { dashboardUser: true },
     managementLimit: true,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, context) => {
-      const key = await ownKey(context.dashboardUserId, String(args.id));
+      const key = await keyOwnedBy(context.openUser.id, String(args.id));
       const unchanged = () => prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: key.id } });
       if (key.revokedAt) return unchanged();
       try {

@@ -1,9 +1,8 @@
 // listApiKeys and apiKeyEvents: the dashboard user's own keys and their audit trail.
 import { prisma } from '../../platform/db';
-import { builder } from '../../schema/builder';
+import { builder, OPEN_USER_AUTH } from '../../schema/builder';
 import { listOf } from '../../schema/complexity';
-import { dashboardUser } from '../../schema/dashboardUser';
-import { ownKey } from './access';
+import { keyOwnedBy } from './access';
 
 /** The newest events of a key that apiKeyEvents answers (revoked-use events come at most 1/min). */
 export const MAX_KEY_EVENTS = 1_000;
@@ -14,16 +13,14 @@ export const MAX_KEY_EVENTS = 1_000;
 export const MAX_LISTED_KEYS = 100;
 
 builder.queryFields((t) => ({
-  listApiKeys: t.prismaField({
+  listApiKeys: t.withAuth(OPEN_USER_AUTH).prismaField({
     type: ['ApiKey'],
     description: `The dashboard user's keys (secrets are never listed): those not revoked, newest first, then the most recently revoked; ${MAX_LISTED_KEYS} keys at most`,
-    authScopes: { dashboardUser: true },
     complexity: listOf(MAX_LISTED_KEYS),
     resolve: async (query, _root, _args, context) => {
-      const user = await dashboardUser(context.dashboardUserId);
       return prisma.apiKey.findMany({
         ...query,
-        where: { ownerId: user.id },
+        where: { ownerId: context.openUser.id },
         orderBy: [
           { revokedAt: { sort: 'desc', nulls: 'first' } },
           { createdAt: 'desc' },
@@ -33,14 +30,13 @@ builder.queryFields((t) => ({
       });
     },
   }),
-  apiKeyEvents: t.prismaField({
+  apiKeyEvents: t.withAuth(OPEN_USER_AUTH).prismaField({
     type: ['ApiKeyEvent'],
     description: `The audit trail of one of the user's keys, newest first (at most the newest ${MAX_KEY_EVENTS})`,
-    authScopes: { dashboardUser: true },
     args: { keyId: t.arg.id({ required: true }) },
     complexity: listOf(MAX_KEY_EVENTS),
     resolve: async (query, _root, args, context) => {
-      const key = await ownKey(context.dashboardUserId, String(args.keyId));
+      const key = await keyOwnedBy(context.openUser.id, String(args.keyId));
       return prisma.apiKeyEvent.findMany({
         ...query,
         where: { keyId: key.id },
