@@ -13,7 +13,7 @@ import {
   servesTriggers,
   TRIGGER_EVENT_TYPES,
   TRIGGER_EVENTS,
-} from '../src/modules/trigger/events';
+} from '../src/modules/trigger/triggerEvents';
 
 const MUTATION = `mutation Trigger($type: TriggerEventType!, $orderId: ID, $status: OrderStatus,
   $reason: OrderStatusReason, $note: String, $linkCode: String, $subIds: [String],

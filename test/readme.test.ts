@@ -10,7 +10,7 @@ import { WEBHOOK_LISTENER_URL } from '../src/modules/webhooks/graphiql';
 import { openApiPath } from '../src/rest/openapi';
 import { ROUTES } from '../src/modules';
 import { freePort, startReplica, type Replica } from './support/replica';
-import type { WebhookBody } from '../src/modules/webhooks/events';
+import type { WebhookBody } from '../src/modules/webhooks/eventTypes';
 import { until } from './support/wait';
 
 const ROOT = path.join(__dirname, '..');

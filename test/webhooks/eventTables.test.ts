@@ -2,7 +2,7 @@
 // says what the declarations say now.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { WEBHOOK_EVENT_TYPES, TEST_EVENT_TYPE } from '../../src/modules/webhooks/events';
+import { WEBHOOK_EVENT_TYPES, TEST_EVENT_TYPE } from '../../src/modules/webhooks/eventTypes';
 import { EVENT_TABLE_PAGES, withEventTables } from '../../src/modules/webhooks/eventTables';
 
 const text = (page: string) => readFileSync(path.join(__dirname, '..', '..', page), 'utf8');

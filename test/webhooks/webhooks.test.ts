@@ -11,7 +11,7 @@ import { startWebhookDispatcher } from '../../src/modules/webhooks/webhookLane';
 import { pruneWebhookHistory } from '../../src/outbox/history';
 import { resolveHost } from '../../src/outbox/urls';
 import { ORDER_EVENT_TYPES } from '../../src/modules/orders/eventTypes';
-import { WEBHOOK_EVENT_TYPES } from '../../src/modules/webhooks/events';
+import { WEBHOOK_EVENT_TYPES } from '../../src/modules/webhooks/eventTypes';
 import { lockDueOrders } from '../../src/modules/orders/lifecycle';
 import { app, call, graphql, send, useTestDatabase } from '../support/app';
 import { MAX_ANSWER_BYTES } from '../../src/graphql/answerSize';

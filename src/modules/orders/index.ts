@@ -1,7 +1,7 @@
 // The affiliate's orders: their commission, status, items and sub-IDs, the incremental sync, their
 // lifecycle (reasons, original amounts, lock dates) and history, the change feed, and the lock pass.
 import type { FeatureModule } from '../feature';
-import './events';
+import './history';
 import { orderLockWorker } from './lifecycle';
 import { ORDER_ROUTE } from './routes';
 import './schema';

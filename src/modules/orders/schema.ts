@@ -21,7 +21,7 @@ import { SUB_ID_NAMES } from '../links/subIds';
 import { fromBasisPoints } from '../../schema/money';
 import { listOf, searchWork } from '../../schema/complexity';
 import { ORDER_DATES, OrderDateType, type OrderDateName } from './dates';
-import { EVENT_ORDER, EVENTS_ON_ORDER, OrderEvent } from './events';
+import { EVENT_ORDER, EVENTS_ON_ORDER, OrderEvent } from './history';
 import { finalThroughOf, isFinal, lockedAtOf } from './lifecycle';
 import { payoutHolding } from '../payouts/balance';
 import { HoldReasonEnum } from '../payouts/holds';

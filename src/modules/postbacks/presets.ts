@@ -7,7 +7,7 @@ import type {
   PostbackMethod,
   PostbackPayoutRule,
 } from '../../generated/prisma/client';
-import type { PostbackEventType } from './events';
+import type { PostbackEventType } from './eventTypes';
 import type { MacroName, StatusMap, TypeMap } from './macros';
 import { TemplateError } from './templates';
 

@@ -11,7 +11,7 @@ import { Prisma } from '../../generated/prisma/client';
 import { prisma } from '../../platform/db';
 import { BadRequestError } from '../../platform/errors';
 import { announceDueDeliveries } from '../../outbox/wakeUp';
-import { REPLAY_EVENT_TYPE } from './events';
+import { REPLAY_EVENT_TYPE } from './eventTypes';
 
 export const MAX_REPLAYED_ORDERS = 1_000;
 /** How long a replay of a window is remembered: a repeated call within it sends nothing. */

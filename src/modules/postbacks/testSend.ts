@@ -10,7 +10,7 @@ import { withoutSecrets, type ShownRequest } from '../../outbox/lane';
 import { sendToCheckedAddress, type AttemptOutcome } from '../../outbox/send';
 import { type Resolve, resolveHost } from '../../outbox/urls';
 import { readConversion } from './conversion';
-import { TEST_EVENT_TYPE } from './events';
+import { TEST_EVENT_TYPE } from './eventTypes';
 import { judgePostback } from './lane';
 import { SAMPLE_CONVERSION } from './macros';
 import { renderAttempt } from './request';

@@ -1,4 +1,4 @@
-// What each event of events.ts writes: the rows the back office would write, in plain INSERTs and
+// What each event of triggerEvents.ts writes: the rows the back office would write, in plain INSERTs and
 // UPDATEs on "Order", "OrderItem", "Earning", "Payout" and "PayoutItem", so the database's triggers
 // run as for any writer (the outbox and its webhook and postback deliveries, the balance, the
 // performance and sub-ID rollups, updatedAt).
@@ -18,7 +18,7 @@ import {
 import type { LedgerKind } from '../payouts/earnings';
 import { termsByCurrency } from '../payouts/terms';
 import { isSubId, MAX_SUB_ID_LENGTH, SUB_ID_NAMES } from '../links/subIds';
-import type { TriggerEventType } from './events';
+import type { TriggerEventType } from './triggerEvents';
 
 /** What a trigger asks for: whose event, and the arguments given. */
 export interface TriggerRequest {

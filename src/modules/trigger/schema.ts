@@ -1,5 +1,5 @@
 // triggerEvent: causes a back-office event for the dashboard user's own orders, on a development
-// installation only (events.ts: servesTriggers). In production and with KEY_ENV=live the field and
+// installation only (triggerEvents.ts: servesTriggers). In production and with KEY_ENV=live the field and
 // its types are not registered, so that schema has no trace of them (docs/decisions.md).
 import { config } from '../../platform/config';
 import { OrderStatus, OrderStatusReason } from '../../generated/prisma/client';
@@ -13,7 +13,7 @@ import {
   TRIGGER_EVENT_TYPES,
   TRIGGER_EVENTS,
   type TriggerEventType,
-} from './events';
+} from './triggerEvents';
 
 function registerTriggerEvent(): void {
   const TriggerEventTypeEnum = builder.enumType('TriggerEventType', {

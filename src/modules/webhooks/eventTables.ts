@@ -2,7 +2,7 @@
 // is listed where integrators read: `npm run events:print` rewrites each table below its marker,
 // and test/unit/eventTables.test.ts fails when one is stale.
 import type { EventKind, EventTypeDeclaration } from '../../outbox/eventTypes';
-import { SENT_EVENT_KINDS } from './events';
+import { SENT_EVENT_KINDS } from './eventTypes';
 
 /** The pages with a table of events, from the repository's root. */
 export const EVENT_TABLE_PAGES = ['docs/webhooks.md', 'docs/payouts.md'];

@@ -1,9 +1,9 @@
 // The webhooks in the document's `webhooks` section (OpenAPI 3.1): the requests the service sends
 // to an endpoint, their Standard Webhooks headers and bodies, so integrators (and the typed client)
 // read the body's type where they read the routes'. Each event is as its module declares it
-// (src/modules/webhooks/events.ts gathers them).
+// (src/modules/webhooks/eventTypes.ts gathers them).
 import { typeNamesOf, type EventKind, type EventTypeDeclaration } from '../../outbox/eventTypes';
-import { SENT_EVENT_KINDS, WEBHOOK_EVENT_KINDS } from './events';
+import { SENT_EVENT_KINDS, WEBHOOK_EVENT_KINDS } from './eventTypes';
 import { SECRET_GRACE_PERIOD_S } from './signing';
 import type { OpenApiFragment } from '../../rest/openapi/fragment';
 import { ref, type Json } from '../../rest/openapi/json';

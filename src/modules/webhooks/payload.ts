@@ -6,7 +6,7 @@
 // the entry as its route answers it. Pure.
 import type { OrderEvent as OrderEventRow } from '../../generated/prisma/client';
 import { fromMinor } from '../../platform/currencies';
-import type { WebhookBody } from './events';
+import type { WebhookBody } from './eventTypes';
 
 /** A row as its route answers it, for the row's affiliate (src/modules/webhooks/eventAnswers.ts). */
 export type RouteAnswer = (id: string, affiliateId: string) => Promise<unknown>;

@@ -7,7 +7,7 @@ import type {
   PostbackPayoutRule,
 } from '../../../generated/prisma/client';
 import { BadRequestError, shown } from '../../../platform/errors';
-import { isPostbackEventType, POSTBACK_EVENT_TYPES } from '../events';
+import { isPostbackEventType, POSTBACK_EVENT_TYPES } from '../eventTypes';
 import type { StatusMap, TypeMap } from '../macros';
 import type { PostbackSettings } from '../request';
 import { TemplateError } from '../templates';

@@ -14,7 +14,7 @@ import { MAX_URL_LENGTH } from '../../../schema/inputLimits';
 import type { ShownRequest } from '../../../outbox/lane';
 import type { Replay } from '../replay';
 import type { TestSent } from '../testSend';
-import { POSTBACK_EVENT_TYPES } from '../events';
+import { POSTBACK_EVENT_TYPES } from '../eventTypes';
 import { MACRO_NAMES } from '../macros';
 import { PRESETS, TRACKERS, type PresetSettings, type Tracker } from '../presets';
 import {

@@ -2,7 +2,7 @@
 // redeliverWebhook, sendTestWebhook. Each writes its audit event in the same statement as the
 // change (a nested create), as key management does.
 import { prisma } from '../../../platform/db';
-import { TEST_EVENT_TYPE, type WebhookBody } from '../events';
+import { TEST_EVENT_TYPE, type WebhookBody } from '../eventTypes';
 import { freshSchedule } from '../../../outbox/retries';
 import { announceDueDeliveries } from '../../../outbox/wakeUp';
 import { builder } from '../../../schema/builder';

@@ -1,6 +1,6 @@
 // The pure rules of endpoint management: events, descriptions, how many endpoints. No I/O.
 import { BadRequestError, shown } from '../../../platform/errors';
-import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../events';
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../eventTypes';
 
 /** Endpoints one user may have: plenty for real integrations, few enough to fan out cheaply. */
 export const MAX_ENDPOINTS_PER_USER = 20;

@@ -7,7 +7,7 @@ import { builder } from '../../../schema/builder';
 import { listOf, storedTextOf } from '../../../schema/complexity';
 import { DeliveryTarget, deliveryScheduleFields } from '../../../schema/deliveryTargets';
 import type { IssuedSecret } from '../../secrets/issuance';
-import { WEBHOOK_EVENT_TYPES } from '../events';
+import { WEBHOOK_EVENT_TYPES } from '../eventTypes';
 import { RESPONSE_BODY_MAX_BYTES } from '../../../outbox/send';
 import { SECRET_GRACE_PERIOD_S } from '../signing';
 
