@@ -48,8 +48,8 @@ const KEY_CAP: OwnershipCap = {
   count: (tx, ownerId) => tx.apiKey.count({ where: { ownerId, revokedAt: null } }),
 };
 
-builder.mutationFields((t) => ({
-  createApiKey: t.withAuth(OPEN_USER_AUTH).field({
+builder.mutationField('createApiKey', (t) =>
+  t.withAuth(OPEN_USER_AUTH).field({
     type: ApiKeyWithSecret,
     description:
       "Creates a key of the user's type (affiliate or partner); the secret is shown once." +
@@ -94,7 +94,10 @@ builder.mutationFields((t) => ({
       });
     },
   }),
-  rotateApiKey: t.withAuth(OPEN_USER_AUTH).field({
+);
+
+builder.mutationField('rotateApiKey', (t) =>
+  t.withAuth(OPEN_USER_AUTH).field({
     type: ApiKeyWithSecret,
     description:
       'Replaces the secret, keeping name, scopes, prefix and expiry; a legacy v1 key comes back ' +
@@ -168,7 +171,10 @@ builder.mutationFields((t) => ({
       });
     },
   }),
-  revokeApiKey: t.withAuth(OPEN_USER_AUTH).prismaField({
+);
+
+builder.mutationField('revokeApiKey', (t) =>
+  t.withAuth(OPEN_USER_AUTH).prismaField({
     type: 'ApiKey',
     description: 'Revokes a key at once; revoking a revoked key changes nothing',
     managementLimit: true,
@@ -195,4 +201,4 @@ builder.mutationFields((t) => ({
       }
     },
   }),
-}));
+);
