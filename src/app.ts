@@ -8,6 +8,7 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import { ApiKeys } from './auth/verifyApiKey';
 import { config } from './platform/config';
 import { graphqlArmor, type GraphqlSettings } from './graphql/armor';
+import { useFiniteFloatLiterals } from './graphql/finiteFloats';
 import { logYogaError, maskErrors, useFaultLog } from './graphql/errorMasking';
 import { graphiqlOptions } from './graphql/graphiql';
 import { useJsonAnswers } from './graphql/jsonAnswers';
@@ -221,6 +222,7 @@ function createYogaServer(
       // Parse and validation limits first: a refused operation costs no context, key check or
       // resolver (see src/graphql/armor.ts). REST executions meet only the execution hooks.
       ...graphqlArmor(graphqlSettings),
+      useFiniteFloatLiterals(),
       useDeadlineCancellation(),
       useFaultLog(),
       useManagementLimit(counters),

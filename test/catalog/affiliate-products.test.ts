@@ -7,7 +7,7 @@ import {
   effectivePriceWhere,
   specificationsOf,
 } from '../../src/modules/catalog/products';
-import { call, graphql, useTestDatabase, refusesParameters } from '../support/app';
+import { call, graphql, postRaw, useTestDatabase, refusesParameters } from '../support/app';
 import { createApiKey, createBrand, createProduct, createUser } from '../support/factories';
 
 useTestDatabase();
@@ -326,6 +326,34 @@ describe('GraphQL answers what REST answers', () => {
   test('limit outside 1..100 is BAD_REQUEST over GraphQL too', async () => {
     const { body } = await graphql('{ affiliateProducts(limit: 101) { count } }', {}, { key });
     expect(body.errors[0].extensions.code).toBe('BAD_REQUEST');
+  });
+  test('a price beyond the range of a double is refused like a price that is no number', async () => {
+    const products = (maxPrice: string) =>
+      graphql(`{ affiliateProducts(maxPrice: ${maxPrice}) { count } }`, {}, { key });
+    const noNumber = await products('"abc"');
+    for (const literal of ['1e400', '1' + '0'.repeat(400)]) {
+      const answer = await products(literal);
+      expect(answer.status).toBe(noNumber.status);
+      expect(answer.body).toEqual({
+        errors: [
+          {
+            message: `Float cannot represent non-finite value: ${literal}`,
+            locations: [expect.any(Object)],
+            extensions: noNumber.body.errors[0].extensions,
+          },
+        ],
+      });
+    }
+    const query = 'query ($max: Float) { affiliateProducts(maxPrice: $max) { count } }';
+    const variable = await postRaw(
+      '/graphql',
+      `{"query": "${query}", "variables": {"max": 1e400}}`,
+      {
+        key,
+      },
+    );
+    expect(variable.body.data).toBeUndefined();
+    expect(variable.body.errors[0].message).toMatch(/Float cannot represent/);
   });
 });
 
