@@ -6,6 +6,7 @@ module.exports = {
     // Type checking is `npm run typecheck`; tests only transpile.
     '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
   },
+  globalSetup: '<rootDir>/test/support/databaseTemplate.ts',
   setupFiles: ['<rootDir>/test/support/env.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/support/lifecycle.ts'],
   testTimeout: 30000,

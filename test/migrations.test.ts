@@ -6,10 +6,10 @@ import path from 'node:path';
 import { config } from '../src/platform/config';
 import { withSqlConnection } from '../src/platform/db';
 import { applyMigrations, readMigrations } from '../src/platform/migrations';
-import { useTestDatabase } from './support/app';
+import { useEmptyDatabase } from './support/app';
 
-// No beforeAll migration here: the first test is the first applier on an empty database.
-useTestDatabase({ migrate: false });
+// No migration before the tests: the first test is the first applier on an empty database.
+useEmptyDatabase();
 
 test('two appliers starting at once apply each migration exactly once', async () => {
   const all = (await readMigrations()).map((migration) => migration.name);

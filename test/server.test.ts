@@ -121,7 +121,7 @@ test('a port in use: npm start and the production server say so in one line, no 
   } finally {
     taken.close();
   }
-  // Two services that each load an empty embedded database before they find the port taken.
+  // Two services that each open an embedded database before they find the port taken.
 }, 180_000);
 
 describe('in production', () => {

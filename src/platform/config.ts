@@ -22,6 +22,11 @@ export interface Config {
   dataDir: string;
   /** PGlite data folder, or `memory://` for an in-memory database. */
   pgliteDataDir: string;
+  /**
+   * A database dump (PGlite's `dumpDataDir` tarball) an in-memory database starts from instead of
+   * an empty one: the tests' migrated database, made once per run rather than once per test file.
+   */
+  pgliteTemplate: string | undefined;
   /** Connections each replica keeps to PostgreSQL. */
   databasePoolSize: number;
   /** Whether statements sent often are prepared once per connection (off behind a pooler in transaction mode). */
@@ -313,6 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseSchema,
     dataDir,
     pgliteDataDir: env.PGLITE_DATA_DIR || path.join(dataDir, 'pglite'),
+    pgliteTemplate: env.PGLITE_TEMPLATE || undefined,
     databasePoolSize: setting(() => integer(env, 'DATABASE_POOL_SIZE', 10), 10),
     databaseNamedStatements: setting(() => toggle(env, 'DATABASE_NAMED_STATEMENTS', true), true),
     redisUrl: env.REDIS_URL || undefined,

@@ -1,6 +1,6 @@
 // The one PrismaClient, on embedded PGlite (default) or a PostgreSQL server (DATABASE_URL).
 // Both run the same schema and migrations; the query engine is WASM, never a native binary.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -9,7 +9,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { config } from './config';
 import { PrismaClient } from '../generated/prisma/client';
 import { gaugeOnScrape } from './metrics';
-import { openPGlite } from './pglite';
+import { openPGlite, sqlConnectionOf } from './pglite';
 
 /** One connection for scripts that need plain multi-statement SQL (the migration applier). */
 export interface SqlConnection {
@@ -49,23 +49,21 @@ function prismaClient(adapter: SqlDriverAdapterFactory): PrismaClient {
   return new PrismaClient({ adapter, queryPlanCacheMaxSize: QUERY_PLAN_CACHE_SIZE });
 }
 
-function pgliteBackend(dataDir: string): Backend {
+function pgliteBackend(dataDir: string, template: string | undefined): Backend {
   // Opened on first use: a module that only imports the client (a pure unit test) starts nothing.
   let pglite: PGlite | undefined;
   const open = () => {
     if (!pglite) {
       if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
-      pglite = openPGlite(dataDir);
+      const fromTemplate = template && dataDir.startsWith('memory://');
+      pglite = openPGlite(dataDir, fromTemplate ? new Blob([readFileSync(template)]) : undefined);
     }
     return pglite;
   };
   let previousTurn: Promise<unknown> = Promise.resolve();
   const connection: SqlConnection = {
-    exec: async (sql) => {
-      await open().exec(sql);
-    },
-    query: async <Row>(sql: string, params?: unknown[]) =>
-      (await open().query<Row>(sql, params)).rows,
+    exec: (sql) => sqlConnectionOf(open()).exec(sql),
+    query: (sql, params) => sqlConnectionOf(open()).query(sql, params),
   };
   return {
     prisma: prismaClient(lazyPgliteAdapter(open)),
@@ -236,7 +234,7 @@ function postgresBackend(connectionString: string, schema: string): Backend {
 
 const backend = config.databaseUrl
   ? postgresBackend(config.databaseUrl, config.databaseSchema)
-  : pgliteBackend(config.pgliteDataDir);
+  : pgliteBackend(config.pgliteDataDir, config.pgliteTemplate);
 
 export const prisma = backend.prisma;
 export const withSqlConnection = backend.withConnection;

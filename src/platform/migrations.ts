@@ -103,23 +103,26 @@ async function applyOne(connection: SqlConnection, migration: Migration): Promis
   }
 }
 
-/** Applies pending migrations under an advisory lock; returns the names applied. */
-export async function applyMigrations(): Promise<string[]> {
+/** Applies pending migrations over `connection` under an advisory lock; returns the names applied. */
+export async function migrate(connection: SqlConnection): Promise<string[]> {
   const migrations = await readMigrations();
-  return withSqlConnection(async (connection) => {
-    // Raw queries cannot return a void column, hence ::text.
-    await connection.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK_ID})::text`);
-    try {
-      await connection.exec(`CREATE SCHEMA IF NOT EXISTS "${config.databaseSchema}"`);
-      await connection.exec(BOOKKEEPING_TABLE);
-      const applied = await connection.query<AppliedMigration>(
-        'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"',
-      );
-      const pending = pendingMigrations(migrations, applied);
-      for (const migration of pending) await applyOne(connection, migration);
-      return pending.map((migration) => migration.name);
-    } finally {
-      await connection.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK_ID})::text`);
-    }
-  });
+  // Raw queries cannot return a void column, hence ::text.
+  await connection.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK_ID})::text`);
+  try {
+    await connection.exec(`CREATE SCHEMA IF NOT EXISTS "${config.databaseSchema}"`);
+    await connection.exec(BOOKKEEPING_TABLE);
+    const applied = await connection.query<AppliedMigration>(
+      'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"',
+    );
+    const pending = pendingMigrations(migrations, applied);
+    for (const migration of pending) await applyOne(connection, migration);
+    return pending.map((migration) => migration.name);
+  } finally {
+    await connection.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK_ID})::text`);
+  }
+}
+
+/** Applies pending migrations to the configured database; returns the names applied. */
+export function applyMigrations(): Promise<string[]> {
+  return withSqlConnection((connection) => migrate(connection));
 }

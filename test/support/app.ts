@@ -4,13 +4,28 @@ import { createServer, request as httpRequest } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { createApp, type AppOptions } from '../../src/app';
 import { HTTP_STATUS_BY_CODE, type ErrorCode } from '../../src/platform/errors';
+import { isEmbeddedDatabase, withSqlConnection } from '../../src/platform/db';
 import { applyMigrations } from '../../src/platform/migrations';
 
 export const app = createApp();
 
 /** Migrates this file's database before its tests (test/support/lifecycle.ts drops it after). */
-export function useTestDatabase({ migrate = true } = {}): void {
-  if (migrate) beforeAll(() => applyMigrations());
+export function useTestDatabase(): void {
+  beforeAll(() => applyMigrations());
+}
+
+/**
+ * A database no migration was applied to, for the applier's own tests. On PostgreSQL the file's
+ * schema is new; the embedded one starts from the run's migrated template
+ * (test/support/databaseTemplate.ts), so its schema is emptied first.
+ */
+export function useEmptyDatabase(): void {
+  beforeAll(async () => {
+    if (!isEmbeddedDatabase) return;
+    await withSqlConnection((connection) =>
+      connection.exec('DROP SCHEMA public CASCADE; CREATE SCHEMA public'),
+    );
+  });
 }
 
 export type App = ReturnType<typeof createApp>;
