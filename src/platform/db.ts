@@ -67,11 +67,15 @@ function pgliteBackend(dataDir: string, template: string | undefined): Backend {
   };
   return {
     prisma: prismaClient(lazyPgliteAdapter(open)),
-    // One process, one database: notifications of its own commits arrive as long as it lives.
+    // One process, one database: notifications of its own commits arrive as long as it lives. A
+    // LISTEN still queued when the database closes is refused; nothing is left to hear then.
     listen(channel, listener) {
-      void open()
+      open()
         .listen(channel, listener.onMessage)
-        .then(() => listener.onListening(true));
+        .then(
+          () => listener.onListening(true),
+          () => undefined,
+        );
     },
     // PGlite is one session: scripts using it take turns, so their transactions never interleave.
     withConnection(work) {
