@@ -9,7 +9,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { config } from './config';
 import { PrismaClient } from '../generated/prisma/client';
 import { gaugeOnScrape } from './metrics';
-import { openPGlite, sqlConnectionOf } from './pglite';
+import { openPGlite } from './pglite';
 
 /** One connection for scripts that need plain multi-statement SQL (the migration applier). */
 export interface SqlConnection {
@@ -29,6 +29,17 @@ interface Backend {
   withConnection<T>(work: (connection: SqlConnection) => Promise<T>): Promise<T>;
   listen(channel: string, listener: ChannelListener): void;
   close(): Promise<void>;
+}
+
+/** Plain SQL on a PGlite, as the migration applier runs it. */
+export function sqlConnectionOf(pglite: PGlite): SqlConnection {
+  return {
+    exec: async (sql) => {
+      await pglite.exec(sql);
+    },
+    query: async <Row>(sql: string, params?: unknown[]) =>
+      (await pglite.query<Row>(sql, params)).rows,
+  };
 }
 
 /** A PGlite adapter that opens the database at its first query, not at construction. */

@@ -2,20 +2,8 @@
 // of the `search` filters). PGlite bundles contrib extensions but loads only those named here.
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { SqlConnection } from './db';
 
 /** `dataDir`: a folder, or none for an in-memory database; `template`: a dump a new one starts from. */
 export function openPGlite(dataDir?: string, template?: Blob): PGlite {
   return new PGlite({ dataDir, extensions: { pg_trgm }, loadDataDir: template });
-}
-
-/** Plain SQL on a PGlite, as the migration applier runs it. */
-export function sqlConnectionOf(pglite: PGlite): SqlConnection {
-  return {
-    exec: async (sql) => {
-      await pglite.exec(sql);
-    },
-    query: async <Row>(sql: string, params?: unknown[]) =>
-      (await pglite.query<Row>(sql, params)).rows,
-  };
 }

@@ -14,7 +14,8 @@ export default async function databaseTemplate(): Promise<void> {
   process.env.PGLITE_DATA_DIR = 'memory://';
   process.env.DASHBOARD_JWT_SECRET ??= 'test-dashboard-secret-0123456789abcdef';
   const { migrate, readMigrations } = await import('../../src/platform/migrations');
-  const { openPGlite, sqlConnectionOf } = await import('../../src/platform/pglite');
+  const { sqlConnectionOf } = await import('../../src/platform/db');
+  const { openPGlite } = await import('../../src/platform/pglite');
   const migrations = await readMigrations();
   const pgliteVersion = JSON.parse(
     readFileSync(
