@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     ]),
     { groupBy: 'sub2', days: 365, limit: 31 },
     month('day', { dateType: 'updated' }),
+    month('day', { dateType: 'locked' }),
     month('brand', { dateType: 'locked' }),
     month('sub1', { dateType: 'locked' }),
   ];

@@ -266,7 +266,35 @@ AS $function$
   ON CONFLICT ("affiliateId", "hour", "currency", "status")
   DO UPDATE SET "orders" = rollup."orders" + excluded."orders",
     "transactionValueMinor" = rollup."transactionValueMinor" + excluded."transactionValueMinor",
-    "earningsMinor" = rollup."earningsMinor" + excluded."earningsMinor"
+    "earningsMinor" = rollup."earningsMinor" + excluded."earningsMinor";
+
+  -- The same orders by the hour of their update and of their lock date, affiliate-wide.
+  WITH changes AS (
+    SELECT o."affiliateId", dates."dateType", date_trunc('hour', dates."at") AS "hour",
+      o."currency", o."status", 1 AS "sign", o."transactionValueMinor", o."earningsMinor"
+    FROM unnest(added) AS o
+    CROSS JOIN LATERAL (VALUES ('updated', o."updatedAt"), ('locked', o."locksAt"))
+      AS dates ("dateType", "at")
+    UNION ALL
+    SELECT o."affiliateId", dates."dateType", date_trunc('hour', dates."at"), o."currency",
+      o."status", -1, o."transactionValueMinor", o."earningsMinor"
+    FROM unnest(removed) AS o
+    CROSS JOIN LATERAL (VALUES ('updated', o."updatedAt"), ('locked', o."locksAt"))
+      AS dates ("dateType", "at")
+  )
+  INSERT INTO "OrderAffiliateDateHour" AS rollup ("affiliateId", "dateType", "hour", "currency",
+    "status", "orders", "transactionValueMinor", "earningsMinor")
+  SELECT "affiliateId", "dateType", "hour", "currency", "status", sum("sign"),
+    sum("sign" * "transactionValueMinor"::bigint), sum("sign" * "earningsMinor"::bigint)
+  FROM changes
+  GROUP BY "affiliateId", "dateType", "hour", "currency", "status"
+  HAVING sum("sign") <> 0 OR sum("sign" * "transactionValueMinor"::bigint) <> 0
+    OR sum("sign" * "earningsMinor"::bigint) <> 0
+  ORDER BY "affiliateId", "dateType", "hour", "currency", "status"
+  ON CONFLICT ("affiliateId", "dateType", "hour", "currency", "status")
+  DO UPDATE SET "orders" = rollup."orders" + excluded."orders",
+    "transactionValueMinor" = rollup."transactionValueMinor" + excluded."transactionValueMinor",
+    "earningsMinor" = rollup."earningsMinor" + excluded."earningsMinor";
 $function$;
 
 CREATE OR REPLACE FUNCTION add_order_sub_ids(added "Order"[], removed "Order"[])

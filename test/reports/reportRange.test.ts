@@ -136,13 +136,17 @@ describe('reportWork', () => {
   });
 
   test.each(['updated', 'locked'] as const)(
-    'dateType=%s reads the orders themselves: the dearest rate, whatever the grouping',
+    "dateType=%s by day reads the affiliate's hours of that date; by any other grouping, the orders themselves: the dearest rate",
     (dateType) => {
       expect(reportWork({ groupBy: 'day', dateType, ...year }, now)).toBe(
-        365 * REPORT_DAY_COST.orders,
-      );
-      expect(reportWork({ groupBy: 'day', dateType: 'ordered', ...year }, now)).toBe(
         365 * REPORT_DAY_COST.affiliateHours,
+      );
+      for (const groupBy of ['brand', 'link', 'sub1'] as const) {
+        expect(reportWork({ groupBy, dateType, ...year }, now)).toBe(365 * REPORT_DAY_COST.orders);
+      }
+      const brand = '11111111-1111-4111-8111-111111111111';
+      expect(reportWork({ groupBy: 'day', dateType, organizationId: brand, ...year }, now)).toBe(
+        365 * REPORT_DAY_COST.orders,
       );
     },
   );

@@ -3,6 +3,7 @@
 // filters; parameter rules; only the key's affiliate; CSV; GraphQL; and sums equal to the orders
 // route and the links' counters, also after orders change.
 import { isEmbeddedDatabase, prisma } from '../../src/platform/db';
+import { exponentOf } from '../../src/platform/currencies';
 import { shortUrlOf } from '../../src/modules/links/links';
 import { app, call, graphql, refusesParameters, useTestDatabase } from '../support/app';
 import {
@@ -371,16 +372,17 @@ describe('dateType: the order date the period reads', () => {
     ]);
   });
 
-  test('on GraphQL a year by another order date exceeds one operation; a quarter answers', async () => {
-    const byLockDate = (startAt: string) =>
+  test('on GraphQL a year by brand by another order date exceeds one operation; a quarter answers', async () => {
+    const now = Date.now();
+    const byUpdateDate = (days: number) =>
       graphql(
         `
-          query ($startAt: DateTime) {
+          query ($startAt: DateTime, $endAt: DateTime) {
             affiliatePerformanceReport(
-              groupBy: day
-              dateType: locked
+              groupBy: brand
+              dateType: updated
               startAt: $startAt
-              endAt: "2026-03-01T00:00:00Z"
+              endAt: $endAt
             ) {
               meta {
                 total
@@ -388,46 +390,93 @@ describe('dateType: the order date the period reads', () => {
             }
           }
         `,
-        { startAt },
+        {
+          startAt: new Date(now - days * 86_400_000).toISOString(),
+          endAt: new Date(now + 3_600_000).toISOString(),
+        },
         { key: shop.apiKey },
       );
-    const year = await byLockDate('2025-03-01T00:00:00Z');
+    const year = await byUpdateDate(365);
     expect(year.body.errors[0].message).toMatch(/Operation cost limit of \d+ exceeded/);
-    const quarter = await byLockDate('2025-12-01T00:00:00Z');
+    const quarter = await byUpdateDate(90);
     expect(quarter.body.errors).toBeUndefined();
-    expect(quarter.body.data.affiliatePerformanceReport.meta.total).toBeGreaterThan(0);
+    // Chapter Books in EUR, Aurora Shoes in EUR and USD: the March orders were recorded today.
+    expect(quarter.body.data.affiliatePerformanceReport.meta.total).toBe(3);
   });
 
-  test('the sums equal the orders counted directly by updatedAt', async () => {
-    const { body } = await report(`groupBy=day&dateType=updated&${today()}`);
-    const direct = await prisma.order.groupBy({
-      by: ['currency'],
-      where: {
-        affiliateId: shop.affiliateId,
-        updatedAt: { gte: new Date(Date.now() - 86_400_000) },
-      },
-      _count: true,
-      _sum: { transactionValueMinor: true },
-    });
-    const reported = new Map<string, { orders: number; value: number }>();
-    for (const row of body.data as {
-      currency: string | null;
-      orders: number;
-      transactionValue: number;
-    }[]) {
-      if (row.currency === null) continue;
-      const sum = reported.get(row.currency) ?? { orders: 0, value: 0 };
-      reported.set(row.currency, {
-        orders: sum.orders + row.orders,
-        value: sum.value + Math.round(row.transactionValue * 100),
+  test.each([
+    ['updated', 'updatedAt'],
+    ['locked', 'locksAt'],
+  ] as const)(
+    'by day, dateType=%s: each day equals the orders counted directly by %s, also after orders move, change and go',
+    async (dateType, column) => {
+      const day = 86_400_000;
+      const { affiliateId, apiKey } = await createAffiliate();
+      const brand = await createBrand({ orderLockDays: 10 });
+      const orders = [];
+      for (const [daysAgo, currency, status] of [
+        [1, 'EUR', 'PENDING'],
+        [3, 'EUR', 'APPROVED'],
+        [3, 'USD', 'PENDING'],
+        [6, 'JPY', 'PENDING'],
+        [8, 'EUR', 'PENDING'],
+      ] as const) {
+        const orderedAt = new Date(Date.now() - daysAgo * day);
+        orders.push(await createOrder(affiliateId, brand.id, { orderedAt, currency, status }));
+      }
+      // Moved four days earlier (its lock date with it), approved, deleted.
+      await prisma.order.update({
+        where: { id: orders[0]!.id },
+        data: { orderedAt: new Date(Date.now() - 5 * day) },
       });
-    }
-    expect(Object.fromEntries(reported)).toEqual(
-      Object.fromEntries(
-        direct.map((d) => [d.currency, { orders: d._count, value: d._sum.transactionValueMinor }]),
-      ),
-    );
-  });
+      await prisma.order.update({ where: { id: orders[2]!.id }, data: { status: 'APPROVED' } });
+      await prisma.order.delete({ where: { id: orders[4]!.id } });
+
+      const period = `startAt=${new Date(Date.now() - 20 * day).toISOString()}&endAt=${new Date(Date.now() + 20 * day).toISOString()}`;
+      const { body } = await report(`groupBy=day&dateType=${dateType}&${period}&limit=366`, {
+        as: apiKey,
+      });
+      const reported = (
+        body.data as {
+          date: string;
+          currency: string | null;
+          orders: number;
+          transactionValue: number;
+          earningsByStatus: Record<string, number>;
+        }[]
+      )
+        .filter((row) => row.currency !== null)
+        .map((row) => ({
+          date: row.date,
+          currency: row.currency,
+          orders: row.orders,
+          transactionValue: row.transactionValue,
+          earningsByStatus: row.earningsByStatus,
+        }));
+      const direct = new Map<string, (typeof reported)[number]>();
+      for (const order of await prisma.order.findMany({ where: { affiliateId } })) {
+        const date = order[column].toISOString().slice(0, 10);
+        const row = direct.get(`${date} ${order.currency}`) ?? {
+          date,
+          currency: order.currency,
+          orders: 0,
+          transactionValue: 0,
+          earningsByStatus: earningsByStatus({}),
+        };
+        row.orders += 1;
+        row.transactionValue += order.transactionValueMinor / 10 ** exponentOf(order.currency);
+        row.earningsByStatus[order.status] +=
+          order.earningsMinor / 10 ** exponentOf(order.currency);
+        direct.set(`${date} ${order.currency}`, row);
+      }
+      expect(reported).toHaveLength(dateType === 'updated' ? 3 : 4);
+      expect(reported).toEqual(
+        [...direct.values()].sort(
+          (a, b) => a.date.localeCompare(b.date) || a.currency!.localeCompare(b.currency!),
+        ),
+      );
+    },
+  );
 });
 
 describe('time zones', () => {

@@ -2,12 +2,13 @@
 // performance_rollups): clicks from LinkClickHour / AffiliateClickHour (written with the links'
 // counters), orders from OrderLinkHour / OrderAffiliateHour (kept by triggers on "Order", by link,
 // coupon code and the campaign the orders came through); by sub-ID, the tagged ones from their
-// sub-ID rollups (migration sub_ids), the untagged ones as the difference. By another order date
-// than `orderedAt` (`dateType`), or by sub-ID within a campaign, the orders are read from "Order"
-// as rows of the same shape, each order its own row. The ledger's entries (bonuses, pay per click,
-// credits, debits, clawbacks) are read from "Earning" by `earnedAt`, beside the orders. One
-// statement answers a page of rows and their total; no click is read, nor, by `orderedAt`, any
-// order but by sub-ID within a campaign.
+// sub-ID rollups (migration sub_ids), the untagged ones as the difference. By day by another order
+// date than `orderedAt` (`dateType`), the affiliate's orders from OrderAffiliateDateHour (kept by
+// the same triggers); by that date and another grouping, or by sub-ID within a campaign, the
+// orders are read from "Order" as rows of the same shape, each order its own row. The ledger's
+// entries (bonuses, pay per click, credits, debits, clawbacks) are read from "Earning" by
+// `earnedAt`, beside the orders. One statement answers a page of rows and their total; no click is
+// read, nor, by day or by `orderedAt`, any order but by sub-ID within a campaign.
 import { prisma } from '../../platform/db';
 import { BadRequestError } from '../../platform/errors';
 import { Prisma } from '../../generated/prisma/client';
@@ -147,9 +148,9 @@ export const readsAffiliateHours = (
  * A report's work per day of its period, in operation-cost units (src/schema/complexity.ts): the
  * scale data's big account (bench/reportTiming.ts) answers a year by day from its own hours in
  * ~25 ms, a month by sub1 from its own hours by value in ~10 ms, a month by link from each link's
- * hours in 60-140 ms, and a month by another order date than `ordered` from its orders in
- * ~120 ms (and by sub-ID within one campaign from that campaign's orders); the weights keep that
- * order. A year by link (8,784) fits one operation at its largest page and full width; three do
+ * hours in 60-140 ms, and a month by another order date than `ordered` (but by day) from its
+ * orders in ~120 ms (and by sub-ID within one campaign from that campaign's orders); the weights
+ * keep that order. A year by link (8,784) fits one operation at its largest page and full width; three do
  * not fit one operation; a year by another order date (27,375) does not: on GraphQL it is asked
  * by quarters (REST routes are bounded by their page rules instead).
  */
@@ -169,13 +170,14 @@ export function reportWork(
   },
   now = new Date(),
 ): number {
-  const perDay = !readsOrderRollups(query)
-    ? REPORT_DAY_COST.orders
-    : !readsAffiliateHours(query)
-      ? REPORT_DAY_COST.linkHours
-      : subIdSlotOf(query.groupBy) === null
-        ? REPORT_DAY_COST.affiliateHours
-        : REPORT_DAY_COST.affiliateSubIdHours;
+  const perDay =
+    orderSourceOf(query) === 'orders'
+      ? REPORT_DAY_COST.orders
+      : !readsAffiliateHours(query)
+        ? REPORT_DAY_COST.linkHours
+        : subIdSlotOf(query.groupBy) === null
+          ? REPORT_DAY_COST.affiliateHours
+          : REPORT_DAY_COST.affiliateSubIdHours;
   return periodDays(query.startAt, query.endAt, now) * perDay;
 }
 
@@ -233,23 +235,30 @@ const ORDER_ROLLUPS: ReportRollups = {
     link: Prisma.sql`"OrderLinkSubIdHour"`,
     affiliate: Prisma.sql`"OrderAffiliateSubIdHour"`,
   },
-  // Not read within a campaign (readsOrderRollups): an order by code may not have its link's.
+  // Not read within a campaign (orderSourceOf): an order by code may not have its link's.
   taggedCampaign: { rollup: Prisma.sql`"linkCode"`, shortUrl: Prisma.sql`"urlCode"` },
   keys: ['currency', 'status'],
   sums: ['orders', 'transactionValueMinor', 'earningsMinor'],
 };
 
 /**
- * Whether the orders come from their hourly rollups: by their order date, but by sub-ID within a
- * campaign, where the sub-ID rollups know an order's link and not its code, so not its campaign.
+ * Where the report's orders come from: by their order date, their hourly rollups, but by sub-ID
+ * within a campaign, where the sub-ID rollups know an order's link and not its code, so not its
+ * campaign; by day by another order date affiliate-wide, the affiliate's hours of that date
+ * (OrderAffiliateDateHour); otherwise the orders themselves.
  */
-const readsOrderRollups = (query: {
+function orderSourceOf(query: {
   groupBy: ReportGroup;
   dateType?: OrderDateName | null;
+  organizationId?: string | null;
   campaignId?: string | null;
-}) =>
-  (query.dateType ?? 'ordered') === 'ordered' &&
-  !(query.campaignId && subIdSlotOf(query.groupBy) !== null);
+}): 'hours' | 'dateHours' | 'orders' {
+  const dateType = query.dateType ?? 'ordered';
+  if (dateType === 'ordered') {
+    return query.campaignId && subIdSlotOf(query.groupBy) !== null ? 'orders' : 'hours';
+  }
+  return query.groupBy === 'day' && readsAffiliateHours(query) ? 'dateHours' : 'orders';
+}
 
 /**
  * An order's value of one sub-ID as the rollups count it: '' for none, a value that is no sub-ID
@@ -279,11 +288,17 @@ function ordersAsRollup(query: ReportQuery, slot: number | null = null): Prisma.
 }
 
 /**
- * The report's orders: their hourly rollups, or the orders themselves, which are split by a
- * sub-ID's value in one pass.
+ * The report's orders: their hourly rollups (by order date, or affiliate-wide by another date), or
+ * the orders themselves, which are split by a sub-ID's value in one pass.
  */
 function orderRollupsOf(query: ReportQuery): ReportRollups {
-  if (readsOrderRollups(query)) return ORDER_ROLLUPS;
+  const source = orderSourceOf(query);
+  if (source === 'hours') return ORDER_ROLLUPS;
+  if (source === 'dateHours') {
+    const hours = Prisma.sql`(SELECT * FROM "OrderAffiliateDateHour"
+      WHERE "dateType" = ${query.dateType})`;
+    return { ...ORDER_ROLLUPS, all: { link: hours, affiliate: hours } };
+  }
   const all = ordersAsRollup(query);
   return {
     ...ORDER_ROLLUPS,
