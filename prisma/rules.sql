@@ -12,6 +12,8 @@ CREATE TRIGGER "ApiKey_deleted" AFTER DELETE ON "ApiKey" FOR EACH ROW EXECUTE FU
 
 -- BEFORE ROW
 CREATE TRIGGER "Campaign_take_brand_visibility" BEFORE INSERT OR UPDATE OF "organizationId", "brandVisible" ON "Campaign" FOR EACH ROW WHEN (pg_trigger_depth() = 0) EXECUTE FUNCTION take_brand_visibility();
+-- AFTER ROW
+CREATE TRIGGER "Campaign_pass_on_coupon_code" AFTER UPDATE OF code, type ON "Campaign" FOR EACH ROW WHEN (old.code IS DISTINCT FROM new.code OR old.type IS DISTINCT FROM new.type) EXECUTE FUNCTION coupon_code_changed();
 
 -- ===== Triggers on "Earning", in firing order =====
 
@@ -23,6 +25,11 @@ CREATE TRIGGER "Earning_created_event" AFTER INSERT ON "Earning" FOR EACH ROW EX
 CREATE TRIGGER "Earning_balance_delete" AFTER DELETE ON "Earning" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "Earning_balance"();
 CREATE TRIGGER "Earning_balance_insert" AFTER INSERT ON "Earning" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "Earning_balance"();
 CREATE TRIGGER "Earning_balance_update" AFTER UPDATE ON "Earning" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "Earning_balance"();
+
+-- ===== Triggers on "LinkClickHour", in firing order =====
+
+-- BEFORE ROW
+CREATE TRIGGER "LinkClickHour_take_coupon_code" BEFORE INSERT OR UPDATE OF "campaignId", "affiliateId", "couponCode" ON "LinkClickHour" FOR EACH ROW WHEN (new."campaignId" IS NOT NULL OR new."couponCode" <> ''::text) EXECUTE FUNCTION take_click_coupon_code();
 
 -- ===== Triggers on "Order", in firing order =====
 
@@ -72,6 +79,11 @@ CREATE TRIGGER "PayoutItem_guard" BEFORE INSERT OR UPDATE ON "PayoutItem" FOR EA
 CREATE TRIGGER "PayoutItem_totals_delete" AFTER DELETE ON "PayoutItem" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "PayoutItem_totals"();
 CREATE TRIGGER "PayoutItem_totals_insert" AFTER INSERT ON "PayoutItem" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "PayoutItem_totals"();
 CREATE TRIGGER "PayoutItem_totals_update" AFTER UPDATE ON "PayoutItem" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "PayoutItem_totals"();
+
+-- ===== Triggers on "PersonalCouponCode", in firing order =====
+
+-- AFTER ROW
+CREATE TRIGGER "PersonalCouponCode_pass_on_code" AFTER INSERT OR DELETE OR UPDATE ON "PersonalCouponCode" FOR EACH ROW EXECUTE FUNCTION coupon_code_changed();
 
 -- ===== Triggers on "Product", in firing order =====
 
@@ -562,6 +574,38 @@ BEGIN
     RAISE EXCEPTION 'payout % amounts to % but its items sum to % (minor units of %): a payout''s amount is the sum of its items, in its currency',
       payout."id", payout."amountMinor", payout."itemsMinor", payout."currency"
       USING ERRCODE = 'check_violation', CONSTRAINT = 'Payout_items_sum';
+  END IF;
+  RETURN NULL;
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION click_coupon_code(campaign uuid, affiliate uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT coalesce((
+    SELECT "coupon_code_key"(coalesce(personal."code", coupon."code"))
+    FROM "Campaign" coupon
+    LEFT JOIN "PersonalCouponCode" personal ON personal."campaignId" = coupon."id"
+      AND personal."affiliateId" = affiliate
+    WHERE coupon."id" = campaign AND coupon."type" IN ('PersonalCoupon', 'GenericCoupon')), '')
+$function$;
+
+CREATE OR REPLACE FUNCTION coupon_code_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_TABLE_NAME = 'Campaign' THEN
+    PERFORM "pass_on_coupon_code"(NEW."id", NULL);
+    RETURN NULL;
+  END IF;
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    PERFORM "pass_on_coupon_code"(OLD."campaignId", OLD."affiliateId");
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    PERFORM "pass_on_coupon_code"(NEW."campaignId", NEW."affiliateId");
   END IF;
   RETURN NULL;
 END
@@ -1107,6 +1151,19 @@ BEGIN
 END
 $function$;
 
+CREATE OR REPLACE FUNCTION pass_on_coupon_code(campaign uuid, affiliate uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM FROM "ShortUrl" link
+  WHERE link."campaignId" = campaign AND (affiliate IS NULL OR link."affiliateId" = affiliate)
+  ORDER BY link."id" FOR UPDATE;
+  UPDATE "LinkClickHour" hour SET "couponCode" = "click_coupon_code"(campaign, hour."affiliateId")
+  WHERE hour."campaignId" = campaign AND (affiliate IS NULL OR hour."affiliateId" = affiliate);
+END
+$function$;
+
 CREATE OR REPLACE FUNCTION pass_on_link_campaign()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -1402,6 +1459,16 @@ BEGIN
     FROM "Organization" AS o WHERE o."id" = NEW."organizationId" FOR SHARE;
   -- No such brand: the foreign key refuses the row, and false keeps NOT NULL from refusing it first.
   NEW."brandVisible" := coalesce(NEW."brandVisible", false);
+  RETURN NEW;
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION take_click_coupon_code()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  NEW."couponCode" := "click_coupon_code"(NEW."campaignId", NEW."affiliateId");
   RETURN NEW;
 END
 $function$;

@@ -4,7 +4,7 @@
 // a generic code without a click. The order routes answer and filter by them.
 import { Prisma } from '../../src/generated/prisma/client';
 import { prisma } from '../../src/platform/db';
-import { call, expectError, useTestDatabase } from '../support/app';
+import { app, call, expectError, useTestDatabase } from '../support/app';
 import {
   createAffiliate,
   createBrand,
@@ -416,6 +416,68 @@ describe('GET /affiliate/reports/performance?groupBy=coupon', () => {
       { couponCode: null, clicks: 2, orders: 1, earnings: 4, epc: 2 },
       { couponCode: 'DORA5', clicks: 0, orders: 2, earnings: 6, epc: null },
     ]);
+  });
+
+  test("a link's clicks follow its campaign's code as the code is issued, changed and withdrawn and as the link changes campaign", async () => {
+    const cleo = await createAffiliate();
+    const reserved = await createCampaign(brandId, { type: 'PersonalCoupon', offerType: null });
+    const summer = await createCampaign(brandId, {
+      type: 'GenericCoupon',
+      offerType: null,
+      code: 'summer5',
+    });
+    const toReserved = await createLink(cleo.affiliateId, brandId, { campaignId: reserved.id });
+    const toSummer = await createLink(cleo.affiliateId, brandId, { campaignId: summer.id });
+    const toOffer = await createLink(cleo.affiliateId, brandId, { campaignId: offer.id });
+    const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000);
+    await recordClicks(toReserved, hour, { clicks: 3 });
+    await recordClicks(toOffer, hour, { clicks: 2 });
+    // Counted by the redirect itself, in the current hour.
+    const followed = await app.fetch(`http://api.test/s/${toSummer.urlCode}`, {
+      headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Firefox/128.0' },
+      redirect: 'manual',
+    });
+    expect(followed.status).toBe(302);
+
+    const period = `startAt=${new Date(hour.getTime() - 3_600_000).toISOString()}&endAt=${new Date(hour.getTime() + 3 * 3_600_000).toISOString()}`;
+    // Affiliate-wide (the hours with a code, the rest as the difference) and within the brand
+    // (each link's hours) alike.
+    const clicksByCode = async () => {
+      const [all, inBrand] = await Promise.all(
+        ['', `&organizationId=${brandId}`].map((filter) =>
+          call(`/affiliate/reports/performance?groupBy=coupon&${period}${filter}`, {
+            key: cleo.apiKey,
+          }),
+        ),
+      );
+      expect(inBrand!.body.data).toEqual(all!.body.data);
+      return Object.fromEntries(
+        all!.body.data.map((row: { couponCode: string | null; clicks: number }) => [
+          row.couponCode ?? '(none)',
+          row.clicks,
+        ]),
+      );
+    };
+    expect(await clicksByCode()).toEqual({ '(none)': 5, SUMMER5: 1 });
+
+    await createPersonalCode(reserved.id, cleo.affiliateId, 'Cleo7');
+    expect(await clicksByCode()).toEqual({ CLEO7: 3, '(none)': 2, SUMMER5: 1 });
+
+    await prisma.campaign.update({ where: { id: summer.id }, data: { code: ' Autumn5' } });
+    await prisma.shortUrl.update({ where: { id: toOffer.id }, data: { campaignId: summer.id } });
+    expect(await clicksByCode()).toEqual({ CLEO7: 3, AUTUMN5: 3 });
+
+    await prisma.personalCouponCode.delete({
+      where: { campaignId_affiliateId: { campaignId: reserved.id, affiliateId: cleo.affiliateId } },
+    });
+    await prisma.campaign.delete({ where: { id: summer.id } });
+    expect(await clicksByCode()).toEqual({ '(none)': 6 });
+
+    // Every hour's code is the one its campaign gives it now, however the hour was written.
+    const stale = await prisma.$queryRaw<{ stale: number }[]>`
+      SELECT count(*)::int AS stale FROM "LinkClickHour"
+      WHERE "couponCode" <> "click_coupon_code"("campaignId", "affiliateId")`;
+    expect(stale).toEqual([{ stale: 0 }]);
   });
 });
 

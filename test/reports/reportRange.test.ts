@@ -125,7 +125,15 @@ describe('reportWork', () => {
     expect(reportWork({ groupBy: 'day', ...year }, now)).toBe(365 * REPORT_DAY_COST.affiliateHours);
   });
 
+  test.each(['sub1', 'coupon'] as const)(
+    "by %s without a brand or campaign filter reads the affiliate's hours and the hours with a value",
+    (groupBy) => {
+      expect(reportWork({ groupBy, ...year }, now)).toBe(365 * REPORT_DAY_COST.affiliateSplitHours);
+    },
+  );
+
   test.each([
+    { groupBy: 'coupon' as const, organizationId: '11111111-1111-4111-8111-111111111111' },
     { groupBy: 'brand' as const },
     { groupBy: 'campaign' as const },
     { groupBy: 'link' as const },

@@ -1,6 +1,6 @@
 // The performance report's rows, read from the hourly rollups the database keeps (migration
 // performance_rollups): clicks from LinkClickHour / AffiliateClickHour (written with the links'
-// counters), orders from OrderLinkHour / OrderAffiliateHour (kept by triggers on "Order", by link,
+// counters; a link's hours keep its campaign and that campaign's coupon code), orders from OrderLinkHour / OrderAffiliateHour (kept by triggers on "Order", by link,
 // coupon code and the campaign the orders came through); by sub-ID, the tagged ones from their
 // sub-ID rollups (migration sub_ids), the untagged ones as the difference. By day by another order
 // date than `orderedAt` (`dateType`), the affiliate's orders from OrderAffiliateDateHour (kept by
@@ -134,29 +134,36 @@ function keyOf(
 }
 
 /**
- * Whether the report may read the affiliate-wide hours (by day or sub-ID, no brand or campaign
- * filter); any other reads each link's hours.
+ * Whether a grouping splits the hours by a value they may lack (a sub-ID, a coupon code): the rows
+ * with a value are read by it, and those without are all hours less them.
+ */
+const splitsByValue = (group: ReportGroup) => group === 'coupon' || subIdSlotOf(group) !== null;
+
+/**
+ * Whether the report may read the affiliate-wide hours (by day, sub-ID or coupon code, no brand or
+ * campaign filter); any other reads each link's hours.
  */
 export const readsAffiliateHours = (
   query: Pick<ReportQuery, 'groupBy' | 'organizationId' | 'campaignId'>,
 ) =>
-  (query.groupBy === 'day' || subIdSlotOf(query.groupBy) !== null) &&
+  (query.groupBy === 'day' || splitsByValue(query.groupBy)) &&
   !query.organizationId &&
   !query.campaignId;
 
 /**
  * A report's work per day of its period, in operation-cost units (src/schema/complexity.ts): the
  * scale data's big account (bench/reportTiming.ts) answers a year by day from its own hours in
- * ~25 ms, a month by sub1 from its own hours by value in ~10 ms, a month by link from each link's
- * hours in 60-140 ms, and a month by another order date than `ordered` (but by day) from its
- * orders in ~120 ms (and by sub-ID within one campaign from that campaign's orders); the weights
- * keep that order. A year by link (8,784) fits one operation at its largest page and full width; three do
- * not fit one operation; a year by another order date (27,375) does not: on GraphQL it is asked
- * by quarters (REST routes are bounded by their page rules instead).
+ * ~25 ms, a month by sub1 or coupon code from its own hours and the hours with a value in 10-50
+ * ms, a month by link from each link's hours in 60-140 ms, and a month by another order date than
+ * `ordered` (but by day) from its orders in ~120 ms (and by sub-ID within one campaign from that
+ * campaign's orders); the weights keep that order. A year by link (8,784) fits one operation at
+ * its largest page and full width; three do not fit one operation; a year by another order date
+ * (27,375) does not: on GraphQL it is asked by quarters (REST routes are bounded by their page
+ * rules instead).
  */
 export const REPORT_DAY_COST = {
   affiliateHours: 1,
-  affiliateSubIdHours: 5,
+  affiliateSplitHours: 5,
   linkHours: 24,
   orders: 75,
 };
@@ -175,9 +182,9 @@ export function reportWork(
       ? REPORT_DAY_COST.orders
       : !readsAffiliateHours(query)
         ? REPORT_DAY_COST.linkHours
-        : subIdSlotOf(query.groupBy) === null
-          ? REPORT_DAY_COST.affiliateHours
-          : REPORT_DAY_COST.affiliateSubIdHours;
+        : splitsByValue(query.groupBy)
+          ? REPORT_DAY_COST.affiliateSplitHours
+          : REPORT_DAY_COST.affiliateHours;
   return periodDays(query.startAt, query.endAt, now) * perDay;
 }
 
@@ -223,6 +230,11 @@ interface ReportRollups {
   tagged: Record<'link' | 'affiliate', Prisma.Sql> | ((slot: number) => Prisma.Sql);
   /** Where the rows by sub-ID value find their campaign (the others keep their own). */
   taggedCampaign: CampaignOfRows;
+  /**
+   * The link rollup's rows with a coupon code, the code as "value"; null where the rows are the
+   * orders themselves, read whole.
+   */
+  coded: Prisma.Sql | null;
   /** Columns kept apart (besides the value). */
   keys: readonly string[];
   /** Columns summed. */
@@ -237,6 +249,7 @@ const ORDER_ROLLUPS: ReportRollups = {
   },
   // Not read within a campaign (orderSourceOf): an order by code may not have its link's.
   taggedCampaign: { rollup: Prisma.sql`"linkCode"`, shortUrl: Prisma.sql`"urlCode"` },
+  coded: Prisma.sql`(SELECT *, "couponCode" AS "value" FROM "OrderLinkHour" WHERE "couponCode" <> '')`,
   keys: ['currency', 'status'],
   sums: ['orders', 'transactionValueMinor', 'earningsMinor'],
 };
@@ -305,6 +318,7 @@ function orderRollupsOf(query: ReportQuery): ReportRollups {
     all: { link: all, affiliate: all },
     tagged: (slot) => ordersAsRollup(query, slot),
     taggedCampaign: 'own',
+    coded: null,
   };
 }
 
@@ -315,6 +329,7 @@ const CLICK_ROLLUPS: ReportRollups = {
     affiliate: Prisma.sql`"AffiliateSubIdClickHour"`,
   },
   taggedCampaign: { rollup: Prisma.sql`"linkId"`, shortUrl: Prisma.sql`"id"` },
+  coded: Prisma.sql`(SELECT *, "couponCode" AS "value" FROM "LinkClickHour" WHERE "couponCode" <> '')`,
   keys: [],
   sums: ['clicks', 'repeats', 'bots'],
 };
@@ -327,37 +342,40 @@ const sumsOf = (rollups: ReportRollups, format: (column: string) => string) =>
 const summed = (column: string) => `sum("${column}"::float8) AS "${column}"`;
 
 /**
- * One sub-ID's rows by value (`subId`): the tagged ones from the sub-ID rollup, and those without
- * a value ('') as all rows less the tagged ones.
+ * The rows by a value (as `name`): those with a value from the rows by value (`valued`), and those
+ * without ('') as all rows less them.
  */
-function splitBySubId(
+function splitByValue(
   query: ReportQuery,
-  slot: number,
   rollups: ReportRollups,
-  byValue: Record<'link' | 'affiliate', Prisma.Sql>,
+  valued: Prisma.Sql,
+  name: 'subId' | 'couponCode',
 ): Prisma.Sql {
   const all = rollupRows(query, rollups.all[sideOf(query)], 'own');
-  const tagged = rollupRows(query, byValue[sideOf(query)], rollups.taggedCampaign, slot);
   const keys = keysOf(rollups);
-  return Prisma.sql`WITH tagged AS (
+  return Prisma.sql`WITH valued AS (
       SELECT "value" ${keys} ${sumsOf(rollups, summed)}
-      FROM (${tagged}) AS hours GROUP BY "value" ${keys}
+      FROM (${valued}) AS hours GROUP BY "value" ${keys}
     )
-    SELECT "value" AS "subId" ${keys} ${sumsOf(rollups, (c) => `"${c}"`)} FROM tagged
+    SELECT "value" AS ${Prisma.raw(`"${name}"`)} ${keys} ${sumsOf(rollups, (c) => `"${c}"`)}
+    FROM valued
     UNION ALL
     SELECT '' ${keys} ${sumsOf(rollups, (c) => `"${c}"::float8`)} FROM (${all}) AS hours
     UNION ALL
-    SELECT '' ${keys} ${sumsOf(rollups, (c) => `-"${c}"`)} FROM tagged`;
+    SELECT '' ${keys} ${sumsOf(rollups, (c) => `-"${c}"`)} FROM valued`;
 }
 
-/** The rows a report groups: one sub-ID's split, or the hours. */
+/** The rows a report groups: split by a sub-ID or coupon code, or the hours. */
 function sourceOf(query: ReportQuery, rollups: ReportRollups): Prisma.Sql {
   const slot = subIdSlotOf(query.groupBy);
+  if (query.groupBy === 'coupon' && rollups.coded) {
+    return splitByValue(query, rollups, rollupRows(query, rollups.coded, 'own'), 'couponCode');
+  }
   if (slot === null) return rollupRows(query, rollups.all[sideOf(query)], 'own');
   const { tagged } = rollups;
-  return typeof tagged === 'function'
-    ? rollupRows(query, tagged(slot), rollups.taggedCampaign)
-    : splitBySubId(query, slot, rollups, tagged);
+  if (typeof tagged === 'function') return rollupRows(query, tagged(slot), rollups.taggedCampaign);
+  const valued = rollupRows(query, tagged[sideOf(query)], rollups.taggedCampaign, slot);
+  return splitByValue(query, rollups, valued, 'subId');
 }
 
 function orderRows(query: ReportQuery): Prisma.Sql {
@@ -411,29 +429,8 @@ function entryRows(query: ReportQuery): Prisma.Sql {
     GROUP BY ${key.group}, 2`;
 }
 
-/**
- * By coupon code, a click counts under the code of its link's campaign, the affiliate's own
- * PersonalCoupon code or the GenericCoupon's code (normalised as orders' codes are), else under
- * none (''): each campaign with clicks in the period is looked up once.
- */
-function clicksByCoupon(query: ReportQuery, source: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`SELECT coalesce((
-        SELECT "coupon_code_key"(coalesce(personal."code", campaign."code"))
-        FROM "Campaign" campaign
-        LEFT JOIN "PersonalCouponCode" personal ON personal."campaignId" = campaign."id"
-          AND personal."affiliateId" = ${query.affiliateId}::uuid
-        WHERE campaign."id" = c."campaignId"
-          AND campaign."type" IN ('PersonalCoupon', 'GenericCoupon')), '') AS "couponCode",
-      c."clicks", c."repeats", c."bots"
-    FROM (SELECT "campaignId", sum("clicks") AS "clicks", sum("repeats") AS "repeats",
-        sum("bots") AS "bots"
-      FROM (${source}) AS hours GROUP BY "campaignId") AS c`;
-}
-
 function clickRows(query: ReportQuery): Prisma.Sql {
-  const slot = subIdSlotOf(query.groupBy);
-  const hours = sourceOf(query, CLICK_ROLLUPS);
-  const source = query.groupBy === 'coupon' ? clicksByCoupon(query, hours) : hours;
+  const source = sourceOf(query, CLICK_ROLLUPS);
   const key = keyOf(query, {
     hour: Prisma.sql`c."hour"`,
     brand: Prisma.sql`c."organizationId"`,
@@ -448,8 +445,8 @@ function clickRows(query: ReportQuery): Prisma.Sql {
     FROM (${source}) AS c
     GROUP BY ${key.group}
     ${
-      // No row for "no sub-ID" when every click had one.
-      slot === null
+      // No row for "no sub-ID" or "no code" when every click had one.
+      !splitsByValue(query.groupBy)
         ? Prisma.empty
         : Prisma.sql`HAVING sum(c."clicks") <> 0 OR sum(c."repeats") <> 0 OR sum(c."bots") <> 0`
     }`;
