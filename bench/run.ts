@@ -287,11 +287,13 @@ async function measureFixedBody(server: FixedBodyServer, options: Options): Prom
 }
 
 function roundProgress(target: string, route: string, name: ContenderName, round: Round): void {
-  const { load, cpuMsPerAnswer, postgresCpuMsPerAnswer, rssMiB, probe } = round;
+  const { load, cpuMsPerAnswer, postgresCpuMsPerAnswer, redisCpuMsPerAnswer, rssMiB, probe } =
+    round;
   console.log(
-    `[${target}] GET ${route} ${name.padEnd(7)} ${Math.round(load.requestsPerSecond).toString().padStart(6)} req/s` +
+    `[${target}] GET ${route} ${name.padEnd(12)} ${Math.round(load.requestsPerSecond).toString().padStart(6)} req/s` +
       `  p50 ${load.p50Ms.toFixed(2)}  p99 ${load.p99Ms.toFixed(2)} ms` +
-      `  CPU ${cpuMsPerAnswer.toFixed(2)} ms/answer, PostgreSQL ${postgresCpuMsPerAnswer.toFixed(2)}` +
+      `  CPU ${cpuMsPerAnswer.toFixed(2)} ms/answer, PostgreSQL ${postgresCpuMsPerAnswer.toFixed(2)},` +
+      ` Redis ${redisCpuMsPerAnswer.toFixed(3)}` +
       `  RSS ${Math.round(rssMiB)} MiB` +
       `  at ${TARGETS.references.probeRatePerS}/s: p50 ${probe.p50Ms.toFixed(2)}  p99 ${probe.p99Ms.toFixed(2)} ms` +
       `  errors ${load.errors + probe.errors}`,
@@ -459,10 +461,15 @@ async function measureBesideReferences(
   if (target !== TARGETS.references.target || !routes.length) {
     return { sideBySide: [], referenceChecks: [] };
   }
-  const [peer, limit] = await Promise.all([startPeerServer(schema), startLimitServer(schema)]);
+  const [peer, defaultPeer, limit] = await Promise.all([
+    startPeerServer(schema, 'join'),
+    startPeerServer(schema, 'query'),
+    startLimitServer(schema),
+  ]);
   const contenders: Contender[] = [
     { name: 'service', server: service },
     { name: 'peer', server: peer },
+    { name: 'default peer', server: defaultPeer },
     { name: 'limit', server: limit },
   ];
   const settings = sideBySideSettings(options);
@@ -488,7 +495,7 @@ async function measureBesideReferences(
       result.referenceChecks.push(...checks);
     }
   } finally {
-    await Promise.all([peer.stop(), limit.stop()]);
+    await Promise.all([peer.stop(), defaultPeer.stop(), limit.stop()]);
   }
   return result;
 }

@@ -234,12 +234,34 @@ export interface OrderRow {
   originalEarningsMinor: number;
   locksAt: Date;
   lockedAt: Date | null;
+  heldReason: string | null;
+  heldNote: string | null;
+  /** The payout item that holds the order (at most one), with its payout. */
+  payoutItems: { payout: { id: string; status: string; paidAt: Date | string | null } }[];
+  couponCode: string | null;
+  campaignId: string | null;
+  attribution: string | null;
 }
 
-/** One item of GET /affiliate/orders: money in major units, rates in percent. */
+const exponents = new Map<string, number>();
+
+/** Minor units in the currency's major units: its decimals as ICU's currency data has them. */
+function fromMinor(minor: number, currency: string): number {
+  let exponent = exponents.get(currency);
+  if (exponent === undefined) {
+    exponent = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
+      .maximumFractionDigits!;
+    exponents.set(currency, exponent);
+  }
+  return minor / 10 ** exponent;
+}
+
+/** One item of GET /affiliate/orders: money in the currency's major units, rates in percent. */
 export function orderJson(order: OrderRow) {
   const now = new Date();
   const lockedAt = order.lockedAt ?? (order.locksAt <= now ? order.locksAt : null);
+  const money = (minor: number) => fromMinor(minor, order.currency);
+  const payout = order.payoutItems[0]?.payout ?? null;
   return {
     id: order.id,
     orderNumber: order.orderNumber,
@@ -247,18 +269,18 @@ export function orderJson(order: OrderRow) {
     organization: brandJson(order.organization),
     status: order.status,
     currency: order.currency,
-    transactionValue: order.transactionValueMinor / 100,
+    transactionValue: money(order.transactionValueMinor),
     commissionRate: order.commissionRateBps / 100,
-    earnings: order.earningsMinor / 100,
+    earnings: money(order.earningsMinor),
     items: order.items.map((item) => ({
       productId: item.productId,
       sku: item.sku,
       name: item.name,
       quantity: item.quantity,
-      unitPrice: item.unitPriceMinor / 100,
-      total: item.totalMinor / 100,
+      unitPrice: money(item.unitPriceMinor),
+      total: money(item.totalMinor),
       commissionRate: item.commissionRateBps / 100,
-      commissionValue: item.commissionValueMinor / 100,
+      commissionValue: money(item.commissionValueMinor),
     })),
     shortUrlCode: order.shortUrlCode,
     channelId: order.channelId,
@@ -271,14 +293,22 @@ export function orderJson(order: OrderRow) {
     updatedAt: order.updatedAt.toISOString(),
     statusReason: order.statusReason,
     statusNote: order.statusNote,
-    originalSaleAmount: order.originalTransactionValueMinor / 100,
-    originalEarnings: order.originalEarningsMinor / 100,
+    originalSaleAmount: money(order.originalTransactionValueMinor),
+    originalEarnings: money(order.originalEarningsMinor),
     adjusted:
       order.transactionValueMinor !== order.originalTransactionValueMinor ||
       order.earningsMinor !== order.originalEarningsMinor,
     locksAt: order.locksAt.toISOString(),
     lockedAt: lockedAt?.toISOString() ?? null,
     isFinal: lockedAt !== null && order.status !== 'APPROVED',
+    heldReason: order.heldReason,
+    heldNote: order.heldNote,
+    payoutId: payout?.id ?? null,
+    payoutStatus: payout?.status ?? null,
+    paidAt: payout?.paidAt ? new Date(payout.paidAt).toISOString() : null,
+    couponCode: order.couponCode,
+    campaignId: order.campaignId,
+    attribution: order.attribution,
   };
 }
 

@@ -87,7 +87,13 @@ const ORDER_PAGE_SQL = `
                      FROM "OrderItem" i WHERE i."orderId" = r.id), '[]') AS items,
          r."shortUrlCode", r."channelId", r.sub1, r.sub2, r.sub3, r.sub4, r.sub5,
          r."orderedAt", r."updatedAt", r."statusReason", r."statusNote",
-         r."originalTransactionValueMinor", r."originalEarningsMinor", r."locksAt", r."lockedAt"
+         r."originalTransactionValueMinor", r."originalEarningsMinor", r."locksAt", r."lockedAt",
+         r."heldReason", r."heldNote",
+         coalesce((SELECT json_agg(json_build_object('payout', json_build_object(
+                     'id', p.id, 'status', p.status, 'paidAt', p."paidAt" AT TIME ZONE 'UTC')))
+                     FROM "PayoutItem" i JOIN "Payout" p ON p.id = i."payoutId"
+                    WHERE i."heldOrderId" = r.id), '[]') AS "payoutItems",
+         r."couponCode", r."campaignId", r.attribution
     FROM "Order" r JOIN "Organization" o ON o.id = r."organizationId"
    WHERE r."affiliateId" = $1
    ORDER BY r."orderedAt" DESC, r.id DESC

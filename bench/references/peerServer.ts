@@ -3,9 +3,11 @@
 // doing what the contract asks of every server: each request is counted against the quota of its
 // key and address in Redis (one script, one round trip, the rate-limit headers), its key is looked
 // up (Prisma, key with its owner) and remembered for 60 s, the page is counted and read with
-// includes, and an access line is written (pino, as the service's). Bundled as the service is built
-// (bench/support/build.ts) and run as its own process on the same Node, with PORT, DATABASE_URL,
-// DATABASE_SCHEMA, REDIS_URL, RATE_LIMIT_MAX and SHORT_LINK_BASE_URL; it prints `listening <port>`.
+// includes, and an access line is written (pino, as the service's). The includes are loaded by
+// joins (Prisma's relationJoins, as the service loads its relations), or with PEER_RELATION_LOAD=query
+// by Prisma's default, a query per relation. Bundled as the service is built (bench/support/build.ts)
+// and run as its own process on the same Node, with PORT, DATABASE_URL, DATABASE_SCHEMA, REDIS_URL,
+// RATE_LIMIT_MAX and SHORT_LINK_BASE_URL; it prints `listening <port>`.
 import { PrismaPg } from '@prisma/adapter-pg';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import Redis from 'ioredis';
@@ -29,6 +31,8 @@ import {
   type Page,
   type ReferencePath,
 } from './answers';
+
+const relationLoadStrategy = process.env.PEER_RELATION_LOAD === 'query' ? 'query' : 'join';
 
 function prismaClient(): PrismaClient {
   const schema = process.env.DATABASE_SCHEMA ?? 'public';
@@ -135,6 +139,7 @@ async function campaigns(request: FastifyRequest<{ Querystring: Query }>, reply:
   const [total, rows] = await Promise.all([
     prisma.campaign.count({ where }),
     prisma.campaign.findMany({
+      relationLoadStrategy,
       where,
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       skip: page.skip,
@@ -168,6 +173,7 @@ async function orders(request: FastifyRequest<{ Querystring: Query }>, reply: Fa
   const [total, rows, [final]] = await Promise.all([
     prisma.order.count({ where }),
     prisma.order.findMany({
+      relationLoadStrategy,
       where,
       orderBy: [{ orderedAt: 'desc' }, { id: 'desc' }],
       skip: page.skip,
@@ -175,6 +181,11 @@ async function orders(request: FastifyRequest<{ Querystring: Query }>, reply: Fa
       include: {
         organization: { select: { id: true, name: true, logoUrl: true } },
         items: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
+        payoutItems: {
+          where: { heldOrderId: { not: null } },
+          select: { payout: { select: { id: true, status: true, paidAt: true } } },
+          take: 1,
+        },
       },
     }),
     prisma.$queryRawUnsafe<{ finalThrough: Date }[]>(FINAL_THROUGH_SQL, affiliateId),

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { STACK_FLOOR_PATH } from '../references/stackFloorServer';
 import { buildService, productionNode, referenceBundle, type ReferenceServer } from './build';
+import Redis from 'ioredis';
 import { cpuMsOf } from './cpuTime';
 
 export const REPO_ROOT = path.join(__dirname, '..', '..');
@@ -165,13 +166,33 @@ function databaseEnv(schema: string): NodeJS.ProcessEnv {
   };
 }
 
-/** Fastify + the service's Prisma client on the schema's data (peerServer.ts). */
-export function startPeerServer(schema: string): Promise<Server> {
-  return startReference('the peer server', 'peerServer', {
+/**
+ * Fastify + the service's Prisma client on the schema's data (peerServer.ts), loading a page's
+ * relations by joins, as the service does, or by Prisma's default, a query per relation.
+ */
+export function startPeerServer(
+  schema: string,
+  relations: 'join' | 'query' = 'join',
+): Promise<Server> {
+  return startReference(`the peer server (relations by ${relations})`, 'peerServer', {
     ...databaseEnv(schema),
     REDIS_URL,
     RATE_LIMIT_MAX: QUOTA_OUT_OF_THE_WAY,
+    PEER_RELATION_LOAD: relations,
   });
+}
+
+/** The process id of the Redis server the servers share (its own INFO says). */
+export async function redisServerPid(): Promise<number> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    const pid = /^process_id:(\d+)/m.exec(await redis.info('server'))?.[1];
+    if (!pid) throw new Error(`Redis at ${REDIS_URL} names no process id`);
+    return Number(pid);
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** node:http + pg with hand-written SQL on the schema's data (limitServer.ts). */

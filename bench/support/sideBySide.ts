@@ -1,15 +1,16 @@
 // The service beside the reference servers on one route: first the bodies (a reference whose body
 // differs from the service's is not measured), then alternating rounds (service, peer, limit,
-// service, ...), each turn a closed-loop load (req/s, latency, the server's CPU per answer and
-// PostgreSQL's) and an open-loop probe at a fixed rate. Alternating spreads the machine's drift and
+// service, ...), each turn a closed-loop load (req/s, latency, the server's CPU per answer,
+// PostgreSQL's and Redis's) and an open-loop probe at a fixed rate. Alternating spreads the machine's drift and
 // the other processes' load over all servers alike; each figure is the median of the rounds.
 import { cpuMsOf, postgresCpuMs, residentMiBOf } from './cpuTime';
 import { postmasterPid } from './database';
+import { redisServerPid } from './processes';
 import { runLoad, type LoadRequest, type LoadResult } from './load';
 import { probeAtFixedRate, type ProbeResult } from './openLoop';
 import { quiet, type Server } from './processes';
 
-export type ContenderName = 'service' | 'peer' | 'limit';
+export type ContenderName = 'service' | 'peer' | 'default peer' | 'limit';
 
 export interface Contender {
   name: ContenderName;
@@ -22,6 +23,8 @@ export interface Round {
   cpuMsPerAnswer: number;
   /** The PostgreSQL server's CPU time (every process of it) over the same load, per answer. */
   postgresCpuMsPerAnswer: number;
+  /** The Redis server's CPU time over the same load, per answer. */
+  redisCpuMsPerAnswer: number;
   /** The server process's resident memory at the end of the closed loop. */
   rssMiB: number;
   probe: ProbeResult;
@@ -121,7 +124,7 @@ async function measureRound(
   server: Server,
   requests: LoadRequest[],
   settings: SideBySideSettings,
-  postmaster: number,
+  databases: { postmaster: number; redis: number },
 ): Promise<Round> {
   const spec = { requests, expected: [200] };
   const { connections, durationS } = settings;
@@ -132,13 +135,16 @@ async function measureRound(
   );
   await quiet(server.pid);
   const cpuBefore = cpuMsOf(server.pid);
-  const postgresBefore = postgresCpuMs(postmaster);
+  const postgresBefore = postgresCpuMs(databases.postmaster);
+  const redisBefore = cpuMsOf(databases.redis);
   const load = await runLoad(server.baseUrl, spec, {
     connections,
     durationS,
     requestsPerConnection,
   });
-  const postgresCpuMsPerAnswer = (postgresCpuMs(postmaster) - postgresBefore) / load.responses;
+  const postgresCpuMsPerAnswer =
+    (postgresCpuMs(databases.postmaster) - postgresBefore) / load.responses;
+  const redisCpuMsPerAnswer = (cpuMsOf(databases.redis) - redisBefore) / load.responses;
   const cpuMsPerAnswer = (cpuMsOf(server.pid) - cpuBefore) / load.responses;
   const rssMiB = residentMiBOf(server.pid);
   await quiet(server.pid);
@@ -146,7 +152,7 @@ async function measureRound(
     ratePerS: settings.probeRatePerS,
     durationS,
   });
-  return { load, cpuMsPerAnswer, postgresCpuMsPerAnswer, rssMiB, probe };
+  return { load, cpuMsPerAnswer, postgresCpuMsPerAnswer, redisCpuMsPerAnswer, rssMiB, probe };
 }
 
 /** What the contenders are loaded with, and which answers are compared before. */
@@ -170,7 +176,7 @@ export async function measureSideBySide(
 ): Promise<SideBySide> {
   const [service] = contenders;
   if (service?.name !== 'service') throw new Error('side by side: the service comes first');
-  const postmaster = await postmasterPid();
+  const databases = { postmaster: await postmasterPid(), redis: await redisServerPid() };
   const outcomes: ContenderOutcome[] = [];
   for (const { name, server } of contenders) {
     const refusal =
@@ -181,7 +187,7 @@ export async function measureSideBySide(
   for (let round = 0; round < settings.rounds; round++) {
     for (const [i, { name, server }] of contenders.entries()) {
       if (outcomes[i]!.refusal) continue;
-      const measured = await measureRound(server, workload.load, settings, postmaster);
+      const measured = await measureRound(server, workload.load, settings, databases);
       outcomes[i]!.rounds.push(measured);
       onRound(name, measured);
       await quiet(server.pid);
@@ -199,6 +205,9 @@ export interface ContenderSummary {
   p99Ms: number;
   cpuMsPerAnswer: number;
   postgresCpuMsPerAnswer: number;
+  redisCpuMsPerAnswer: number;
+  /** The server's, PostgreSQL's and Redis's CPU per answer together. */
+  totalCpuMsPerAnswer: number;
   rssMiB: number;
   probeP50Ms: number;
   probeP99Ms: number;
@@ -223,6 +232,12 @@ export function summaryOf(outcome: ContenderOutcome | undefined): ContenderSumma
     p99Ms: median(rounds.map((round) => round.load.p99Ms)),
     cpuMsPerAnswer: median(rounds.map((round) => round.cpuMsPerAnswer)),
     postgresCpuMsPerAnswer: median(rounds.map((round) => round.postgresCpuMsPerAnswer)),
+    redisCpuMsPerAnswer: median(rounds.map((round) => round.redisCpuMsPerAnswer)),
+    totalCpuMsPerAnswer: median(
+      rounds.map(
+        (round) => round.cpuMsPerAnswer + round.postgresCpuMsPerAnswer + round.redisCpuMsPerAnswer,
+      ),
+    ),
     rssMiB: median(rounds.map((round) => round.rssMiB)),
     probeP50Ms: median(rounds.map((round) => round.probe.p50Ms)),
     probeP99Ms: median(rounds.map((round) => round.probe.p99Ms)),

@@ -14,22 +14,22 @@ export const TARGETS = {
   growthRatio: 1.5,
   /**
    * GET /affiliate/campaigns and GET /affiliate/orders, response cache off, beside the peer
-   * (Fastify + Prisma, with the quota in Redis, its keys remembered and an access line, as the
-   * contract asks of every server), every figure the service's over the peer's in the same run.
+   * (Fastify + Prisma with relations loaded by joins, as the service loads them, with the quota in
+   * Redis, its keys remembered and an access line, as the contract asks of every server), every
+   * figure the service's over the peer's in the same run. The same peer with Prisma's default
+   * relation loading (a query per relation) runs beside them, for context.
    */
   references: {
     routes: ['/affiliate/campaigns', '/affiliate/orders'],
     /** The data the references are loaded on (REFERENCES_ON_DEMO_ONLY says why). */
     target: 'demo',
-    /** Server CPU per answer, at most. */
-    maxCpuRatio: 1.15,
+    /** The CPU of an answer, the server's, PostgreSQL's and Redis's together, at most. */
+    maxTotalCpuRatio: 0.75,
     /** req/s, at least. */
-    minRateRatio: 1.0,
+    minRateRatio: 1.25,
     /** p99 of the open-loop probe at this rate, at most. */
     probeRatePerS: 100,
     maxProbeP99Ratio: 1.0,
-    /** PostgreSQL's CPU per answer, at most. */
-    maxPostgresCpuRatio: 1.0,
     /** The server's resident memory at the end of the load, at most. */
     maxRssRatio: 1.5,
   },
@@ -105,14 +105,12 @@ function check(
   return { route, target, measured: shown(value), met: passes(value) };
 }
 
-type Measure =
-  'requestsPerSecond' | 'cpuMsPerAnswer' | 'probeP99Ms' | 'postgresCpuMsPerAnswer' | 'rssMiB';
+type Measure = 'requestsPerSecond' | 'totalCpuMsPerAnswer' | 'probeP99Ms' | 'rssMiB';
 
 const UNITS: Record<Measure, string> = {
   requestsPerSecond: 'req/s',
-  cpuMsPerAnswer: 'ms',
+  totalCpuMsPerAnswer: 'ms',
   probeP99Ms: 'ms',
-  postgresCpuMsPerAnswer: 'ms',
   rssMiB: 'MiB',
 };
 
@@ -156,14 +154,6 @@ export function referenceChecks(
   return [
     ratioCheck(
       route,
-      `service CPU per answer ≤ ${times(t.maxCpuRatio)} the peer's`,
-      'cpuMsPerAnswer',
-      service,
-      peer,
-      (ratio) => ratio <= t.maxCpuRatio,
-    ),
-    ratioCheck(
-      route,
       `req/s ≥ ${times(t.minRateRatio)} the peer's`,
       'requestsPerSecond',
       service,
@@ -180,11 +170,11 @@ export function referenceChecks(
     ),
     ratioCheck(
       route,
-      "PostgreSQL CPU per answer no more than the peer's",
-      'postgresCpuMsPerAnswer',
+      `CPU per answer (server + PostgreSQL + Redis) ≤ ${times(t.maxTotalCpuRatio)} the peer's`,
+      'totalCpuMsPerAnswer',
       service,
       peer,
-      (ratio) => ratio <= t.maxPostgresCpuRatio,
+      (ratio) => ratio <= t.maxTotalCpuRatio,
     ),
     ratioCheck(
       route,
