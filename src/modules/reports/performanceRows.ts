@@ -1,14 +1,16 @@
 // The performance report's rows, read from the hourly rollups the database keeps (migration
 // performance_rollups): clicks from LinkClickHour / AffiliateClickHour (written with the links'
-// counters; a link's hours keep its campaign and that campaign's coupon code), orders from OrderLinkHour / OrderAffiliateHour (kept by triggers on "Order", by link,
-// coupon code and the campaign the orders came through); by sub-ID, the tagged ones from their
-// sub-ID rollups (migration sub_ids), the untagged ones as the difference. By day by another order
-// date than `orderedAt` (`dateType`), the affiliate's orders from OrderAffiliateDateHour (kept by
-// the same triggers); by that date and another grouping, or by sub-ID within a campaign, the
-// orders are read from "Order" as rows of the same shape, each order its own row. The ledger's
-// entries (bonuses, pay per click, credits, debits, clawbacks) are read from "Earning" by
-// `earnedAt`, beside the orders. One statement answers a page of rows and their total; no click is
-// read, nor, by day or by `orderedAt`, any order but by sub-ID within a campaign.
+// counters; a link's hours keep its campaign and that campaign's coupon code), orders from
+// OrderLinkHour / OrderAffiliateHour (kept by triggers on "Order", by link, coupon code and the
+// campaign the orders came through). By sub-ID or coupon code, the rows with a value are read by
+// it (the sub-ID rollups of migration sub_ids, the link hours with a code) and those without are
+// the difference. By day by another order date than `orderedAt` (`dateType`), the affiliate's
+// orders come from OrderAffiliateDateHour (kept by the same triggers); by that date and another
+// grouping, or by sub-ID within a campaign, the orders are read from "Order" as rows of the same
+// shape, each order its own row. The ledger's entries (bonuses, pay per click, credits, debits,
+// clawbacks) are read from "Earning" by `earnedAt`, beside the orders. One statement answers a
+// page of rows and their total; no click is read, nor, by day or by `orderedAt`, any order but by
+// sub-ID within a campaign.
 import { prisma } from '../../platform/db';
 import { BadRequestError } from '../../platform/errors';
 import { Prisma } from '../../generated/prisma/client';
@@ -249,7 +251,8 @@ const ORDER_ROLLUPS: ReportRollups = {
   },
   // Not read within a campaign (orderSourceOf): an order by code may not have its link's.
   taggedCampaign: { rollup: Prisma.sql`"linkCode"`, shortUrl: Prisma.sql`"urlCode"` },
-  coded: Prisma.sql`(SELECT *, "couponCode" AS "value" FROM "OrderLinkHour" WHERE "couponCode" <> '')`,
+  coded: Prisma.sql`(SELECT *, "couponCode" AS "value" FROM "OrderLinkHour"
+    WHERE "couponCode" <> '')`,
   keys: ['currency', 'status'],
   sums: ['orders', 'transactionValueMinor', 'earningsMinor'],
 };
@@ -329,7 +332,8 @@ const CLICK_ROLLUPS: ReportRollups = {
     affiliate: Prisma.sql`"AffiliateSubIdClickHour"`,
   },
   taggedCampaign: { rollup: Prisma.sql`"linkId"`, shortUrl: Prisma.sql`"id"` },
-  coded: Prisma.sql`(SELECT *, "couponCode" AS "value" FROM "LinkClickHour" WHERE "couponCode" <> '')`,
+  coded: Prisma.sql`(SELECT *, "couponCode" AS "value" FROM "LinkClickHour"
+    WHERE "couponCode" <> '')`,
   keys: [],
   sums: ['clicks', 'repeats', 'bots'],
 };
