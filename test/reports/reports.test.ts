@@ -3,7 +3,7 @@
 // filters; parameter rules; only the key's affiliate; CSV; GraphQL; and sums equal to the orders
 // route and the links' counters, also after orders change.
 import { isEmbeddedDatabase, prisma } from '../../src/platform/db';
-import { exponentOf } from '../../src/platform/currencies';
+import { fromMinor } from '../../src/platform/currencies';
 import { shortUrlOf } from '../../src/modules/links/links';
 import { app, call, graphql, refusesParameters, useTestDatabase } from '../support/app';
 import {
@@ -464,9 +464,8 @@ describe('dateType: the order date the period reads', () => {
           earningsByStatus: earningsByStatus({}),
         };
         row.orders += 1;
-        row.transactionValue += order.transactionValueMinor / 10 ** exponentOf(order.currency);
-        row.earningsByStatus[order.status] +=
-          order.earningsMinor / 10 ** exponentOf(order.currency);
+        row.transactionValue += fromMinor(order.transactionValueMinor, order.currency);
+        row.earningsByStatus[order.status] += fromMinor(order.earningsMinor, order.currency);
         direct.set(`${date} ${order.currency}`, row);
       }
       expect(reported).toHaveLength(dateType === 'updated' ? 3 : 4);
