@@ -1,6 +1,7 @@
 // GET /affiliate/coupons: the key's affiliate's PersonalCoupon codes and the GenericCoupon codes of
 // the brands it works with, with campaign, period and status; the partner catalog still never shows
 // a PersonalCoupon's code.
+import { prisma } from '../../src/platform/db';
 import { call, expectError, useTestDatabase } from '../support/app';
 import {
   createAffiliate,
@@ -120,6 +121,83 @@ describe('GET /affiliate/coupons', () => {
   test('a malformed type or status answers 400 naming it', async () => {
     expectError(await coupons('types=Voucher'), 'BAD_REQUEST', /types/);
     expectError(await coupons('status=soon'), 'BAD_REQUEST', /status/);
+  });
+});
+
+describe("the affiliate's codes as they change", () => {
+  /** Every affiliate's coupons, asked of the personal codes and the brands' terms directly. */
+  const definedCoupons = () => prisma.$queryRaw<{ affiliateId: string; campaignId: string }[]>`
+    SELECT personal."affiliateId"::text, coupon."id"::text AS "campaignId" FROM "Campaign" coupon
+    JOIN "PersonalCouponCode" personal ON personal."campaignId" = coupon."id"
+    WHERE coupon."type" = 'PersonalCoupon'
+    UNION
+    SELECT terms."affiliateId"::text, coupon."id"::text FROM "Campaign" coupon
+    JOIN "AffiliateBrand" terms ON terms."organizationId" = coupon."organizationId"
+    WHERE coupon."type" = 'GenericCoupon' AND coupon."code" IS NOT NULL
+    ORDER BY 1, 2`;
+  const keptCoupons = () =>
+    prisma.affiliateCoupon.findMany({
+      select: { affiliateId: true, campaignId: true },
+      orderBy: [{ affiliateId: 'asc' }, { campaignId: 'asc' }],
+    });
+
+  test('follow codes issued and withdrawn, terms made and ended, and coupons changed', async () => {
+    const carl = await createAffiliate();
+    const tea = await createBrand({ name: 'Delta Tea' });
+    const cups = await createBrand({ name: 'Echo Cups' });
+    const coupon = (data: Parameters<typeof createCampaign>[1]) =>
+      createCampaign(tea.id, { offerType: null, ...data });
+    const generic = await coupon({ type: 'GenericCoupon', code: 'TEA5' });
+    const personal = await coupon({ type: 'PersonalCoupon' });
+    const carls = async () =>
+      (await coupons('limit=100', carl.apiKey)).body.data.map((row: { id: string }) => row.id);
+    const expectCarls = async (ids: string[]) => {
+      expect([...(await carls())].sort()).toEqual([...ids].sort());
+      expect(await keptCoupons()).toEqual(await definedCoupons());
+    };
+
+    await expectCarls([]);
+    await relateAffiliateToBrand(carl.affiliateId, tea.id);
+    await expectCarls([generic.id]);
+    await createPersonalCode(personal.id, carl.affiliateId, 'CARL-TEA');
+    await expectCarls([generic.id, personal.id]);
+
+    // A generic code made after the terms is Carl's at once; one without a code, or whose code is
+    // dropped, is not.
+    const later = await coupon({ type: 'GenericCoupon', code: 'TEA10' });
+    await coupon({ type: 'GenericCoupon', code: null });
+    await prisma.campaign.update({ where: { id: generic.id }, data: { code: null } });
+    await expectCarls([personal.id, later.id]);
+
+    // Moved to a brand Carl has no terms with; a personal coupon turned generic, and back.
+    await prisma.campaign.update({ where: { id: later.id }, data: { organizationId: cups.id } });
+    await expectCarls([personal.id]);
+    await prisma.campaign.update({ where: { id: later.id }, data: { organizationId: tea.id } });
+    await prisma.campaign.update({
+      where: { id: personal.id },
+      data: { type: 'GenericCoupon', code: 'TEA-ALL' },
+    });
+    await expectCarls([personal.id, later.id]);
+    await prisma.campaign.update({ where: { id: personal.id }, data: { type: 'PersonalCoupon' } });
+    await expectCarls([personal.id, later.id]);
+
+    // Terms ended: the generic codes go, the personal code stays until it is withdrawn.
+    await prisma.affiliateBrand.delete({
+      where: {
+        affiliateId_organizationId: { affiliateId: carl.affiliateId, organizationId: tea.id },
+      },
+    });
+    await expectCarls([personal.id]);
+    await prisma.personalCouponCode.delete({
+      where: { campaignId_affiliateId: { campaignId: personal.id, affiliateId: carl.affiliateId } },
+    });
+    await expectCarls([]);
+
+    // A deleted coupon leaves no code behind.
+    await relateAffiliateToBrand(carl.affiliateId, tea.id);
+    await expectCarls([later.id]);
+    await prisma.campaign.delete({ where: { id: later.id } });
+    await expectCarls([]);
   });
 });
 

@@ -2,7 +2,6 @@
 // codes of the brands it works with, as campaigns with the affiliate's context, so a coupon
 // affiliate can match the `couponCode` of its orders to a campaign, its period and its status.
 import { prisma } from '../../../platform/db';
-import type { Prisma } from '../../../generated/prisma/client';
 import { keyAuth } from '../../../schema/builder';
 import { listQuery } from '../../../schema/lists';
 import type { PageRule } from '../../../schema/pagination';
@@ -18,23 +17,6 @@ const couponFilterArgs = {
   status: campaignFilterArgs.status,
 };
 
-/**
- * The coupons whose code is the affiliate's to use, of brands the catalog shows: a PersonalCoupon
- * with a code of its own, a GenericCoupon of a brand it has terms with (an affiliate-brand row).
- */
-function affiliateCouponWhere(affiliateId: string): Prisma.CampaignWhereInput {
-  return {
-    OR: [
-      { type: 'PersonalCoupon', personalCoupons: { some: { affiliateId } } },
-      {
-        type: 'GenericCoupon',
-        code: { not: null },
-        organization: { affiliates: { some: { affiliateId } } },
-      },
-    ],
-  };
-}
-
 listQuery('affiliateCoupons', {
   item: AffiliateCampaign,
   envelope: 'meta',
@@ -46,7 +28,9 @@ listQuery('affiliateCoupons', {
   args: couponFilterArgs,
   rows: prisma.campaign,
   order: CAMPAIGN_ORDER,
+  // The coupons whose code is the affiliate's to use, of brands the catalog shows (AffiliateCoupon:
+  // a PersonalCoupon with a code of its own, a GenericCoupon of a brand it has terms with).
   where: (filter, { affiliateId }) => ({
-    AND: [campaignWhere(filter, new Date()), affiliateCouponWhere(affiliateId)],
+    AND: [campaignWhere(filter, new Date()), { affiliates: { some: { affiliateId } } }],
   }),
 });
