@@ -108,7 +108,10 @@ onPglite(
     expect(committedSchema).toContain(anchor);
     const changed = committedSchema
       .replace(anchor, `${anchor}  note           String?\n`)
-      .replace('  @@index([campaignId])\n', '  @@index([campaignId])\n  @@index([note])\n');
+      .replace(
+        '  @@unique([affiliateId, dedupeKey])\n',
+        '  @@unique([affiliateId, dedupeKey])\n  @@index([note])\n',
+      );
     const { status, output, written } = newMigration('short_url_note', changed);
     expect({ status, output }).toEqual({ status: 0, output: expect.stringContaining('Wrote ') });
     expect(written).toEqual([

@@ -75,6 +75,7 @@ export interface RunReport {
 }
 
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '—');
+const times = (ratio: number) => (Number.isFinite(ratio) ? `${ratio.toFixed(2)}x` : '—');
 const rps = (value: number) => Math.round(value).toLocaleString('en-US');
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 
@@ -272,16 +273,20 @@ function growthSection(runs: TargetRun[]): string[] {
       if (before === undefined || after === undefined) return [];
       const ratio = after / before;
       const scaleFirstPage = medianOf(scale, 'list', route);
-      const depth =
-        kind === 'page-500' && scaleFirstPage ? `${(after / scaleFirstPage).toFixed(2)}x` : '—';
+      const depth = kind === 'page-500' && scaleFirstPage ? times(after / scaleFirstPage) : '—';
       return [
         [
           `\`${route}\``,
           kind === 'list' ? 'first page' : 'page 500',
           ms(before),
           ms(after),
-          `${ratio.toFixed(2)}x`,
-          ratio <= TARGETS.growthRatio ? 'yes' : '**no**',
+          times(ratio),
+          // A load that answered nothing has no median.
+          ratio <= TARGETS.growthRatio
+            ? 'yes'
+            : Number.isNaN(after)
+              ? '**no**: no answer'
+              : '**no**',
           depth,
         ],
       ];
@@ -552,7 +557,6 @@ export function headerLines(report: RunReport): string[] {
 function referenceTargetLines(): string[] {
   const t = TARGETS.references;
   const routes = t.routes.map((route) => `\`GET ${route}\``).join(' and ');
-  const times = (ratio: number) => `${ratio.toFixed(2)}x`;
   return [
     `- ${routes}, response cache off, beside the peer in the same run (demo data):`,
     `  - req/s at least ${times(t.minRateRatio)} the peer's;`,
