@@ -19,7 +19,7 @@ CREATE TRIGGER "ApiKey_deleted" AFTER DELETE ON "ApiKey" FOR EACH ROW EXECUTE FU
 CREATE TRIGGER "Campaign_take_brand_visibility" BEFORE INSERT OR UPDATE OF "organizationId", "brandVisible" ON "Campaign" FOR EACH ROW WHEN (pg_trigger_depth() = 0) EXECUTE FUNCTION take_brand_visibility();
 -- AFTER ROW
 CREATE TRIGGER "Campaign_pass_on_coupon_code" AFTER UPDATE OF code, type ON "Campaign" FOR EACH ROW WHEN (old.code IS DISTINCT FROM new.code OR old.type IS DISTINCT FROM new.type) EXECUTE FUNCTION coupon_code_changed();
-CREATE TRIGGER "Campaign_take_affiliate_coupons" AFTER UPDATE OF type, code, "organizationId" ON "Campaign" FOR EACH ROW WHEN (old.type IS DISTINCT FROM new.type OR (old.code IS NULL) <> (new.code IS NULL) OR old."organizationId" IS DISTINCT FROM new."organizationId") EXECUTE FUNCTION campaign_coupon_changed();
+CREATE TRIGGER "Campaign_take_affiliate_coupons" AFTER UPDATE OF type, code, "organizationId", "createdAt" ON "Campaign" FOR EACH ROW WHEN (old.type IS DISTINCT FROM new.type OR (old.code IS NULL) <> (new.code IS NULL) OR old."organizationId" IS DISTINCT FROM new."organizationId" OR old."createdAt" IS DISTINCT FROM new."createdAt") EXECUTE FUNCTION campaign_coupon_changed();
 CREATE TRIGGER "Campaign_take_affiliate_coupons_new" AFTER INSERT ON "Campaign" FOR EACH ROW WHEN (new.type = 'GenericCoupon'::"CampaignType" AND new.code IS NOT NULL) EXECUTE FUNCTION campaign_coupon_changed();
 
 -- ===== Triggers on "Earning", in firing order =====
@@ -581,8 +581,8 @@ BEGIN
       AND coupon."organizationId" = OLD."organizationId" AND coupon."type" = 'GenericCoupon';
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    INSERT INTO "AffiliateCoupon" ("affiliateId", "campaignId")
-    SELECT NEW."affiliateId", coupon."id" FROM "Campaign" coupon
+    INSERT INTO "AffiliateCoupon" ("affiliateId", "campaignId", "createdAt")
+    SELECT NEW."affiliateId", coupon."id", coupon."createdAt" FROM "Campaign" coupon
     WHERE coupon."organizationId" = NEW."organizationId" AND coupon."type" = 'GenericCoupon'
       AND coupon."code" IS NOT NULL
     ON CONFLICT DO NOTHING;
@@ -1224,8 +1224,8 @@ BEGIN
       AND coupon."id" = OLD."campaignId" AND coupon."type" = 'PersonalCoupon';
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    INSERT INTO "AffiliateCoupon" ("affiliateId", "campaignId")
-    SELECT NEW."affiliateId", coupon."id" FROM "Campaign" coupon
+    INSERT INTO "AffiliateCoupon" ("affiliateId", "campaignId", "createdAt")
+    SELECT NEW."affiliateId", coupon."id", coupon."createdAt" FROM "Campaign" coupon
     WHERE coupon."id" = NEW."campaignId" AND coupon."type" = 'PersonalCoupon'
     ON CONFLICT DO NOTHING;
   END IF;
@@ -1513,12 +1513,12 @@ CREATE OR REPLACE FUNCTION take_affiliate_coupons(campaign uuid)
  LANGUAGE sql
 AS $function$
   DELETE FROM "AffiliateCoupon" WHERE "campaignId" = campaign;
-  INSERT INTO "AffiliateCoupon" ("affiliateId", "campaignId")
-  SELECT personal."affiliateId", coupon."id" FROM "Campaign" coupon
+  INSERT INTO "AffiliateCoupon" ("affiliateId", "campaignId", "createdAt")
+  SELECT personal."affiliateId", coupon."id", coupon."createdAt" FROM "Campaign" coupon
   JOIN "PersonalCouponCode" personal ON personal."campaignId" = coupon."id"
   WHERE coupon."id" = campaign AND coupon."type" = 'PersonalCoupon'
   UNION
-  SELECT terms."affiliateId", coupon."id" FROM "Campaign" coupon
+  SELECT terms."affiliateId", coupon."id", coupon."createdAt" FROM "Campaign" coupon
   JOIN "AffiliateBrand" terms ON terms."organizationId" = coupon."organizationId"
   WHERE coupon."id" = campaign AND coupon."type" = 'GenericCoupon' AND coupon."code" IS NOT NULL;
 $function$;

@@ -69,14 +69,32 @@ function pageArgs(rule: PaginatedRule) {
   }));
 }
 
+/** The ids of a page's rows, in the list's order. */
+export type PageIds = (page: Page) => Promise<string[]>;
+
 /** From this offset on, a page's rows are found by their ids first. */
 export const FIND_IDS_FROM_OFFSET = 1_000;
+
+/** A page's ids, read from the list's own index. */
+function idsByIndex(rows: ListRows, where: object, order: readonly object[]): PageIds {
+  return async (page) => {
+    const found = await rows.findMany({
+      where,
+      orderBy: [...order],
+      skip: page.skip,
+      take: page.limit,
+      select: { id: true },
+    });
+    return found.map((row) => (row as { id: string }).id);
+  };
+}
 
 /**
  * The rows of one page. An OFFSET reads every row it skips: deep in a big list that is thousands
  * of scattered row reads. From FIND_IDS_FROM_OFFSET on, the page's ids are found first, from the
  * list's index alone where it covers the list's filter and order (each list's index ends with the
- * columns its filter reads), and then only those rows are read, the list's own filter kept.
+ * columns its filter reads), or by `findIds`, and then only those rows are read, the list's own
+ * filter kept.
  */
 export async function findPage<Where extends object>(
   rows: ListRows,
@@ -84,20 +102,14 @@ export async function findPage<Where extends object>(
   order: readonly object[],
   page: Page,
   selection: object,
+  findIds: PageIds = idsByIndex(rows, where, order),
 ): Promise<object[]> {
   const orderBy = [...order];
   if (page.skip < FIND_IDS_FROM_OFFSET) {
     return rows.findMany({ ...selection, where, orderBy, skip: page.skip, take: page.limit });
   }
-  const found = await rows.findMany({
-    where,
-    orderBy,
-    skip: page.skip,
-    take: page.limit,
-    select: { id: true },
-  });
-  if (found.length === 0) return [];
-  const ids = found.map((row) => (row as { id: string }).id);
+  const ids = await findIds(page);
+  if (ids.length === 0) return [];
   return rows.findMany({
     ...selection,
     where: { AND: [where, { id: { in: ids } }] } as Where,
@@ -133,6 +145,11 @@ export interface ListSpec<Where extends object, Args extends InputFieldMap, Auth
    * (src/schema/complexity.ts): a report's period, a substring search. Default none.
    */
   work?: (args: InputShapeFromFields<Args>) => number;
+  /**
+   * How a deep page finds its ids where walking the list's index would pass too many rows that do
+   * not match (rows of another table kept in the list's order). Default: the list's own index.
+   */
+  findIds?: (args: InputShapeFromFields<Args>, context: ContextOf<Auth>) => PageIds;
 }
 
 const ENVELOPES = { meta: metaPageOf, pagination: paginationPageOf, count: countedListOf };
@@ -167,7 +184,14 @@ export function listQuery<Where extends object, Args extends InputFieldMap, Auth
         }
         const rowsOfModel = spec.rows;
         const order = typeof spec.order === 'function' ? spec.order(filter) : spec.order;
-        const data = findPage(rowsOfModel, where, order, page, rowSelection(context, info));
+        const data = findPage(
+          rowsOfModel,
+          where,
+          order,
+          page,
+          rowSelection(context, info),
+          spec.findIds?.(filter, context as ContextOf<Auth>),
+        );
         if (!isPaginated(spec.page)) return { data: await data, count: (await data).length };
         // A bounded count walks the list's own index and stops at `take`; Prisma's default order
         // for a count with `take` (by id) would sort every match first.

@@ -2,6 +2,8 @@
 // the brands it works with, with campaign, period and status; the partner catalog still never shows
 // a PersonalCoupon's code.
 import { prisma } from '../../src/platform/db';
+import { CAMPAIGN_ORDER } from '../../src/modules/catalog/campaigns/common';
+import { FIND_IDS_FROM_OFFSET } from '../../src/schema/lists';
 import { call, expectError, useTestDatabase } from '../support/app';
 import {
   createAffiliate,
@@ -198,6 +200,53 @@ describe("the affiliate's codes as they change", () => {
     await expectCarls([later.id]);
     await prisma.campaign.delete({ where: { id: later.id } });
     await expectCarls([]);
+  });
+});
+
+describe('a deep page', () => {
+  test('holds the coupons the campaign order puts there, ties on createdAt by id', async () => {
+    const dora = await createAffiliate();
+    const bikes = await createBrand({ name: 'Foxtrot Bikes' });
+    const helmets = await createBrand({ name: 'Golf Helmets' });
+    const count = FIND_IDS_FROM_OFFSET + 100;
+    const start = Date.now() - count * 1_000;
+    // Two coupons a second, so every createdAt is shared by two; every 25th is a helmet code.
+    await prisma.campaign.createMany({
+      data: Array.from({ length: count }, (_, n) => ({
+        organizationId: n % 25 === 0 ? helmets.id : bikes.id,
+        name: `Code ${n}`,
+        type: 'GenericCoupon' as const,
+        code: `RIDE${n}`,
+        url: 'https://bikes.example/',
+        startAt: days(-1),
+        endAt: days(30),
+        createdAt: new Date(start + Math.floor(n / 2) * 1_000),
+      })),
+    });
+    await relateAffiliateToBrand(dora.affiliateId, bikes.id);
+    await relateAffiliateToBrand(dora.affiliateId, helmets.id);
+    const inCampaignOrder = async (organizationIds: string[], skip: number) =>
+      (
+        await prisma.campaign.findMany({
+          where: { organizationId: { in: organizationIds } },
+          orderBy: CAMPAIGN_ORDER,
+          skip,
+          take: 20,
+          select: { id: true },
+        })
+      ).map((row) => row.id);
+    const ids = (body: { data: { id: string }[] }) => body.data.map((row) => row.id);
+
+    const deep = FIND_IDS_FROM_OFFSET / 20 + 1;
+    for (const page of [deep, deep + 1]) {
+      const { body } = await coupons(`limit=20&page=${page}`, dora.apiKey);
+      expect(ids(body)).toEqual(await inCampaignOrder([bikes.id, helmets.id], (page - 1) * 20));
+      expect(body.meta).toEqual({ total: count, page, limit: 20, totalPages: count / 20 });
+    }
+    // The list's filters choose the page's rows there too.
+    const { body } = await coupons(`limit=20&page=${deep}&organizationId=${bikes.id}`, dora.apiKey);
+    expect(ids(body)).toHaveLength(20);
+    expect(ids(body)).toEqual(await inCampaignOrder([bikes.id], FIND_IDS_FROM_OFFSET));
   });
 });
 

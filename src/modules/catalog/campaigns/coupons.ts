@@ -2,11 +2,18 @@
 // codes of the brands it works with, as campaigns with the affiliate's context, so a coupon
 // affiliate can match the `couponCode` of its orders to a campaign, its period and its status.
 import { prisma } from '../../../platform/db';
+import type { Prisma } from '../../../generated/prisma/client';
 import { keyAuth } from '../../../schema/builder';
 import { listQuery } from '../../../schema/lists';
 import type { PageRule } from '../../../schema/pagination';
 import { AffiliateCampaign } from './affiliate';
 import { CAMPAIGN_ORDER, campaignFilterArgs, campaignWhere } from './common';
+
+/** CAMPAIGN_ORDER in the affiliate's own coupons. */
+const COUPON_ORDER = [
+  { createdAt: 'desc' },
+  { campaignId: 'desc' },
+] satisfies Prisma.AffiliateCouponOrderByWithRelationInput[];
 
 /** Larger pages than the catalog's: a voucher site holds many codes and reconciles them all. */
 export const COUPONS_PAGE: PageRule = { defaultLimit: 20, maxLimit: 100, aboveMax: 'clamp' };
@@ -33,4 +40,18 @@ listQuery('affiliateCoupons', {
   where: (filter, { affiliateId }) => ({
     AND: [campaignWhere(filter, new Date()), { affiliates: { some: { affiliateId } } }],
   }),
+  // Newest first, the affiliate's coupons are a few in a hundred campaigns: a deep page walks
+  // its own rows (each keeps its campaign's createdAt) instead of the catalog's.
+  findIds:
+    (filter, { affiliateId }) =>
+    async (page) => {
+      const found = await prisma.affiliateCoupon.findMany({
+        where: { affiliateId, campaign: campaignWhere(filter, new Date()) },
+        orderBy: COUPON_ORDER,
+        skip: page.skip,
+        take: page.limit,
+        select: { campaignId: true },
+      });
+      return found.map((coupon) => coupon.campaignId);
+    },
 });
