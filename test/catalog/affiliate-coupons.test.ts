@@ -128,18 +128,21 @@ describe('GET /affiliate/coupons', () => {
 
 describe("the affiliate's codes as they change", () => {
   /** Every affiliate's coupons, asked of the personal codes and the brands' terms directly. */
-  const definedCoupons = () => prisma.$queryRaw<{ affiliateId: string; campaignId: string }[]>`
-    SELECT personal."affiliateId"::text, coupon."id"::text AS "campaignId" FROM "Campaign" coupon
+  const definedCoupons = () => prisma.$queryRaw<
+    { affiliateId: string; campaignId: string; createdAt: Date }[]
+  >`
+    SELECT personal."affiliateId"::text, coupon."id"::text AS "campaignId", coupon."createdAt"
+    FROM "Campaign" coupon
     JOIN "PersonalCouponCode" personal ON personal."campaignId" = coupon."id"
     WHERE coupon."type" = 'PersonalCoupon'
     UNION
-    SELECT terms."affiliateId"::text, coupon."id"::text FROM "Campaign" coupon
+    SELECT terms."affiliateId"::text, coupon."id"::text, coupon."createdAt" FROM "Campaign" coupon
     JOIN "AffiliateBrand" terms ON terms."organizationId" = coupon."organizationId"
     WHERE coupon."type" = 'GenericCoupon' AND coupon."code" IS NOT NULL
     ORDER BY 1, 2`;
   const keptCoupons = () =>
     prisma.affiliateCoupon.findMany({
-      select: { affiliateId: true, campaignId: true },
+      select: { affiliateId: true, campaignId: true, createdAt: true },
       orderBy: [{ affiliateId: 'asc' }, { campaignId: 'asc' }],
     });
 
@@ -181,6 +184,9 @@ describe("the affiliate's codes as they change", () => {
     });
     await expectCarls([personal.id, later.id]);
     await prisma.campaign.update({ where: { id: personal.id }, data: { type: 'PersonalCoupon' } });
+    await expectCarls([personal.id, later.id]);
+    // Each keeps its campaign's createdAt, the list's order.
+    await prisma.campaign.update({ where: { id: later.id }, data: { createdAt: days(-3) } });
     await expectCarls([personal.id, later.id]);
 
     // Terms ended: the generic codes go, the personal code stays until it is withdrawn.
