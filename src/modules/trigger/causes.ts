@@ -99,17 +99,18 @@ async function latestClickSubIds(linkId: string): Promise<(string | null)[]> {
 }
 
 /**
- * The brand of a code the affiliate may use (GET /affiliate/coupons): its own PersonalCoupon code,
- * or a GenericCoupon code of one of its brands; compared trimmed and in any case, as the database
- * matches it.
+ * The brand of a code the affiliate may use (GET /affiliate/coupons, AffiliateCoupon): its own
+ * PersonalCoupon code, or a GenericCoupon code of one of its brands; compared trimmed and in any
+ * case, as the database matches it.
  */
 async function couponBrandOf(affiliateId: string, couponCode: string): Promise<string> {
   const code = { equals: couponCode.trim(), mode: 'insensitive' } as const;
   const campaign = await prisma.campaign.findFirst({
     where: {
+      affiliates: { some: { affiliateId } },
       OR: [
         { type: 'PersonalCoupon', personalCoupons: { some: { affiliateId, code } } },
-        { type: 'GenericCoupon', code, organization: { affiliates: { some: { affiliateId } } } },
+        { type: 'GenericCoupon', code },
       ],
     },
     orderBy: [{ type: 'asc' }, { createdAt: 'desc' }],
