@@ -1379,10 +1379,15 @@ describe('delivery to a real tracker', () => {
       alreadyQueued: 0,
       repeated: false,
     });
+    // The tracker answers before the delivery is recorded as delivered: wait for the record.
     await until(
-      () => receivedAt(path).some((sent) => sent.query.get('event') === 'postback.replay'),
+      async () =>
+        (await deliveriesOf(token, postback.id, { state: 'DELIVERED' })).some(
+          (delivery) => delivery.event === 'postback.replay',
+        ),
       'the replay',
     );
+    expect(receivedAt(path).map((sent) => sent.query.get('event'))).toContain('postback.replay');
     expect(
       (await deliveriesOf(token, postback.id)).map((d) => [d.event, d.orderId, d.state]),
     ).toEqual([
