@@ -20,6 +20,7 @@ export const BRAND_ORDER = [
 export const BrandFields = builder.prismaInterface('Organization', {
   name: 'Brand',
   // Only the columns a query asks for are read.
+  // Only the columns its fields show: a list's relation join builds this object for every row.
   select: { id: true },
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -40,6 +41,7 @@ export const BrandFields = builder.prismaInterface('Organization', {
 export const OrganizationSummary = builder.prismaObject('Organization', {
   variant: 'OrganizationSummary',
   description: 'The brand a campaign, order or product belongs to',
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
