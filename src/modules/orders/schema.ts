@@ -115,8 +115,20 @@ const OLDEST_CHANGE_FIRST = [
   { id: 'asc' },
 ] satisfies Prisma.OrderOrderByWithRelationInput[];
 
+/** The columns of an order's line its fields show. */
+const ORDER_LINE_COLUMNS = {
+  productId: true,
+  sku: true,
+  name: true,
+  quantity: true,
+  unitPriceMinor: true,
+  totalMinor: true,
+  commissionRateBps: true,
+  commissionValueMinor: true,
+} as const;
+
 /** An order's line with the order's currency, which its amounts are in. */
-type OrderLine = OrderItemRow & { currency: string };
+type OrderLine = Pick<OrderItemRow, keyof typeof ORDER_LINE_COLUMNS> & { currency: string };
 
 const OrderItem = builder.objectRef<OrderLine>('OrderItem').implement({
   description: "A line of an order; money in the order's currency, rates in percent",
@@ -171,7 +183,13 @@ const Order = builder.prismaObject('Order', {
     items: t.field({
       type: [OrderItem],
       description: `The order's lines in position order, the first ${MAX_ORDER_ITEMS}`,
-      select: { items: { orderBy: [{ position: 'asc' }, { id: 'asc' }], take: MAX_ORDER_ITEMS } },
+      select: {
+        items: {
+          select: ORDER_LINE_COLUMNS,
+          orderBy: [{ position: 'asc' }, { id: 'asc' }],
+          take: MAX_ORDER_ITEMS,
+        },
+      },
       complexity: listOf(MAX_ORDER_ITEMS),
       // The lines' amounts are in the order's currency, which a line does not store.
       resolve: (order) => order.items.map((item) => ({ ...item, currency: order.currency })),
