@@ -40,7 +40,7 @@ export const SCALE = {
   keys: { smallAffiliate: SMALL_AFFILIATE_KEY },
 } as const;
 
-/** Every table the scale seed writes, for VACUUM (ANALYZE) and the final counts. */
+/** Every table the scale seed writes, for the final counts. */
 export const SCALE_TABLES = [
   'User',
   'ApiKey',
