@@ -20,7 +20,6 @@ export const BRAND_ORDER = [
 export const BrandFields = builder.prismaInterface('Organization', {
   name: 'Brand',
   // Only the columns a query asks for are read.
-  // Only the columns its fields show: a list's relation join builds this object for every row.
   select: { id: true },
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -41,6 +40,7 @@ export const BrandFields = builder.prismaInterface('Organization', {
 export const OrganizationSummary = builder.prismaObject('Organization', {
   variant: 'OrganizationSummary',
   description: 'The brand a campaign, order or product belongs to',
+  // Only the columns a query asks for are read: a list's relation join builds this for every row.
   select: { id: true },
   fields: (t) => ({
     id: t.exposeID('id'),
