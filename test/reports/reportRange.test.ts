@@ -82,6 +82,13 @@ describe('time zones', () => {
     '"%s" is not',
     (name) => expect(isTimeZone(name)).toBe(false),
   );
+  test('asked again, a name has the same answer: zones are remembered, other names are not', () => {
+    for (const name of ['Europe/Berlin', 'europe/berlin', 'Mars/Olympus', 'UTC+1']) {
+      const first = isTimeZone(name);
+      expect(isTimeZone(name)).toBe(first);
+    }
+    expect(isTimeZone('Mars/Olympus')).toBe(false);
+  });
   test('no zone: UTC; an unknown one: 400 naming timezone', () => {
     expect(reportTimeZone(undefined)).toBe('UTC');
     expect(() => reportTimeZone('Mars/Olympus')).toThrow(/^timezone must be an IANA time zone/);
