@@ -246,6 +246,26 @@ describe('groupBy=brand, campaign, link', () => {
     ]);
   });
 
+  test('brands and campaigns as busy as each other: in the order of their ids', async () => {
+    const { affiliateId, apiKey } = await createAffiliate();
+    const brands = [];
+    const campaigns = [];
+    for (const name of ['Tie One', 'Tie Two', 'Tie Three', 'Tie Four', 'Tie Five']) {
+      const brand = await createBrand({ name });
+      const campaign = await createCampaign(brand.id, { name });
+      const link = await createLink(affiliateId, brand.id, { campaignId: campaign.id });
+      await recordClicks(link, new Date('2026-03-02T10:00:00Z'), { clicks: 4 });
+      brands.push(brand.id);
+      campaigns.push(campaign.id);
+    }
+    const ids = async (groupBy: string, field: string) =>
+      (await report(`groupBy=${groupBy}&${MARCH}`, { as: apiKey })).body.data.map(
+        (row: Record<string, string>) => row[field],
+      );
+    expect(await ids('brand', 'organizationId')).toEqual([...brands].sort());
+    expect(await ids('campaign', 'campaignId')).toEqual([...campaigns].sort());
+  });
+
   test('link: the code and its short URL; orders without a link under null', async () => {
     const answer = await report(`groupBy=link&${MARCH}`);
     const link = ({ urlCode }: Link) => ({ urlCode, shortUrl: shortUrlOf(urlCode) });
