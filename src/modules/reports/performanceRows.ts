@@ -98,7 +98,10 @@ const localDay = (hour: Prisma.Sql, timezone: string) =>
  */
 const BY_KEY = Prisma.raw('1');
 
-/** The key of the rows of no campaign: PostgreSQL's full join matches no null key to another. */
+/**
+ * The key of the rows of no campaign, the nil uuid (campaign ids are random): a full join matches no
+ * null key to another.
+ */
 const NO_CAMPAIGN = Prisma.raw(`'00000000-0000-0000-0000-000000000000'::uuid`);
 
 /**
